@@ -1,0 +1,114 @@
+/**
+ * The entity pool: struct-of-arrays typed arrays sized once from the config,
+ * generational ids (16-bit generation : 16-bit index) recycled through a free list.
+ *
+ * The server listens to adds and removes (to send Add/Remove) and reads the
+ * fields to write Update messages. The game owns the simulation of the fields.
+ */
+export const NO_PLAYER = 0xffffffff;
+
+/** Receives pool changes. Implemented by the server; one object, no closures. */
+export interface EntityListener {
+  entityAdded(index: number): void;
+  entityRemoved(index: number, id: number): void;
+}
+
+export class EntityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EntityError";
+  }
+}
+
+export class EntityTable {
+  readonly capacity: number;
+  /** Number of live entities. */
+  count = 0;
+  /** 1 while the slot holds a live entity. */
+  readonly alive: Uint8Array;
+  readonly generation: Uint16Array;
+  /** Template id, sent as Add.typeId. */
+  readonly type: Uint8Array;
+  /** Owning player id, or NO_PLAYER. */
+  readonly owner: Uint32Array;
+  /** World units and world units per second. */
+  readonly x: Float32Array;
+  readonly y: Float32Array;
+  readonly vx: Float32Array;
+  readonly vy: Float32Array;
+  /** Heading in radians. */
+  readonly rot: Float32Array;
+  /** 0..100. */
+  readonly health: Uint8Array;
+  /** Free list as a stack of indices. */
+  readonly #free: Uint16Array;
+  #freeTop: number;
+  listener: EntityListener | null = null;
+
+  constructor(capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
+      throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
+    this.capacity = capacity;
+    this.alive = new Uint8Array(capacity);
+    this.generation = new Uint16Array(capacity);
+    this.type = new Uint8Array(capacity);
+    this.owner = new Uint32Array(capacity);
+    this.x = new Float32Array(capacity);
+    this.y = new Float32Array(capacity);
+    this.vx = new Float32Array(capacity);
+    this.vy = new Float32Array(capacity);
+    this.rot = new Float32Array(capacity);
+    this.health = new Uint8Array(capacity);
+    this.#free = new Uint16Array(capacity);
+    // Lowest index on top, so the pool fills from index 0 upwards.
+    for (let i = 0; i < capacity; i++) this.#free[i] = capacity - 1 - i;
+    this.#freeTop = capacity;
+  }
+
+  /** The generational id of the entity at `index`. */
+  id(index: number): number {
+    return ((this.generation[index] << 16) | index) >>> 0;
+  }
+
+  /** Index of a live entity by id, or -1. */
+  indexOf(id: number): number {
+    const index = id & 0xffff;
+    if (index >= this.capacity || this.alive[index] === 0) return -1;
+    return this.generation[index] === id >>> 16 ? index : -1;
+  }
+
+  /** Take a slot, or return -1 when the pool is full. Fields are zeroed, health 100. */
+  add(type: number, owner: number, x: number, y: number): number {
+    if (this.#freeTop === 0) return -1;
+    const i = this.#free[--this.#freeTop];
+    this.generation[i] = (this.generation[i] + 1) & 0xffff || 1;
+    this.alive[i] = 1;
+    this.type[i] = type;
+    this.owner[i] = owner;
+    this.x[i] = x;
+    this.y[i] = y;
+    this.vx[i] = 0;
+    this.vy[i] = 0;
+    this.rot[i] = 0;
+    this.health[i] = 100;
+    this.count++;
+    if (this.listener !== null) this.listener.entityAdded(i);
+    return i;
+  }
+
+  /** Free a live slot. Freeing a dead slot is a bug in our code and throws. */
+  remove(index: number): void {
+    if (index < 0 || index >= this.capacity || this.alive[index] === 0)
+      throw new EntityError(`remove of a dead entity slot ${index}`);
+    this.alive[index] = 0;
+    this.count--;
+    this.#free[this.#freeTop++] = index;
+    if (this.listener !== null) this.listener.entityRemoved(index, this.id(index));
+  }
+
+  /** Remove every entity owned by `owner`. */
+  removeOwnedBy(owner: number): void {
+    for (let i = 0; i < this.capacity; i++)
+      if (this.alive[i] !== 0 && this.owner[i] === owner) this.remove(i);
+  }
+}
