@@ -1,0 +1,343 @@
+/**
+ * lwar Rev 1 packets and messages: validation, and each message's write and read
+ * under the layout it implements. All integers are big-endian. See docs/protocol.md.
+ *
+ * Writers take (buffer, offset, ...) and return the offset after what they wrote;
+ * they are used on packet buffers and on the reliable queues alike. Readers fill a
+ * preallocated `Fields` object. Nothing here allocates.
+ */
+import { getU16, getU32, setU16, setU32, setI16Clamped, getI16 } from "./bytes";
+import { C } from "./counters";
+import {
+  APP_ID, CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
+  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UPDATE_ENTRY, typeTable,
+} from "./constants";
+
+/* Packet header, 14 bytes
+ *  0  uint32  appId      0xf27087c5
+ *  4  uint32  ack        seqno of the last reliable message processed, 0xFFFFFFFF before any
+ *  8  uint32  timestamp  sender's monotonic ms (mod 2^32)
+ * 12  uint8   rel        number of reliable messages
+ * 13  uint8   unrel      number of unreliable messages
+ * then rel × { uint32 seqno, uint8 type, payload }, then unrel × { uint8 type, payload }
+ */
+export function writeHeader(b: Uint8Array, ack: number, timestamp: number, rel: number, unrel: number): number {
+  setU32(b, 0, APP_ID);
+  setU32(b, 4, ack);
+  setU32(b, 8, timestamp);
+  b[12] = rel;
+  b[13] = unrel;
+  return HEADER_SIZE;
+}
+export function headerAck(b: Uint8Array): number {
+  return getU32(b, 4);
+}
+export function headerTimestamp(b: Uint8Array): number {
+  return getU32(b, 8);
+}
+export function headerRel(b: Uint8Array): number {
+  return b[12];
+}
+export function headerUnrel(b: Uint8Array): number {
+  return b[13];
+}
+
+/** Payload size of a message of a known type starting at `o`, or -1 if it runs past `end`
+ * (for Chat: -2 when no NUL is found within the limit; for Name: -3 when unterminated). */
+export function payloadSize(b: Uint8Array, o: number, type: number, end: number): number {
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) {
+    if (o + fixed > end) return -1;
+    if (type === Msg.Name) {
+      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
+      return -3;
+    }
+    return fixed;
+  }
+  if (type === Msg.Update) {
+    if (o + 1 > end) return -1;
+    const size = 1 + b[o] * UPDATE_ENTRY;
+    return o + size > end ? -1 : size;
+  }
+  // Chat: id, then at most CHAT_LENGTH bytes including the NUL.
+  if (o + 5 > end) return -1;
+  const limit = o + 4 + CHAT_LENGTH;
+  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  return end - (o + 4) >= CHAT_LENGTH ? -2 : -1;
+}
+
+/** Bumps the counter for a bad payloadSize() result. */
+function countBadSize(size: number, counters: Uint32Array): void {
+  if (size === -2) counters[C.UnterminatedChat]++;
+  else if (size === -3) counters[C.UnterminatedName]++;
+  else counters[C.Truncated]++;
+}
+
+/**
+ * Check a whole packet before anything in it is acted on. `from` is FROM_CLIENT or
+ * FROM_SERVER: the side that sent it. Returns false, with one counter bumped, on:
+ * too short, too long, wrong appId, unknown type, a type in the wrong section, a type the
+ * sender may not send, a truncated message, an unterminated chat or name, or non-zero
+ * bytes after the last message (zero padding is accepted).
+ */
+export function validatePacket(b: Uint8Array, length: number, from: number, counters: Uint32Array): boolean {
+  if (length < HEADER_SIZE) {
+    counters[C.TooShort]++;
+    return false;
+  }
+  if (length > MAX_PACKET) {
+    counters[C.TooLong]++;
+    return false;
+  }
+  if (getU32(b, 0) !== APP_ID) {
+    counters[C.BadAppId]++;
+    return false;
+  }
+  const t = typeTable();
+  let o = HEADER_SIZE;
+  const rel = b[12];
+  const total = rel + b[13];
+  for (let m = 0; m < total; m++) {
+    const reliable = m < rel;
+    const head = reliable ? RELIABLE_HEADER : 1;
+    if (o + head > length) {
+      counters[C.Truncated]++;
+      return false;
+    }
+    const type = b[o + head - 1];
+    const row = type - TYPE_BASE;
+    if (row < 0 || row >= TYPE_ROWS || t.senders[row] === 0) {
+      counters[C.UnknownType]++;
+      return false;
+    }
+    if ((t.reliable[row] === 1) !== reliable) {
+      counters[C.WrongChannel]++;
+      return false;
+    }
+    if ((t.senders[row] & from) === 0) {
+      counters[C.WrongDirection]++;
+      return false;
+    }
+    const size = payloadSize(b, o + head, type, length);
+    if (size < 0) {
+      countBadSize(size, counters);
+      return false;
+    }
+    o += head + size;
+  }
+  for (; o < length; o++) {
+    if (b[o] !== 0) {
+      counters[C.TrailingBytes]++;
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Scratch fields filled by the readers below; one instance per endpoint. */
+export class Fields {
+  id = 0;
+  other = 0;
+  a = 0;
+  b = 0;
+  /** Offset and length of a byte string (chat text without NUL, name without padding). */
+  textOffset = 0;
+  textLength = 0;
+}
+
+/* Connect, Disconnect: no payload. */
+
+/* Join, Leave, Remove: 4 bytes
+ * 0  uint32(Id)  playerId (Join, Leave) or entityId (Remove)
+ */
+export function writeId(b: Uint8Array, o: number, id: number): number {
+  setU32(b, o, id);
+  return o + 4;
+}
+export function readId(b: Uint8Array, o: number): number {
+  return getU32(b, o);
+}
+
+/* Chat: 5..132 bytes
+ * 0  uint32(Id)  playerId
+ * 4  uint8[]     message, ASCII, NUL-terminated, at most 128 bytes with the NUL
+ */
+export function chatPayloadSize(textLength: number): number {
+  return 4 + textLength + 1;
+}
+/** Writes id, `length` bytes of `text` from `from`, and the NUL. `length` must be < 128. */
+export function writeChat(b: Uint8Array, o: number, id: number, text: Uint8Array, from: number, length: number): number {
+  if (length >= CHAT_LENGTH) throw new RangeError(`chat text of ${length} bytes exceeds ${CHAT_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < length; i++) b[o + i] = text[from + i];
+  b[o + length] = 0;
+  return o + length + 1;
+}
+export function readChat(b: Uint8Array, o: number, f: Fields): void {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+
+/* Add: 9 bytes
+ * 0  uint32(Id)  entityId
+ * 4  uint32(Id)  playerId (0xFFFFFFFF: no owner)
+ * 8  uint8       typeId
+ */
+export function writeAdd(b: Uint8Array, o: number, entityId: number, playerId: number, typeId: number): number {
+  setU32(b, o, entityId);
+  setU32(b, o + 4, playerId);
+  b[o + 8] = typeId;
+  return o + 9;
+}
+export function readAdd(b: Uint8Array, o: number, f: Fields): void {
+  f.id = getU32(b, o);
+  f.other = getU32(b, o + 4);
+  f.a = b[o + 8];
+}
+
+/* Selection: 6 bytes
+ * 0  uint32(Id)  playerId
+ * 4  uint8       shipType
+ * 5  uint8       weaponType
+ */
+export function writeSelection(b: Uint8Array, o: number, id: number, ship: number, weapon: number): number {
+  setU32(b, o, id);
+  b[o + 4] = ship;
+  b[o + 5] = weapon;
+  return o + 6;
+}
+export function readSelection(b: Uint8Array, o: number, f: Fields): void {
+  f.id = getU32(b, o);
+  f.a = b[o + 4];
+  f.b = b[o + 5];
+}
+
+/* Name: 36 bytes
+ * 0  uint32(Id)  playerId
+ * 4  uint8[32]   name, ASCII, NUL-terminated, NUL-padded
+ */
+export function writeName(b: Uint8Array, o: number, id: number, name: Uint8Array, from: number, length: number): number {
+  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
+  return o + NAME_LENGTH;
+}
+export function readName(b: Uint8Array, o: number, f: Fields): void {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+
+/* Stats: 32 bytes, indexed by player slot, 0 for empty slots
+ *  0  uint16[8]  scores
+ * 16  uint16[8]  pings (smoothed round-trip time, ms)
+ */
+export function writeStats(b: Uint8Array, o: number, scores: Uint16Array, pings: Uint16Array): number {
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    setU16(b, o + 2 * i, scores[i]);
+    setU16(b, o + 2 * MAX_PLAYERS + 2 * i, pings[i]);
+  }
+  return o + 4 * MAX_PLAYERS;
+}
+export function readStats(b: Uint8Array, o: number, scores: Uint16Array, pings: Uint16Array): void {
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    scores[i] = getU16(b, o + 2 * i);
+    pings[i] = getU16(b, o + 2 * MAX_PLAYERS + 2 * i);
+  }
+}
+
+/* Update: 1 + 15 × num bytes
+ * 0  uint8  num
+ * then num × {
+ *  0  uint32(Id)  entityId
+ *  4  int16       x        world units
+ *  6  int16       y
+ *  8  int16       vx       world units per second
+ * 10  int16       vy
+ * 12  uint16      rot      degrees × 100, 0..35999
+ * 14  uint8       health   0..100
+ * }
+ * The writer is split: the caller writes `num` last, once it knows it.
+ */
+export function writeUpdateEntry(
+  b: Uint8Array, o: number, id: number, x: number, y: number, vx: number, vy: number, rotRadians: number, health: number,
+): number {
+  setU32(b, o, id);
+  setI16Clamped(b, o + 4, x);
+  setI16Clamped(b, o + 6, y);
+  setI16Clamped(b, o + 8, vx);
+  setI16Clamped(b, o + 10, vy);
+  let deg = Math.round((rotRadians * 18000) / Math.PI) % 36000;
+  if (deg < 0) deg += 36000;
+  if (deg !== deg) deg = 0;
+  setU16(b, o + 12, deg);
+  b[o + 14] = health > 100 ? 100 : health;
+  return o + UPDATE_ENTRY;
+}
+/** Update field readers; `o` is the payload offset, `e` an entry's offset (o + 1 + 15 × i). */
+export function updateCount(b: Uint8Array, o: number): number {
+  return b[o];
+}
+export function updateEntryId(b: Uint8Array, e: number): number {
+  return getU32(b, e);
+}
+export function updateEntryX(b: Uint8Array, e: number): number {
+  return getI16(b, e + 4);
+}
+export function updateEntryY(b: Uint8Array, e: number): number {
+  return getI16(b, e + 6);
+}
+export function updateEntryVx(b: Uint8Array, e: number): number {
+  return getI16(b, e + 8);
+}
+export function updateEntryVy(b: Uint8Array, e: number): number {
+  return getI16(b, e + 10);
+}
+export function updateEntryRot(b: Uint8Array, e: number): number {
+  return getU16(b, e + 12);
+}
+export function updateEntryHealth(b: Uint8Array, e: number): number {
+  return b[e + 14];
+}
+
+/* Input: 5 bytes, each a boolean (non-zero = true)
+ * 0 forward, 1 backward, 2 left, 3 right, 4 shooting
+ */
+export const INPUT_FORWARD = 1;
+export const INPUT_BACKWARD = 2;
+export const INPUT_LEFT = 4;
+export const INPUT_RIGHT = 8;
+export const INPUT_SHOOTING = 16;
+export function writeInput(b: Uint8Array, o: number, bits: number): number {
+  b[o] = bits & INPUT_FORWARD ? 1 : 0;
+  b[o + 1] = bits & INPUT_BACKWARD ? 1 : 0;
+  b[o + 2] = bits & INPUT_LEFT ? 1 : 0;
+  b[o + 3] = bits & INPUT_RIGHT ? 1 : 0;
+  b[o + 4] = bits & INPUT_SHOOTING ? 1 : 0;
+  return o + 5;
+}
+/** The five booleans as a bit set (INPUT_*). */
+export function readInput(b: Uint8Array, o: number): number {
+  return (
+    (b[o] ? INPUT_FORWARD : 0) | (b[o + 1] ? INPUT_BACKWARD : 0) | (b[o + 2] ? INPUT_LEFT : 0) |
+    (b[o + 3] ? INPUT_RIGHT : 0) | (b[o + 4] ? INPUT_SHOOTING : 0)
+  );
+}
+
+/* Reject (extension, unreliable, server to client): 1 byte
+ * 0  uint8  reason   1 = server full
+ */
+export function writeReject(b: Uint8Array, o: number, reason: number): number {
+  b[o] = reason;
+  return o + 1;
+}
+export function readReject(b: Uint8Array, o: number): number {
+  return b[o];
+}

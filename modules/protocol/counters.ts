@@ -1,0 +1,70 @@
+/**
+ * Every drop and event the core counts, as indices into one Uint32Array.
+ * A status line or a test reads them all from there.
+ */
+export const C = Object.freeze({
+  PacketsIn: 0,
+  BytesIn: 1,
+  PacketsOut: 2,
+  BytesOut: 3,
+  // Whole packets dropped by validation, by reason.
+  TooShort: 4,
+  TooLong: 5,
+  BadAppId: 6,
+  UnknownType: 7,
+  WrongChannel: 8,
+  WrongDirection: 9,
+  Truncated: 10,
+  UnterminatedChat: 11,
+  UnterminatedName: 12,
+  TrailingBytes: 13,
+  // Packets that validate but are not acted on.
+  UnknownPeer: 14,
+  BadAck: 15,
+  // Single messages dropped.
+  DuplicateReliable: 16,
+  OutOfOrderReliable: 17,
+  StaleUnreliable: 18,
+  SpoofedId: 19,
+  BadName: 20,
+  BadSelection: 21,
+  BadChat: 22,
+  // Life cycle.
+  Joins: 23,
+  Leaves: 24,
+  Timeouts: 25,
+  Kicks: 26,
+  Rejects: 27,
+  QueueOverflows: 28,
+  Misbehaviour: 29,
+  ReliableSent: 30,
+  ReliableResent: 31,
+  ReliableReceived: 32,
+  UpdatesSent: 33,
+  StatsSent: 34,
+  UpdateEntitiesSent: 35,
+  SendErrors: 36,
+} as const);
+
+export const COUNTER_COUNT = 37;
+
+/** Names for status lines and tests, in index order. */
+export const COUNTER_NAMES: readonly string[] = Object.freeze([
+  "packetsIn", "bytesIn", "packetsOut", "bytesOut",
+  "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection",
+  "truncated", "unterminatedChat", "unterminatedName", "trailingBytes",
+  "unknownPeer", "badAck",
+  "duplicateReliable", "outOfOrderReliable", "staleUnreliable", "spoofedId",
+  "badName", "badSelection", "badChat",
+  "joins", "leaves", "timeouts", "kicks", "rejects", "queueOverflows", "misbehaviour",
+  "reliableSent", "reliableResent", "reliableReceived", "updatesSent", "statsSent",
+  "updateEntitiesSent", "sendErrors",
+]);
+
+/** The counters that mean "a whole packet was dropped" (for status lines). */
+export const DROP_FIRST = C.TooShort;
+export const DROP_LAST = C.BadAck;
+
+export function createCounters(): Uint32Array {
+  return new Uint32Array(COUNTER_COUNT);
+}

@@ -1,0 +1,616 @@
+/**
+ * The lwar Rev 1 server core: player slots, the connection life cycle, reliable and
+ * unreliable delivery to each player, and Update/Stats on schedule. Host-free: it
+ * talks to the world through `Host` only, and allocates nothing after `createServer`.
+ *
+ * Flow in:  host → receive() → copy into `#rx` → validatePacket → per-peer handling.
+ * Flow out: tick() → timers → Endpoint.fill (reliables) + Stats/Update → host.send.
+ */
+import type { Config } from "../config";
+import type { Core, Host } from "../host";
+import { C, createCounters } from "../protocol/counters";
+import {
+  CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
+  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable, TYPE_BASE,
+} from "../protocol/constants";
+import { getU32 } from "../protocol/bytes";
+import {
+  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readChat, readInput, readName,
+  readSelection, validatePacket, writeAdd, writeChat, writeHeader, writeId, writeName, writeReject,
+  writeSelection, writeStats, writeUpdateEntry,
+} from "../protocol/codec";
+import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
+import { EntityTable, type EntityListener } from "../game/entities";
+import { isPrintable } from "../text";
+import { KickReason, LogEvent } from "./events";
+import { RoundRobinPlanner, type UpdatePlanner } from "./updates";
+
+/** What the game (modules/game) plugs into the server. */
+export interface GameHooks {
+  /** Called once per server tick, before anything is sent. */
+  tick(now: number): void;
+  playerJoined(slot: number, playerId: number): void;
+  playerLeft(slot: number, playerId: number): void;
+}
+
+const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+
+export class Server implements Core, EntityListener {
+  readonly config: Config;
+  readonly host: Host;
+  readonly counters: Uint32Array;
+  readonly entities: EntityTable;
+  game: GameHooks | null = null;
+  planner: UpdatePlanner;
+
+  // Player slots (struct of arrays, indexed by slot).
+  readonly active: Uint8Array;
+  readonly generation: Uint16Array;
+  readonly address: string[];
+  readonly port: Int32Array;
+  readonly endpoints: Endpoint[];
+  readonly names: Uint8Array;
+  readonly nameLength: Uint8Array;
+  readonly ship: Uint8Array;
+  readonly weapon: Uint8Array;
+  /** Newest Input of each player as INPUT_* bits. */
+  readonly input: Uint8Array;
+  readonly misbehaviour: Uint16Array;
+  /** Entities below this index have been sent as Add to the player. */
+  readonly syncCursor: Int32Array;
+  /** Scores are written by the game; pings by the server. Both sent in Stats. */
+  readonly scores: Uint16Array;
+  readonly pings: Uint16Array;
+  /** The last chat line accepted (for the host's log). */
+  readonly lastChat: Uint8Array;
+  lastChatLength = 0;
+
+  readonly #pendingKick: Uint8Array;
+  readonly #rx: Uint8Array;
+  readonly #tx: Uint8Array;
+  readonly #list: Uint16Array;
+  readonly #fields = new Fields();
+  readonly #nameScratch: Uint8Array;
+  #now = 0;
+  #nextUpdate = 0;
+  #nextStats = 0;
+  #players = 0;
+  #closed = false;
+
+  constructor(config: Config, host: Host) {
+    const n = config.maxPlayers;
+    this.config = config;
+    this.host = host;
+    this.counters = createCounters();
+    this.entities = new EntityTable(config.maxEntities);
+    this.entities.listener = this;
+    this.planner = new RoundRobinPlanner(this.entities, n);
+    this.active = new Uint8Array(n);
+    this.generation = new Uint16Array(n);
+    this.address = new Array<string>(n).fill("");
+    this.port = new Int32Array(n);
+    this.endpoints = [];
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(config.reliableQueueBytes, config.reliableQueueMessages));
+    this.names = new Uint8Array(n * NAME_LENGTH);
+    this.nameLength = new Uint8Array(n);
+    this.ship = new Uint8Array(n);
+    this.weapon = new Uint8Array(n);
+    this.input = new Uint8Array(n);
+    this.misbehaviour = new Uint16Array(n);
+    this.syncCursor = new Int32Array(n);
+    this.scores = new Uint16Array(MAX_PLAYERS);
+    this.pings = new Uint16Array(MAX_PLAYERS);
+    this.lastChat = new Uint8Array(CHAT_LENGTH);
+    this.#pendingKick = new Uint8Array(n);
+    this.#rx = new Uint8Array(MAX_PACKET);
+    this.#tx = new Uint8Array(MAX_PACKET);
+    this.#list = new Uint16Array(config.maxEntities);
+    this.#nameScratch = new Uint8Array(NAME_LENGTH);
+    typeTable();
+    this.#now = host.now();
+    this.#nextUpdate = this.#now;
+    this.#nextStats = this.#now;
+  }
+
+  /** Players connected now. */
+  playerCount(): number {
+    return this.#players;
+  }
+
+  /** The generational id of the player in `slot` (valid while active). */
+  playerId(slot: number): number {
+    return ((this.generation[slot] << 16) | slot) >>> 0;
+  }
+
+  // ---------------------------------------------------------------- receive
+
+  receive(bytes: Uint8Array, length: number, address: string, port: number): void {
+    const counters = this.counters;
+    counters[C.PacketsIn]++;
+    counters[C.BytesIn] += length;
+    if (this.#closed) return;
+    if (length > MAX_PACKET) {
+      counters[C.TooLong]++;
+      return;
+    }
+    const rx = this.#rx;
+    for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    if (!validatePacket(rx, length, FROM_CLIENT, counters)) {
+      const known = this.#find(address, port);
+      if (known >= 0) this.#misbehave(known);
+      this.#processKicks();
+      return;
+    }
+    const now = this.host.now();
+    let slot = this.#find(address, port);
+    if (slot < 0) {
+      slot = this.#admit(length, address, port, now);
+      if (slot < 0) return;
+    }
+    this.#handle(slot, length, now);
+    this.#processKicks();
+  }
+
+  #find(address: string, port: number): number {
+    for (let s = 0; s < this.config.maxPlayers; s++)
+      if (this.active[s] !== 0 && this.port[s] === port && this.address[s] === address) return s;
+    return -1;
+  }
+
+  /** A packet from an unknown address: admit it if its first reliable message is Connect #0. */
+  #admit(length: number, address: string, port: number, now: number): number {
+    const rx = this.#rx;
+    if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
+      this.counters[C.UnknownPeer]++;
+      return -1;
+    }
+    let slot = -1;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0) {
+        slot = s;
+        break;
+      }
+    }
+    if (slot < 0) {
+      this.#reject(address, port, RejectReason.ServerFull);
+      return -1;
+    }
+    this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
+    this.active[slot] = 1;
+    this.address[slot] = address;
+    this.port[slot] = port;
+    this.endpoints[slot].reset(now);
+    this.ship[slot] = 0;
+    this.weapon[slot] = 0;
+    this.input[slot] = 0;
+    this.misbehaviour[slot] = 0;
+    this.syncCursor[slot] = 0;
+    this.scores[slot] = 0;
+    this.pings[slot] = 0;
+    this.#pendingKick[slot] = 0;
+    this.#players++;
+    this.#defaultName(slot);
+    const id = this.playerId(slot);
+    this.counters[C.Joins]++;
+    this.host.log(LogEvent.Join, slot, id);
+
+    // The newcomer learns itself first, then everybody else; Adds follow via the sync cursor.
+    this.#sendJoin(slot, slot);
+    this.#sendName(slot, slot);
+    this.#sendSelection(slot, slot);
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (s === slot || this.active[s] === 0) continue;
+      this.#sendJoin(slot, s);
+      this.#sendName(slot, s);
+      this.#sendSelection(slot, s);
+      this.#sendJoin(s, slot);
+      this.#sendName(s, slot);
+      this.#sendSelection(s, slot);
+    }
+    if (this.game !== null) this.game.playerJoined(slot, id);
+    return slot;
+  }
+
+  #reject(address: string, port: number, reason: number): void {
+    const tx = this.#tx;
+    let o = writeHeader(tx, NO_ACK, this.host.now() >>> 0, 0, 1);
+    tx[o++] = Msg.Reject;
+    o = writeReject(tx, o, reason);
+    this.counters[C.Rejects]++;
+    this.host.log(LogEvent.Reject, -1, reason);
+    this.#send(o, address, port);
+  }
+
+  #handle(slot: number, length: number, now: number): void {
+    const rx = this.#rx;
+    const ep = this.endpoints[slot];
+    const counters = this.counters;
+    if (!ep.acknowledge(headerAck(rx), now)) {
+      counters[C.BadAck]++;
+      this.#misbehave(slot);
+      return;
+    }
+    ep.lastHeard = now;
+    const id = this.playerId(slot);
+    const sizes = typeTable().size;
+    const rel = headerRel(rx);
+    const unrel = headerUnrel(rx);
+    let o = HEADER_SIZE;
+    for (let m = 0; m < rel; m++) {
+      const seq = getU32(rx, o);
+      const type = rx[o + 4];
+      const p = o + RELIABLE_HEADER;
+      const size = sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length);
+      o = p + size;
+      const verdict = ep.acceptReliable(seq);
+      if (verdict !== PROCESS) {
+        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+        continue;
+      }
+      counters[C.ReliableReceived]++;
+      this.#reliable(slot, id, type, p);
+      if (this.active[slot] === 0 || this.#pendingKick[slot] !== 0) return;
+    }
+    if (unrel === 0) return;
+    if (!ep.acceptUnreliable(headerTimestamp(rx))) {
+      counters[C.StaleUnreliable] += unrel;
+      return;
+    }
+    for (let m = 0; m < unrel; m++) {
+      const type = rx[o];
+      const p = o + 1;
+      o = p + sizes[type - TYPE_BASE];
+      if (type === Msg.Input) this.input[slot] = readInput(rx, p);
+    }
+  }
+
+  #reliable(slot: number, id: number, type: number, p: number): void {
+    const rx = this.#rx;
+    const f = this.#fields;
+    switch (type) {
+      case Msg.Connect:
+        return; // already admitted; a later Connect changes nothing
+      case Msg.Disconnect:
+        this.#disconnect(slot);
+        return;
+      case Msg.Chat: {
+        readChat(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+          this.counters[C.BadChat]++;
+          return this.#misbehave(slot);
+        }
+        const chat = this.lastChat;
+        for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+        this.lastChatLength = f.textLength;
+        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendChat(s, id);
+        this.host.log(LogEvent.Chat, slot, id);
+        return;
+      }
+      case Msg.Name: {
+        readName(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+          this.counters[C.BadName]++;
+          return this.#misbehave(slot);
+        }
+        this.#setName(slot, rx, f.textOffset, f.textLength);
+        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendName(s, slot);
+        this.host.log(LogEvent.Rename, slot, id);
+        return;
+      }
+      case Msg.Selection: {
+        readSelection(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.a >= this.config.shipTypes || f.b >= this.config.weaponTypes) {
+          this.counters[C.BadSelection]++;
+          return this.#misbehave(slot);
+        }
+        this.ship[slot] = f.a;
+        this.weapon[slot] = f.b;
+        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendSelection(s, slot);
+        return;
+      }
+    }
+  }
+
+  #printable(b: Uint8Array, o: number, n: number): boolean {
+    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
+    return true;
+  }
+
+  #spoofed(slot: number): void {
+    this.counters[C.SpoofedId]++;
+    this.#misbehave(slot);
+  }
+
+  #misbehave(slot: number): void {
+    this.counters[C.Misbehaviour]++;
+    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0)
+      this.#pendingKick[slot] = KickReason.Misbehaviour;
+  }
+
+  // ---------------------------------------------------------------- names
+
+  #defaultName(slot: number): void {
+    const s = this.#nameScratch;
+    // "Player N", N = slot + 1
+    s[0] = 0x50; s[1] = 0x6c; s[2] = 0x61; s[3] = 0x79; s[4] = 0x65; s[5] = 0x72; s[6] = 0x20;
+    s[7] = 0x31 + slot;
+    this.#setName(slot, s, 0, 8);
+  }
+
+  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
+  #setName(slot: number, src: Uint8Array, from: number, length: number): void {
+    const names = this.names;
+    const base = slot * NAME_LENGTH;
+    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
+    let len = length;
+    this.nameLength[slot] = len;
+    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
+      const digits = suffix < 10 ? 1 : 2;
+      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
+      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
+      names[base + len] = 0x2d; // '-'
+      if (digits === 2) names[base + len + 1] = 0x30 + ((suffix / 10) | 0);
+      names[base + len + digits] = 0x30 + (suffix % 10);
+      this.nameLength[slot] = len + 1 + digits;
+    }
+    for (let i = this.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
+  }
+
+  #nameTaken(slot: number): boolean {
+    const names = this.names;
+    const len = this.nameLength[slot];
+    const a = slot * NAME_LENGTH;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (s === slot || this.active[s] === 0 || this.nameLength[s] !== len) continue;
+      const b = s * NAME_LENGTH;
+      let same = true;
+      for (let i = 0; i < len && same; i++) same = (names[a + i] | 0x20) === (names[b + i] | 0x20);
+      if (same) return true;
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- queueing
+
+  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
+  #reserve(to: number, type: number, payload: number): number {
+    if (this.#pendingKick[to] !== 0) return -1;
+    const o = this.endpoints[to].queue(type, payload);
+    if (o < 0) {
+      this.counters[C.QueueOverflows]++;
+      this.#pendingKick[to] = KickReason.QueueOverflow;
+    }
+    return o;
+  }
+
+  #sendJoin(to: number, who: number): void {
+    const o = this.#reserve(to, Msg.Join, 4);
+    if (o >= 0) writeId(this.endpoints[to].buf, o, this.playerId(who));
+  }
+
+  #sendLeave(to: number, id: number): void {
+    const o = this.#reserve(to, Msg.Leave, 4);
+    if (o >= 0) writeId(this.endpoints[to].buf, o, id);
+  }
+
+  #sendName(to: number, who: number): void {
+    const o = this.#reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) writeName(this.endpoints[to].buf, o, this.playerId(who), this.names, who * NAME_LENGTH, this.nameLength[who]);
+  }
+
+  #sendSelection(to: number, who: number): void {
+    const o = this.#reserve(to, Msg.Selection, 6);
+    if (o >= 0) writeSelection(this.endpoints[to].buf, o, this.playerId(who), this.ship[who], this.weapon[who]);
+  }
+
+  #sendChat(to: number, id: number): void {
+    const o = this.#reserve(to, Msg.Chat, 4 + this.lastChatLength + 1);
+    if (o >= 0) writeChat(this.endpoints[to].buf, o, id, this.lastChat, 0, this.lastChatLength);
+  }
+
+  #sendAdd(to: number, index: number): void {
+    const o = this.#reserve(to, Msg.Add, 9);
+    const e = this.entities;
+    if (o >= 0) writeAdd(this.endpoints[to].buf, o, e.id(index), e.owner[index], e.type[index]);
+  }
+
+  #sendRemove(to: number, id: number): void {
+    const o = this.#reserve(to, Msg.Remove, 4);
+    if (o >= 0) writeId(this.endpoints[to].buf, o, id);
+  }
+
+  /** EntityListener: a new entity is announced to every player that is past its index. */
+  entityAdded(index: number): void {
+    for (let s = 0; s < this.config.maxPlayers; s++)
+      if (this.active[s] !== 0 && index < this.syncCursor[s]) this.#sendAdd(s, index);
+  }
+
+  entityRemoved(index: number, id: number): void {
+    for (let s = 0; s < this.config.maxPlayers; s++)
+      if (this.active[s] !== 0 && index < this.syncCursor[s]) this.#sendRemove(s, id);
+  }
+
+  /** Walk each newcomer's sync cursor, queueing Adds while a packet's worth of room remains. */
+  #advanceSync(): void {
+    const e = this.entities;
+    const cap = e.capacity;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0 || this.syncCursor[s] >= cap || this.#pendingKick[s] !== 0) continue;
+      const ep = this.endpoints[s];
+      let c = this.syncCursor[s];
+      while (c < cap) {
+        if (e.alive[c] !== 0) {
+          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET || !ep.canQueue(9)) break;
+          this.syncCursor[s] = c + 1;
+          this.#sendAdd(s, c);
+        }
+        c++;
+        this.syncCursor[s] = c;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- leaving
+
+  #disconnect(slot: number): void {
+    const id = this.playerId(slot);
+    // One last packet that acknowledges the Disconnect, so the client can stop resending.
+    const tx = this.#tx;
+    const o = writeHeader(tx, this.endpoints[slot].lastProcessed, this.host.now() >>> 0, 0, 0);
+    this.#send(o, this.address[slot], this.port[slot]);
+    this.counters[C.Leaves]++;
+    this.host.log(LogEvent.Leave, slot, id);
+    this.#remove(slot);
+  }
+
+  /** Free the slot; the others get Leave, then Remove for the player's entities. */
+  #remove(slot: number): void {
+    const id = this.playerId(slot);
+    this.active[slot] = 0;
+    this.#players--;
+    this.#pendingKick[slot] = 0;
+    this.input[slot] = 0;
+    this.scores[slot] = 0;
+    this.pings[slot] = 0;
+    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendLeave(s, id);
+    if (this.game !== null) this.game.playerLeft(slot, id);
+    this.entities.removeOwnedBy(id);
+  }
+
+  /** Send `Leave(own id)` in one final packet, then remove the player. */
+  #kick(slot: number, reason: number): void {
+    const ep = this.endpoints[slot];
+    const id = this.playerId(slot);
+    // Keep the unacked backlog if it and the Leave fit one packet; otherwise drop it
+    // and give Leave the seqno after the last acknowledged one.
+    if (ep.usedBytes + RELIABLE_HEADER + 4 > MAX_PACKET - HEADER_SIZE || !ep.canQueue(4)) ep.rewind();
+    writeId(ep.buf, ep.queue(Msg.Leave, 4), id);
+    const o = this.#fill(ep, this.#now);
+    this.#send(o, this.address[slot], this.port[slot]);
+    this.counters[C.Kicks]++;
+    this.host.log(LogEvent.Kick, slot, reason);
+    this.#remove(slot);
+  }
+
+  #processKicks(): void {
+    for (let again = true; again; ) {
+      again = false;
+      for (let s = 0; s < this.config.maxPlayers; s++) {
+        const reason = this.#pendingKick[s];
+        if (reason === 0 || this.active[s] === 0) continue;
+        this.#pendingKick[s] = 0;
+        this.#kick(s, reason);
+        again = true;
+      }
+    }
+  }
+
+  /** Kick everyone with one final flushed packet each; the server then ignores input. */
+  shutdown(): void {
+    if (this.#closed) return;
+    this.#now = this.host.now();
+    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#kick(s, KickReason.Shutdown);
+    this.#closed = true;
+  }
+
+  // ---------------------------------------------------------------- tick
+
+  tick(now: number): void {
+    if (this.#closed) return;
+    this.#now = now;
+    const cfg = this.config;
+    for (let s = 0; s < cfg.maxPlayers; s++) {
+      if (this.active[s] !== 0 && now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
+        this.counters[C.Timeouts]++;
+        this.host.log(LogEvent.Timeout, s, this.playerId(s));
+        this.#remove(s);
+      }
+    }
+    if (this.game !== null) this.game.tick(now);
+    this.#processKicks();
+    this.#advanceSync();
+    this.#processKicks();
+
+    if (now >= this.#nextUpdate) {
+      this.#nextUpdate += cfg.updateIntervalMs;
+      if (this.#nextUpdate <= now) this.#nextUpdate = now + cfg.updateIntervalMs;
+      let stats = false;
+      if (now >= this.#nextStats) {
+        stats = true;
+        this.#nextStats += cfg.statsIntervalMs;
+        if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
+        for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
+      }
+      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0) this.#sendUpdates(s, now, stats);
+    } else {
+      for (let s = 0; s < cfg.maxPlayers; s++) {
+        if (this.active[s] !== 0 && this.endpoints[s].wantsSend(now, cfg.resendIntervalMs)) {
+          const o = this.#fill(this.endpoints[s], now);
+          this.#send(o, this.address[s], this.port[s]);
+        }
+      }
+    }
+  }
+
+  /** One update tick for one player: reliables first, then Stats (if due) and Update. */
+  #sendUpdates(slot: number, now: number, stats: boolean): void {
+    const ep = this.endpoints[slot];
+    const tx = this.#tx;
+    const list = this.#list;
+    const e = this.entities;
+    const n = this.planner.plan(slot, this.syncCursor[slot], list, now);
+    let pos = 0;
+    for (let packets = 0; packets < this.config.maxUpdatePacketsPerTick; packets++) {
+      let o = this.#fill(ep, now);
+      let unrel = 0;
+      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
+        tx[o] = Msg.Stats;
+        o = writeStats(tx, o + 1, this.scores, this.pings);
+        unrel++;
+        this.counters[C.StatsSent]++;
+      }
+      let k = 0;
+      if (o + 2 <= MAX_PACKET) {
+        tx[o] = Msg.Update;
+        const numAt = o + 1;
+        o += 2;
+        while (pos < n && o + UPDATE_ENTRY <= MAX_PACKET && k < 255) {
+          const i = list[pos++];
+          o = writeUpdateEntry(tx, o, e.id(i), e.x[i], e.y[i], e.vx[i], e.vy[i], e.rot[i], e.health[i]);
+          k++;
+        }
+        tx[numAt] = k;
+        unrel++;
+        this.counters[C.UpdatesSent]++;
+        this.counters[C.UpdateEntitiesSent] += k;
+      }
+      finishPacket(tx, unrel);
+      this.#send(o, this.address[slot], this.port[slot]);
+      if (pos >= n || k === 0) break;
+    }
+    this.planner.commit(slot, list, pos, now);
+  }
+
+  /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */
+  #fill(ep: Endpoint, now: number): number {
+    const sent = ep.sent;
+    const resent = ep.resent;
+    const o = ep.fill(this.#tx, now, now);
+    this.counters[C.ReliableSent] += ep.sent - sent;
+    this.counters[C.ReliableResent] += ep.resent - resent;
+    return o;
+  }
+
+  #send(length: number, address: string, port: number): void {
+    this.counters[C.PacketsOut]++;
+    this.counters[C.BytesOut] += length;
+    this.host.send(this.#tx, length, address, port);
+  }
+}
+
+export function createServer(config: Config, host: Host): Server {
+  return new Server(config, host);
+}
