@@ -1,0 +1,448 @@
+/**
+ * The lwar Rev 1 client library, host-free, on the same codec and Endpoint as the
+ * server. It connects, processes reliable messages exactly once and in order, keeps
+ * the roster, the entities and the stats, and sends Input, Chat, Name and Selection.
+ */
+import type { Config } from "../config";
+import type { Core, Host } from "../host";
+import { C, createCounters } from "../protocol/counters";
+import {
+  CHAT_LENGTH, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
+  TYPE_BASE, UPDATE_ENTRY, typeTable,
+} from "../protocol/constants";
+import { getU32 } from "../protocol/bytes";
+import {
+  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readAdd, readChat, readId,
+  readName, readReject, readSelection, readStats, updateEntryHealth, updateEntryId, updateEntryRot,
+  updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, writeChat, writeInput,
+  writeName, writeSelection,
+} from "../protocol/codec";
+import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
+import { asciiToBytes } from "../text";
+
+export const ClientState = Object.freeze({
+  Idle: 0,
+  Connecting: 1,
+  Connected: 2,
+  Disconnecting: 3,
+  /** Closed after our Disconnect was acknowledged. */
+  Closed: 4,
+  /** The server answered Reject; see `rejectReason`. */
+  Rejected: 5,
+  /** The server sent Leave with our own id (kick or shutdown). */
+  Kicked: 6,
+  /** Nothing heard from the server for `timeoutMs`. */
+  TimedOut: 7,
+} as const);
+
+/** Optional observer of every message the client applies (tests and tools). */
+export interface ClientListener {
+  /** A reliable message, processed once and in order; payload at `b[o..]`. */
+  reliable(client: Client, type: number, seq: number, b: Uint8Array, o: number): void;
+  /** An unreliable message that passed the timestamp filter. */
+  unreliable(client: Client, type: number, timestamp: number, b: Uint8Array, o: number): void;
+}
+
+export interface ClientOptions {
+  /** Input (and keepalive) period; ~20 Hz by default. */
+  inputIntervalMs?: number;
+}
+
+export class Client implements Core {
+  readonly config: Config;
+  readonly host: Host;
+  readonly serverAddress: string;
+  readonly serverPort: number;
+  readonly counters: Uint32Array;
+  readonly endpoint: Endpoint;
+  listener: ClientListener | null = null;
+  state: number = ClientState.Idle;
+  rejectReason = 0;
+  /** Our player id and slot, known once Join(self) arrives. */
+  selfId = -1;
+  selfSlot = -1;
+
+  // Roster, by slot.
+  readonly present: Uint8Array;
+  readonly playerIds: Uint32Array;
+  readonly names: Uint8Array;
+  readonly nameLength: Uint8Array;
+  readonly ship: Uint8Array;
+  readonly weapon: Uint8Array;
+  readonly scores: Uint16Array;
+  readonly pings: Uint16Array;
+
+  // Entities, by id index (low 16 bits).
+  readonly entityCapacity: number;
+  readonly alive: Uint8Array;
+  readonly entityId: Uint32Array;
+  readonly owner: Uint32Array;
+  readonly type: Uint8Array;
+  readonly x: Int16Array;
+  readonly y: Int16Array;
+  readonly vx: Int16Array;
+  readonly vy: Int16Array;
+  readonly rot: Uint16Array;
+  readonly health: Uint8Array;
+  entityCount = 0;
+
+  // Statistics for tools.
+  updatesReceived = 0;
+  statsReceived = 0;
+  updateEntitiesReceived = 0;
+  /** Entity messages that named an unknown id or an index beyond capacity. */
+  unknownEntities = 0;
+  connectedAt = -1;
+  /** When Join(self) arrived, and when the last Add of the initial sync was applied. */
+  lastReliableAt = -1;
+
+  readonly #rx: Uint8Array;
+  readonly #tx: Uint8Array;
+  readonly #fields = new Fields();
+  readonly #inputInterval: number;
+  #input = 0;
+  #nextInput = 0;
+  #now = 0;
+
+  constructor(config: Config, host: Host, serverAddress: string, serverPort: number, options?: ClientOptions) {
+    this.config = config;
+    this.host = host;
+    this.serverAddress = serverAddress;
+    this.serverPort = serverPort;
+    this.counters = createCounters();
+    this.endpoint = new Endpoint(config.reliableQueueBytes, config.reliableQueueMessages);
+    this.present = new Uint8Array(MAX_PLAYERS);
+    this.playerIds = new Uint32Array(MAX_PLAYERS);
+    this.names = new Uint8Array(MAX_PLAYERS * NAME_LENGTH);
+    this.nameLength = new Uint8Array(MAX_PLAYERS);
+    this.ship = new Uint8Array(MAX_PLAYERS);
+    this.weapon = new Uint8Array(MAX_PLAYERS);
+    this.scores = new Uint16Array(MAX_PLAYERS);
+    this.pings = new Uint16Array(MAX_PLAYERS);
+    const cap = config.maxEntities;
+    this.entityCapacity = cap;
+    this.alive = new Uint8Array(cap);
+    this.entityId = new Uint32Array(cap);
+    this.owner = new Uint32Array(cap);
+    this.type = new Uint8Array(cap);
+    this.x = new Int16Array(cap);
+    this.y = new Int16Array(cap);
+    this.vx = new Int16Array(cap);
+    this.vy = new Int16Array(cap);
+    this.rot = new Uint16Array(cap);
+    this.health = new Uint8Array(cap);
+    this.#rx = new Uint8Array(MAX_PACKET);
+    this.#tx = new Uint8Array(MAX_PACKET);
+    this.#inputInterval = options?.inputIntervalMs ?? 50;
+    typeTable();
+  }
+
+  /** Players in the roster. */
+  playerCount(): number {
+    let n = 0;
+    for (let s = 0; s < MAX_PLAYERS; s++) n += this.present[s];
+    return n;
+  }
+
+  /** True while messages can be sent. */
+  isOpen(): boolean {
+    return this.state === ClientState.Connecting || this.state === ClientState.Connected;
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  /** Queue Connect (seqno 0) and start sending. */
+  connect(): void {
+    if (this.state !== ClientState.Idle) throw new Error("connect() called twice");
+    const now = this.host.now();
+    this.endpoint.reset(now);
+    this.endpoint.queue(Msg.Connect, 0);
+    this.state = ClientState.Connecting;
+    this.connectedAt = now;
+    this.#nextInput = now;
+    this.#flush(now, true);
+  }
+
+  /** Queue Disconnect; the client closes once the server acknowledges it. */
+  disconnect(): void {
+    if (!this.isOpen()) return;
+    if (this.#queue(Msg.Disconnect, 0) < 0) return;
+    this.state = ClientState.Disconnecting;
+    this.#flush(this.host.now(), true);
+  }
+
+  /** Current input as INPUT_* bits; sent with every Input message. */
+  setInput(bits: number): void {
+    this.#input = bits;
+  }
+
+  /** Queue a Chat message from ASCII bytes. Returns false if not sent (closed, full, too long). */
+  chatBytes(text: Uint8Array, from: number, length: number): boolean {
+    if (this.selfId < 0 || length >= CHAT_LENGTH || length === 0) return false;
+    const o = this.#queue(Msg.Chat, 4 + length + 1);
+    if (o < 0) return false;
+    writeChat(this.endpoint.buf, o, this.selfId, text, from, length);
+    return true;
+  }
+
+  chat(text: string): boolean {
+    const n = asciiToBytes(text, this.#tx, 0, CHAT_LENGTH - 1);
+    return this.chatBytes(this.#tx, 0, n);
+  }
+
+  /** Queue a Name change. */
+  rename(name: string): boolean {
+    if (this.selfId < 0 || name.length === 0 || name.length >= NAME_LENGTH) return false;
+    const n = asciiToBytes(name, this.#tx, 0, NAME_LENGTH - 1);
+    const o = this.#queue(Msg.Name, 4 + NAME_LENGTH);
+    if (o < 0) return false;
+    writeName(this.endpoint.buf, o, this.selfId, this.#tx, 0, n);
+    return true;
+  }
+
+  /** Queue a Selection change. */
+  select(ship: number, weapon: number): boolean {
+    if (this.selfId < 0) return false;
+    const o = this.#queue(Msg.Selection, 6);
+    if (o < 0) return false;
+    writeSelection(this.endpoint.buf, o, this.selfId, ship, weapon);
+    return true;
+  }
+
+  /** Low-level: queue any reliable message; returns the payload offset in endpoint.buf or -1. */
+  queueRaw(type: number, payload: number): number {
+    return this.#queue(type, payload);
+  }
+
+  #queue(type: number, payload: number): number {
+    if (!this.isOpen()) return -1;
+    const o = this.endpoint.queue(type, payload);
+    if (o < 0) this.counters[C.QueueOverflows]++;
+    return o;
+  }
+
+  tick(now: number): void {
+    this.#now = now;
+    if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
+    if (now - this.endpoint.lastHeard > this.config.timeoutMs) {
+      this.state = ClientState.TimedOut;
+      return;
+    }
+    const inputDue = now >= this.#nextInput;
+    if (inputDue) {
+      this.#nextInput += this.#inputInterval;
+      if (this.#nextInput <= now) this.#nextInput = now + this.#inputInterval;
+    }
+    if (inputDue || this.endpoint.wantsSend(now, this.config.resendIntervalMs)) this.#flush(now, inputDue);
+  }
+
+  #flush(now: number, withInput: boolean): void {
+    const tx = this.#tx;
+    const ep = this.endpoint;
+    const sent = ep.sent;
+    const resent = ep.resent;
+    let o = ep.fill(tx, now, now);
+    this.counters[C.ReliableSent] += ep.sent - sent;
+    this.counters[C.ReliableResent] += ep.resent - resent;
+    let unrel = 0;
+    if (withInput && this.state === ClientState.Connected && o + 6 <= MAX_PACKET) {
+      tx[o] = Msg.Input;
+      o = writeInput(tx, o + 1, this.#input);
+      unrel++;
+    }
+    finishPacket(tx, unrel);
+    this.counters[C.PacketsOut]++;
+    this.counters[C.BytesOut] += o;
+    this.host.send(tx, o, this.serverAddress, this.serverPort);
+  }
+
+  // ---------------------------------------------------------------- receiving
+
+  receive(bytes: Uint8Array, length: number, address: string, port: number): void {
+    const counters = this.counters;
+    counters[C.PacketsIn]++;
+    counters[C.BytesIn] += length;
+    if (port !== this.serverPort || address !== this.serverAddress) {
+      counters[C.UnknownPeer]++;
+      return;
+    }
+    if (length > MAX_PACKET) {
+      counters[C.TooLong]++;
+      return;
+    }
+    const rx = this.#rx;
+    for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    if (!validatePacket(rx, length, FROM_SERVER, counters)) return;
+    if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
+    const now = this.host.now();
+    const ep = this.endpoint;
+    if (!ep.acknowledge(headerAck(rx), now)) {
+      counters[C.BadAck]++;
+      return;
+    }
+    ep.lastHeard = now;
+    if (this.state === ClientState.Disconnecting && ep.count === 0) {
+      this.state = ClientState.Closed;
+      return;
+    }
+    const sizes = typeTable().size;
+    const rel = headerRel(rx);
+    const unrel = headerUnrel(rx);
+    let o = HEADER_SIZE;
+    for (let m = 0; m < rel; m++) {
+      const seq = getU32(rx, o);
+      const type = rx[o + 4];
+      const p = o + RELIABLE_HEADER;
+      o = p + (sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length));
+      const verdict = ep.acceptReliable(seq);
+      if (verdict !== PROCESS) {
+        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+        continue;
+      }
+      counters[C.ReliableReceived]++;
+      this.lastReliableAt = now;
+      this.#reliable(type, p);
+      if (this.listener !== null) this.listener.reliable(this, type, seq, rx, p);
+      if (this.state === ClientState.Kicked) return;
+    }
+    if (unrel === 0) return;
+    const ts = headerTimestamp(rx);
+    // Reject comes in a packet of its own with no reliable state: apply it regardless.
+    if (rx[o] === Msg.Reject) {
+      this.rejectReason = readReject(rx, o + 1);
+      this.state = ClientState.Rejected;
+      return;
+    }
+    if (!ep.acceptUnreliable(ts)) {
+      counters[C.StaleUnreliable] += unrel;
+      return;
+    }
+    for (let m = 0; m < unrel; m++) {
+      const type = rx[o];
+      const p = o + 1;
+      o = p + (sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length));
+      if (type === Msg.Stats) {
+        readStats(rx, p, this.scores, this.pings);
+        this.statsReceived++;
+      } else if (type === Msg.Update) this.#update(p);
+      if (this.listener !== null) this.listener.unreliable(this, type, ts, rx, p);
+    }
+  }
+
+  #slotOf(id: number): number {
+    const slot = id & 0xffff;
+    return slot < MAX_PLAYERS ? slot : -1;
+  }
+
+  #reliable(type: number, p: number): void {
+    const rx = this.#rx;
+    const f = this.#fields;
+    switch (type) {
+      case Msg.Join: {
+        const id = readId(rx, p);
+        const slot = this.#slotOf(id);
+        if (slot < 0) return;
+        if (this.selfId < 0) {
+          // The first Join is always our own.
+          this.selfId = id;
+          this.selfSlot = slot;
+          this.state = ClientState.Connected;
+        }
+        this.present[slot] = 1;
+        this.playerIds[slot] = id;
+        return;
+      }
+      case Msg.Leave: {
+        const id = readId(rx, p);
+        if (id === this.selfId) {
+          this.state = ClientState.Kicked;
+          return;
+        }
+        const slot = this.#slotOf(id);
+        if (slot >= 0 && this.playerIds[slot] === id) this.present[slot] = 0;
+        return;
+      }
+      case Msg.Name: {
+        readName(rx, p, f);
+        const slot = this.#slotOf(f.id);
+        if (slot < 0) return;
+        for (let i = 0; i < NAME_LENGTH; i++) this.names[slot * NAME_LENGTH + i] = i < f.textLength ? rx[f.textOffset + i] : 0;
+        this.nameLength[slot] = f.textLength;
+        return;
+      }
+      case Msg.Selection: {
+        readSelection(rx, p, f);
+        const slot = this.#slotOf(f.id);
+        if (slot < 0) return;
+        this.ship[slot] = f.a;
+        this.weapon[slot] = f.b;
+        return;
+      }
+      case Msg.Add: {
+        readAdd(rx, p, f);
+        const i = f.id & 0xffff;
+        if (i >= this.entityCapacity) {
+          this.unknownEntities++;
+          return;
+        }
+        if (this.alive[i] === 0) this.entityCount++;
+        this.alive[i] = 1;
+        this.entityId[i] = f.id;
+        this.owner[i] = f.other;
+        this.type[i] = f.a;
+        this.x[i] = 0;
+        this.y[i] = 0;
+        this.vx[i] = 0;
+        this.vy[i] = 0;
+        this.rot[i] = 0;
+        this.health[i] = 100;
+        return;
+      }
+      case Msg.Remove: {
+        const id = readId(rx, p);
+        const i = id & 0xffff;
+        if (i >= this.entityCapacity || this.alive[i] === 0 || this.entityId[i] !== id) {
+          this.unknownEntities++;
+          return;
+        }
+        this.alive[i] = 0;
+        this.entityCount--;
+        return;
+      }
+      case Msg.Chat:
+        readChat(rx, p, f);
+        return;
+    }
+  }
+
+  #update(p: number): void {
+    const rx = this.#rx;
+    const n = rx[p];
+    this.updatesReceived++;
+    this.updateEntitiesReceived += n;
+    for (let k = 0; k < n; k++) {
+      const e = p + 1 + k * UPDATE_ENTRY;
+      const id = updateEntryId(rx, e);
+      const i = id & 0xffff;
+      if (i >= this.entityCapacity || this.alive[i] === 0 || this.entityId[i] !== id) {
+        this.unknownEntities++;
+        continue;
+      }
+      this.x[i] = updateEntryX(rx, e);
+      this.y[i] = updateEntryY(rx, e);
+      this.vx[i] = updateEntryVx(rx, e);
+      this.vy[i] = updateEntryVy(rx, e);
+      this.rot[i] = updateEntryRot(rx, e);
+      this.health[i] = updateEntryHealth(rx, e);
+    }
+  }
+
+  /** Time of this client's last tick. */
+  get now(): number {
+    return this.#now;
+  }
+}
+
+export function createClient(config: Config, host: Host, serverAddress: string, serverPort: number, options?: ClientOptions): Client {
+  return new Client(config, host, serverAddress, serverPort, options);
+}
