@@ -233,7 +233,8 @@ export class Client implements Core {
       this.#nextInput += this.#inputInterval;
       if (this.#nextInput <= now) this.#nextInput = now + this.#inputInterval;
     }
-    if (inputDue || this.endpoint.wantsSend(now, this.config.resendIntervalMs)) this.#flush(now, inputDue);
+    const ep = this.endpoint;
+    if (inputDue || ep.ackDue || ep.wantsSend(now, this.config.resendIntervalMs)) this.#flush(now, inputDue);
   }
 
   #flush(now: number, withInput: boolean): void {

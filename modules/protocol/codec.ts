@@ -43,7 +43,8 @@ export function headerUnrel(b: Uint8Array): number {
 }
 
 /** Payload size of a message of a known type starting at `o`, or -1 if it runs past `end`
- * (for Chat: -2 when no NUL is found within the limit; for Name: -3 when unterminated). */
+ * (for Chat: -2 when no NUL is found before the 128-byte limit or the packet's end;
+ * for Name: -3 when unterminated). */
 export function payloadSize(b: Uint8Array, o: number, type: number, end: number): number {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
@@ -60,10 +61,10 @@ export function payloadSize(b: Uint8Array, o: number, type: number, end: number)
     return o + size > end ? -1 : size;
   }
   // Chat: id, then at most CHAT_LENGTH bytes including the NUL.
-  if (o + 5 > end) return -1;
+  if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
   for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
-  return end - (o + 4) >= CHAT_LENGTH ? -2 : -1;
+  return -2;
 }
 
 /** Bumps the counter for a bad payloadSize() result. */

@@ -34,6 +34,8 @@ export interface GameHooks {
 }
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+/** Bytes a queued Leave takes; kept free in every queue for a kick. */
+const LEAVE_SIZE = RELIABLE_HEADER + 4;
 
 export class Server implements Core, EntityListener {
   readonly config: Config;
@@ -378,7 +380,9 @@ export class Server implements Core, EntityListener {
   /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
   #reserve(to: number, type: number, payload: number): number {
     if (this.#pendingKick[to] !== 0) return -1;
-    const o = this.endpoints[to].queue(type, payload);
+    const ep = this.endpoints[to];
+    // Room for this message plus the final Leave a kick would need.
+    const o = ep.count + 1 < ep.capacityMessages && ep.canQueue(payload + LEAVE_SIZE) ? ep.queue(type, payload) : -1;
     if (o < 0) {
       this.counters[C.QueueOverflows]++;
       this.#pendingKick[to] = KickReason.QueueOverflow;
@@ -480,16 +484,22 @@ export class Server implements Core, EntityListener {
     this.entities.removeOwnedBy(id);
   }
 
-  /** Send `Leave(own id)` in one final packet, then remove the player. */
+  /**
+   * Queue `Leave(own id)` and flush the whole queue once, in as many packets as it
+   * takes, so the player can process Leave wherever its receive cursor stands. A byte
+   * budget of one Leave is kept free in every queue for this (see #reserve).
+   */
   #kick(slot: number, reason: number): void {
     const ep = this.endpoints[slot];
     const id = this.playerId(slot);
-    // Keep the unacked backlog if it and the Leave fit one packet; otherwise drop it
-    // and give Leave the seqno after the last acknowledged one.
-    if (ep.usedBytes + RELIABLE_HEADER + 4 > MAX_PACKET - HEADER_SIZE || !ep.canQueue(4)) ep.rewind();
-    writeId(ep.buf, ep.queue(Msg.Leave, 4), id);
-    const o = this.#fill(ep, this.#now);
-    this.#send(o, this.address[slot], this.port[slot]);
+    const o = ep.queue(Msg.Leave, 4);
+    if (o >= 0) writeId(ep.buf, o, id);
+    for (let first = 0; first < ep.count; ) {
+      const end = this.#fill(ep, this.#now, first);
+      this.#send(end, this.address[slot], this.port[slot]);
+      if (ep.filledMessages === 0) break;
+      first += ep.filledMessages;
+    }
     this.counters[C.Kicks]++;
     this.host.log(LogEvent.Kick, slot, reason);
     this.#remove(slot);
@@ -547,7 +557,8 @@ export class Server implements Core, EntityListener {
       for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0) this.#sendUpdates(s, now, stats);
     } else {
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] !== 0 && this.endpoints[s].wantsSend(now, cfg.resendIntervalMs)) {
+        const ep = this.endpoints[s];
+        if (this.active[s] !== 0 && (ep.ackDue || ep.wantsSend(now, cfg.resendIntervalMs))) {
           const o = this.#fill(this.endpoints[s], now);
           this.#send(o, this.address[s], this.port[s]);
         }
@@ -595,10 +606,10 @@ export class Server implements Core, EntityListener {
   }
 
   /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */
-  #fill(ep: Endpoint, now: number): number {
+  #fill(ep: Endpoint, now: number, first = 0): number {
     const sent = ep.sent;
     const resent = ep.resent;
-    const o = ep.fill(this.#tx, now, now);
+    const o = ep.fill(this.#tx, now, now, first);
     this.counters[C.ReliableSent] += ep.sent - sent;
     this.counters[C.ReliableResent] += ep.resent - resent;
     return o;

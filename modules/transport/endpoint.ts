@@ -46,8 +46,10 @@ export class Endpoint {
   /** Statistics for tools: messages sent for the first time and resent. */
   sent = 0;
   resent = 0;
-  /** Set by fill(): messages and bytes it copied. */
+  /** Set by fill(): messages it copied. */
   filledMessages = 0;
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  ackDue = false;
 
   constructor(capacityBytes: number, capacityMessages: number) {
     if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
@@ -69,6 +71,7 @@ export class Endpoint {
     this.newestTimestamp = 0;
     this.hasTimestamp = false;
     this.srtt = 0;
+    this.ackDue = false;
     this.lastReliableSend = now;
     this.lastHeard = now;
     this.sent = 0;
@@ -107,7 +110,7 @@ export class Endpoint {
   acknowledge(ack: number, now: number): boolean {
     const n = seqDiff(ack, this.firstSeq) + 1;
     if (n <= 0) return true; // old or initial ack
-    if (n > this.count) return false; // acks a seqno never sent
+    if (n > this.count || this.#sends[n - 1] === 0) return false; // acks a seqno never sent
     if (this.#sends[n - 1] === 1) this.#sample(now - this.#firstSent[n - 1]);
     let bytes = 0;
     for (let i = 0; i < n; i++) bytes += this.#length[i];
@@ -136,6 +139,7 @@ export class Endpoint {
   acceptReliable(seq: number): number {
     if (seq === seqNext(this.lastProcessed)) {
       this.lastProcessed = seq;
+      this.ackDue = true;
       return PROCESS;
     }
     return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
@@ -167,13 +171,16 @@ export class Endpoint {
 
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
-   * message that fits, oldest first. Returns the offset after them; the caller may add
+   * message that fits, oldest first (from message `first`, for a final flush that must
+   * carry the whole queue over several packets). Returns the offset after them; the caller may add
    * unreliable messages and must then call `finish`.
    */
-  fill(out: Uint8Array, now: number, timestamp: number): number {
+  fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
     let o = writeHeader(out, this.lastProcessed, timestamp >>> 0, 0, 0);
-    let i = 0;
+    this.ackDue = false;
     let from = 0;
+    for (let k = 0; k < first; k++) from += this.#length[k];
+    let i = first;
     for (; i < this.count; i++) {
       const len = this.#length[i];
       if (o + len > MAX_PACKET) break;
@@ -187,9 +194,9 @@ export class Endpoint {
       } else this.resent++;
       if (this.#sends[i] < 255) this.#sends[i]++;
     }
-    if (i > 0) this.lastReliableSend = now;
-    out[12] = i;
-    this.filledMessages = i;
+    if (i > first) this.lastReliableSend = now;
+    out[12] = i - first;
+    this.filledMessages = i - first;
     return o;
   }
 

@@ -1,0 +1,165 @@
+/**
+ * `npm start`: the lwar-xs dedicated server on Node.
+ */
+import { parseArgs } from "node:util";
+import { makeConfig, ConfigError } from "../../modules/config";
+import { createServer, type Server } from "../../modules/server/server";
+import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
+import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
+import { LogEvent, describeKick } from "../../modules/server/events";
+import { bytesToAscii } from "../../modules/text";
+import { NodeHost } from "./host";
+
+const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP.
+
+Usage: npm start -- [options]
+
+Options:
+  --port N          UDP port to listen on (default ${DEFAULT_PORT})
+  --host ADDR       address to bind (default 0.0.0.0)
+  --timeout-ms N    drop a client silent this long (default 15000)
+  --max-players N   player slots, 1..8 (default 8)
+  --status-s N      seconds between status lines, 0 = none (default 10)
+  --seed N          world seed (default: from the clock)
+  --help            show this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`lwar-xs: ${message}\nTry 'npm start -- --help'.\n`);
+  process.exit(2);
+}
+
+function intOption(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text)) fail(`--${name} wants a whole number, got '${text}'`);
+  const n = Number(text);
+  if (n < min || n > max) fail(`--${name} must be in ${min}..${max}, got ${n}`);
+  return n;
+}
+
+function stamp(): string {
+  return new Date().toISOString().slice(11, 19);
+}
+
+function playerName(server: Server, slot: number): string {
+  return bytesToAscii(server.names, slot * NAME_LENGTH, server.nameLength[slot]);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        "timeout-ms": { type: "string" },
+        "max-players": { type: "string" },
+        "status-s": { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = intOption("port", args.port, DEFAULT_PORT, 0, 65535);
+  const address = args.host ?? "0.0.0.0";
+  const statusS = intOption("status-s", args["status-s"], 10, 0, 3600);
+  const seed = intOption("seed", args.seed, Date.now() % 0xffffffff, 0, 0xffffffff);
+  let config;
+  try {
+    config = makeConfig({
+      timeoutMs: intOption("timeout-ms", args["timeout-ms"], 15000, 100, 3600000),
+      maxPlayers: intOption("max-players", args["max-players"], 8, 1, 8),
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+
+  let server: Server | null = null;
+  const log = (event: number, slot: number, value: number): void => {
+    if (server === null) return;
+    const who = slot >= 0 ? `slot ${slot} '${playerName(server, slot)}'` : "";
+    const peer = slot >= 0 ? ` ${server.address[slot]}:${server.port[slot]}` : "";
+    switch (event) {
+      case LogEvent.Join:
+        console.log(`${stamp()} join    ${who}${peer} id 0x${value.toString(16)}`);
+        break;
+      case LogEvent.Leave:
+        console.log(`${stamp()} leave   ${who}${peer}`);
+        break;
+      case LogEvent.Timeout:
+        console.log(`${stamp()} timeout ${who}${peer}`);
+        break;
+      case LogEvent.Kick:
+        console.log(`${stamp()} kick    ${who}${peer}: ${describeKick(value)}`);
+        break;
+      case LogEvent.Reject:
+        console.log(`${stamp()} reject  a client: server full`);
+        break;
+      case LogEvent.Rename:
+        console.log(`${stamp()} name    slot ${slot} is now '${playerName(server, slot)}'`);
+        break;
+      case LogEvent.Chat:
+        console.log(`${stamp()} chat    '${playerName(server, slot)}': ${bytesToAscii(server.lastChat, 0, server.lastChatLength)}`);
+        break;
+    }
+  };
+
+  const host = new NodeHost({ log });
+  let bound;
+  try {
+    bound = await host.listen(port, address);
+  } catch (err) {
+    fail(`cannot listen on ${address}:${port}: ${(err as Error).message}`);
+  }
+  server = createServer(config, host);
+  // GAME-HOOK
+  host.attach(server);
+  console.log(`lwar-xs listening on udp ${bound.address}:${bound.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
+
+  const last = new Uint32Array(server.counters.length);
+  let lastAt = host.now();
+  const status = (): void => {
+    const s = server!;
+    const c = s.counters;
+    const dt = (host.now() - lastAt) / 1000;
+    const rate = (i: number): string => ((c[i] - last[i]) / dt).toFixed(0);
+    const drops: string[] = [];
+    for (let i = DROP_FIRST; i <= C.BadChat; i++) if (c[i] !== 0) drops.push(`${COUNTER_NAMES[i]}=${c[i]}`);
+    console.log(
+      `${stamp()} status  players ${s.playerCount()}/${config.maxPlayers}  in ${rate(C.PacketsIn)} pkt/s ${rate(C.BytesIn)} B/s` +
+        `  out ${rate(C.PacketsOut)} pkt/s ${rate(C.BytesOut)} B/s  entities ${s.entities.count}  drops ${drops.length ? drops.join(" ") : "none"}`,
+    );
+    last.set(c);
+    lastAt = host.now();
+  };
+  const statusTimer = statusS > 0 ? setInterval(status, statusS * 1000) : null;
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    if (statusTimer) clearInterval(statusTimer);
+    const players = server!.playerCount();
+    server!.shutdown();
+    const c = server!.counters;
+    void host.close().then(() => {
+      console.log(
+        `${stamp()} ${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, ` +
+          `timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}`,
+      );
+      process.exit(0);
+    });
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+void main();

@@ -1,0 +1,83 @@
+/** Server plus client-library clients on the in-memory network, with message recording. */
+import { makeConfig, type Config } from "../../modules/config";
+import { createServer, type Server } from "../../modules/server/server";
+import { Client, ClientState, createClient, type ClientListener } from "../../modules/client/client";
+import { getU32 } from "../../modules/protocol/bytes";
+import { Msg } from "../../modules/protocol/constants";
+import { Network, type LinkOptions, type MemHost } from "./link";
+
+export const SERVER_ADDRESS = "mem:server";
+export const SERVER_PORT = 32422;
+
+/** Records every reliable message a client applies as [type, first u32 of payload]. */
+export class Recorder implements ClientListener {
+  readonly types: number[] = [];
+  readonly ids: number[] = [];
+  readonly seqs: number[] = [];
+  reliable(_c: Client, type: number, seq: number, b: Uint8Array, o: number): void {
+    this.types.push(type);
+    this.seqs.push(seq);
+    this.ids.push(type === Msg.Connect || type === Msg.Disconnect ? -1 : getU32(b, o));
+  }
+  unreliable(): void {}
+  count(type: number, id?: number): number {
+    let n = 0;
+    for (let i = 0; i < this.types.length; i++) if (this.types[i] === type && (id === undefined || this.ids[i] === id)) n++;
+    return n;
+  }
+}
+
+export class Match {
+  readonly net: Network;
+  readonly config: Config;
+  readonly serverHost: MemHost;
+  readonly server: Server;
+  readonly clients: Client[] = [];
+  readonly hosts: MemHost[] = [];
+  readonly recorders: Recorder[] = [];
+
+  constructor(overrides: Partial<Config> = {}, link: LinkOptions = { seed: 1, delayMs: 1 }) {
+    this.net = new Network(link);
+    this.config = makeConfig(overrides);
+    this.serverHost = this.net.host(SERVER_ADDRESS, SERVER_PORT);
+    this.serverHost.recordLog = true;
+    this.server = createServer(this.config, this.serverHost);
+    this.serverHost.core = this.server;
+  }
+
+  /** Add a client (not yet connected). */
+  client(): Client {
+    const i = this.clients.length;
+    const h = this.net.host(`mem:client${i}`, 40000 + i);
+    const c = createClient(this.config, h, SERVER_ADDRESS, SERVER_PORT);
+    const r = new Recorder();
+    c.listener = r;
+    h.core = c;
+    this.clients.push(c);
+    this.hosts.push(h);
+    this.recorders.push(r);
+    return c;
+  }
+
+  /** Add and connect a client, and run until it is connected. */
+  join(maxMs = 2000): Client {
+    const c = this.client();
+    c.connect();
+    this.until(() => c.state !== ClientState.Connecting, maxMs);
+    return c;
+  }
+
+  /** Run in 10 ms steps until `done()` or `maxMs` passed; returns whether done. */
+  until(done: () => boolean, maxMs: number): boolean {
+    const end = this.net.now + maxMs;
+    while (!done()) {
+      if (this.net.now >= end) return false;
+      this.net.run(10, 10);
+    }
+    return true;
+  }
+
+  run(ms: number): void {
+    this.net.run(ms, 10);
+  }
+}
