@@ -33,10 +33,10 @@ const DEFINES = [
   '-DmxParse=1',
   // what Moddable's device builds define (xs/platforms/esp/xsPlatform.h)
   '-DmxHostFunctionPrimitive=1',
-  // garbage collection count and stack peak, as in instrumented device builds
+  // as in device debug builds: file and line in error stacks, stack bound
+  // checks, and the garbage collection count
+  '-DmxDebug=1',
   '-DmxInstrument=1',
-  // stack overruns abort instead of corrupting memory
-  '-DmxBoundsCheck=1',
 ];
 
 const WARNINGS = ['-Wno-misleading-indentation', '-Wno-implicit-fallthrough', '-Wno-unused-result'];

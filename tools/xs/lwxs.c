@@ -177,6 +177,13 @@ static void lwRunJobs(txMachine* the)
 
 /* SCRIPT LOADING */
 
+static void lwReportParserError(void* console, txString path, txInteger line, txString format, c_va_list arguments)
+{
+	fprintf(stderr, "%s:%d: error: ", path ? path : "?", (int)line);
+	vfprintf(stderr, format, arguments);
+	fputc('\n', stderr);
+}
+
 static txScript* lwParse(txMachine* the, const char* path)
 {
 	txParser _parser;
@@ -186,18 +193,20 @@ static txScript* lwParse(txMachine* the, const char* path)
 	FILE* volatile file;
 	fxInitializeParser(parser, the, the->parserBufferSize, the->parserTableModulo);
 	parser->firstJump = &jump;
+	parser->reportError = lwReportParserError;
 	file = fopen(path, "r");
 	if (c_setjmp(jump.jmp_buf) == 0) {
 		mxParserThrowElse(file);
-		parser->path = fxNewParserSymbol(parser, (txString)path);
+		parser->path = parser->source = fxNewParserSymbol(parser, (txString)path);
 		fxParserTree(parser, file, (txGetter)fgetc, mxProgramFlag | mxDebugFlag, C_NULL);
 		fclose(file);
 		file = C_NULL;
 		fxParserHoist(parser);
 		fxParserBind(parser);
-		script = fxParserCode(parser);
+		if (parser->errorCount == 0)
+			script = fxParserCode(parser);
 	}
-	else
+	else if (parser->errorCount == 0)
 		fprintf(stderr, "lwxs: cannot read %s: %s\n", path, strerror(parser->error));
 	if (file)
 		fclose(file);

@@ -53,6 +53,7 @@
 	int promiseJobs;
 
 #define mxUseDefaultBuildKeys 1
+#define mxUseDefaultDebug 1
 #define mxUseDefaultChunkAllocation 1
 #define mxUseDefaultSlotAllocation 1
 #define mxUseDefaultFindModule 1

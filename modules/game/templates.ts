@@ -1,0 +1,115 @@
+/**
+ * Entity templates and world constants, declared once. A template id is what Add
+ * carries as `typeId`; docs/game.md and docs/protocol.md ("Template ids") list them.
+ *
+ * Units: world units (wu), seconds, steps of 1/30 s. The world is y-up; a heading of 0
+ * points along +x and grows counter-clockwise ("left").
+ */
+
+/** Template ids (Add.typeId). Contiguous ranges: planets, ships, projectiles. */
+export const TemplateId = Object.freeze({
+  Sun: 0,
+  PlanetSmall: 1,
+  PlanetMedium: 2,
+  PlanetLarge: 3,
+  Interceptor: 4,
+  Fighter: 5,
+  Cruiser: 6,
+  Pulse: 7,
+  Cannon: 8,
+  Torpedo: 9,
+} as const);
+
+export const PLANET_BASE = 1;
+export const PLANET_TYPES = 3;
+/** Ship type s (Selection.shipType) is template SHIP_BASE + s. */
+export const SHIP_BASE = 4;
+export const SHIP_TYPES = 3;
+/** Weapon type w (Selection.weaponType) fires template SHOT_BASE + w. */
+export const SHOT_BASE = 7;
+export const SHOT_TYPES = 3;
+export const TEMPLATE_COUNT = 10;
+
+/** What a template is. */
+export const Kind = Object.freeze({ Sun: 1, Planet: 2, Ship: 3, Shot: 4 } as const);
+
+export const TEMPLATE_KIND: readonly number[] = Object.freeze([
+  Kind.Sun, Kind.Planet, Kind.Planet, Kind.Planet, Kind.Ship, Kind.Ship, Kind.Ship, Kind.Shot, Kind.Shot, Kind.Shot,
+]);
+/** Collision radius by template id, wu. */
+export const TEMPLATE_RADIUS: readonly number[] = Object.freeze([150, 28, 42, 64, 10, 14, 20, 3, 5, 8]);
+export const TEMPLATE_NAME: readonly string[] = Object.freeze([
+  "sun", "small planet", "planet", "gas giant", "interceptor", "fighter", "cruiser", "pulse", "cannon", "torpedo",
+]);
+
+/** Kind of a template id; 0 for ids this game does not use. */
+export function kindOf(typeId: number): number {
+  return typeId < TEMPLATE_COUNT ? TEMPLATE_KIND[typeId] : 0;
+}
+
+// ---------------------------------------------------------------- world
+
+export const STEP_HZ = 30;
+export const STEP_MS = 1000 / STEP_HZ;
+export const DT = 1 / STEP_HZ;
+/** Ships bounce off this circle; projectiles beyond it vanish. Well inside int16. */
+export const ARENA_RADIUS = 3000;
+/** Gravitational parameter (G·M) of the sun, wu³/s²: 67 wu/s² at 600 wu, 11 at 1500. */
+export const SUN_GM = 24000000;
+/** G·M of each planet template (small, medium, large). */
+export const PLANET_GM: readonly number[] = Object.freeze([150000, 300000, 600000]);
+/** Planet orbits: evenly spaced radii from the inner to the outer orbit. */
+export const ORBIT_INNER = 600;
+export const ORBIT_OUTER = 2550;
+/** Planets circle at this fraction of the Kepler angular speed, counter-clockwise. */
+export const ORBIT_SPEED_FACTOR = 0.5;
+/** Ships spawn at a distance from the sun in this band, on a circular orbit. */
+export const SPAWN_MIN = 700;
+export const SPAWN_MAX = 2700;
+/** Clearance a spawn point wants from other ships and from planets, wu. */
+export const SPAWN_CLEARANCE = 250;
+export const SPAWN_ATTEMPTS = 24;
+/** Steps from death to respawn (2 s) and from joining to the first spawn (0.5 s). */
+export const RESPAWN_STEPS = 60;
+export const JOIN_SPAWN_STEPS = 15;
+/** Projectiles never move faster than this (gravity slingshots), wu/s. */
+export const SHOT_MAX_SPEED = 1500;
+/** Steps before a projectile can hit the ship that fired it. */
+export const SHOT_ARM_STEPS = 9;
+/** Velocity kept along the normal after a bounce. */
+export const PLANET_RESTITUTION = 0.5;
+export const SHIP_RESTITUTION = 0.8;
+export const BOUNDARY_RESTITUTION = 0.5;
+/** Collision damage: base + factor × closing speed (wu/s), in hit points. */
+export const PLANET_DAMAGE_BASE = 8;
+export const PLANET_DAMAGE_FACTOR = 0.05;
+export const RAM_DAMAGE_BASE = 6;
+export const RAM_DAMAGE_FACTOR = 0.05;
+
+// ---------------------------------------------------------------- ships, by ship type
+
+export const SHIP_NAME: readonly string[] = Object.freeze(["interceptor", "fighter", "cruiser"]);
+/** Forward thrust, wu/s². Backward thrust is half of it. */
+export const SHIP_THRUST: readonly number[] = Object.freeze([420, 300, 200]);
+/** Turn rate, rad/s. */
+export const SHIP_TURN: readonly number[] = Object.freeze([4.5, 3.5, 2.4]);
+export const SHIP_MAX_SPEED: readonly number[] = Object.freeze([420, 330, 250]);
+export const SHIP_HP: readonly number[] = Object.freeze([60, 100, 180]);
+/** Mass for ship-against-ship bounces (relative). */
+export const SHIP_MASS: readonly number[] = Object.freeze([1, 2, 4]);
+
+// ---------------------------------------------------------------- weapons, by weapon type
+
+export const WEAPON_NAME: readonly string[] = Object.freeze(["pulse", "cannon", "torpedo"]);
+/** Steps between shots: 7.5, 3 and 1.25 shots per second. */
+export const WEAPON_COOLDOWN: readonly number[] = Object.freeze([4, 10, 24]);
+/** Muzzle speed added to the ship's velocity, wu/s. */
+export const WEAPON_SPEED: readonly number[] = Object.freeze([650, 520, 360]);
+export const WEAPON_DAMAGE: readonly number[] = Object.freeze([8, 22, 55]);
+/** Lifetime in steps: 3 s, 2.5 s, 4 s. */
+export const WEAPON_LIFE: readonly number[] = Object.freeze([90, 75, 120]);
+
+/** The largest ship and projectile radii and speeds, for the broad phase. */
+export const MAX_SHIP_RADIUS = 20;
+export const MAX_SHOT_RADIUS = 8;
+export const MAX_SHIP_SPEED = 420;
