@@ -41,8 +41,10 @@
 #define mxUseGCCAtomics 1
 #define mxUsePOSIXThreads 1
 
-/* Engine reports (parse errors, "# Slot allocation: failed ...") go to
-   stderr, so that stdout carries only what scripts print. */
+/* As on the device: the engine prints nothing by itself (with mxDebug it
+   would report every exception thrown, caught or not). lwxs reports what
+   matters on stderr; stdout carries only what scripts print. */
+#define mxNoConsole 1
 #define c_printf(...) fprintf(stderr, __VA_ARGS__)
 #define c_vprintf(FORMAT, ARGUMENTS) vfprintf(stderr, FORMAT, ARGUMENTS)
 

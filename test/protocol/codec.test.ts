@@ -1,0 +1,758 @@
+/**
+ * The codec: every message through its writer and reader, golden packets as byte
+ * literals, one case per malformed packet class with the exact counter it bumps, and
+ * the same classes of bad input fed to a Server.
+ */
+import assert from "node:assert/strict";
+import {
+  FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK, NO_PLAYER,
+  RejectReason,
+} from "../../modules/protocol/constants";
+import { getU32, setU32 } from "../../modules/protocol/bytes";
+import { COUNTER_NAMES, C, createCounters } from "../../modules/protocol/counters";
+import {
+  Fields, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, chatPayloadSize,
+  headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readAdd, readChat, readId, readInput,
+  readName, readReject, readSelection, readStats, updateCount, updateEntryHealth, updateEntryId,
+  updateEntryRot, updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, writeAdd,
+  writeChat, writeHeader, writeId, writeInput, writeName, writeReject, writeSelection, writeStats,
+  writeUpdateEntry,
+} from "../../modules/protocol/codec";
+import { Endpoint, finishPacket } from "../../modules/transport/endpoint";
+import { Client } from "../../modules/client/client";
+import { Server } from "../../modules/server/server";
+import { makeConfig, type Config } from "../../modules/config";
+import type { Host } from "../../modules/host";
+
+/** Bytes from hex strings; spaces are for the reader. */
+function hex(...parts: string[]): Uint8Array {
+  const s = parts.join("").replace(/\s+/g, "");
+  assert.equal(s.length % 2, 0, "hex literal has an odd number of digits");
+  const b = new Uint8Array(s.length / 2);
+  for (let i = 0; i < b.length; i++) b[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return b;
+}
+
+/** The non-zero counters, by name. */
+function nonZero(counters: Uint32Array): Record<string, number> {
+  const r: Record<string, number> = {};
+  for (let i = 0; i < counters.length; i++) if (counters[i] !== 0) r[COUNTER_NAMES[i]] = counters[i];
+  return r;
+}
+
+/** The non-zero drop counters (whole packets and single messages), by name. */
+function drops(counters: Uint32Array): Record<string, number> {
+  const r: Record<string, number> = {};
+  for (let i = C.TooShort; i <= C.BadChat; i++) if (counters[i] !== 0) r[COUNTER_NAMES[i]] = counters[i];
+  return r;
+}
+
+function ascii(text: string): Uint8Array {
+  const b = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) b[i] = text.charCodeAt(i);
+  return b;
+}
+
+function text(b: Uint8Array, o: number, n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += String.fromCharCode(b[o + i]);
+  return s;
+}
+
+/**
+ * Wrap one message in a packet: header, then `seqno u32, type u8` (reliable) or
+ * `type u8` (unreliable), then whatever `write` puts at the payload offset.
+ * Checks the writer's size against `size`, validates the packet from `from`, and
+ * returns the buffer and the payload offset.
+ */
+function onePacket(
+  reliable: boolean, type: number, size: number, from: number, write: (b: Uint8Array, o: number) => number,
+): { b: Uint8Array; p: number; end: number } {
+  const b = new Uint8Array(MAX_PACKET);
+  let o = writeHeader(b, 7, 1234, reliable ? 1 : 0, reliable ? 0 : 1);
+  if (reliable) {
+    setU32(b, o, 0x01020304);
+    b[o + 4] = type;
+    o += 5;
+  } else b[o++] = type;
+  const end = write(b, o);
+  assert.equal(end - o, size, "writer returns the offset after its payload");
+  const counters = createCounters();
+  assert.equal(validatePacket(b, end, from, counters), true, "packet validates");
+  assert.deepEqual(nonZero(counters), {});
+  assert.equal(payloadSize(b, o, type, end), size, "payloadSize agrees with the writer");
+  return { b, p: o, end };
+}
+
+describe("codec: every message round-trips", () => {
+  const f = new Fields();
+
+  it("header", () => {
+    const b = new Uint8Array(HEADER_SIZE);
+    assert.equal(writeHeader(b, 0xfffffffe, 0x89abcdef, 3, 200), HEADER_SIZE);
+    assert.equal(getU32(b, 0), 0xf27087c5);
+    assert.equal(headerAck(b), 0xfffffffe);
+    assert.equal(headerTimestamp(b), 0x89abcdef);
+    assert.equal(headerRel(b), 3);
+    assert.equal(headerUnrel(b), 200);
+  });
+
+  it("Connect and Disconnect carry no payload", () => {
+    for (const type of [Msg.Connect, Msg.Disconnect]) {
+      const { end } = onePacket(true, type, 0, FROM_CLIENT, (_b, o) => o);
+      assert.equal(end, HEADER_SIZE + 5);
+    }
+  });
+
+  it("Join, Leave and Remove carry one id", () => {
+    for (const type of [Msg.Join, Msg.Leave, Msg.Remove]) {
+      const { b, p } = onePacket(true, type, 4, FROM_SERVER, (b, o) => writeId(b, o, 0xfffe0007));
+      assert.equal(readId(b, p), 0xfffe0007);
+    }
+  });
+
+  it("Chat, sent by either side, from 1 to 127 characters", () => {
+    for (const from of [FROM_CLIENT, FROM_SERVER]) {
+      for (const msg of ["x", "hello, world", "~".repeat(127)]) {
+        const src = ascii(msg);
+        const { b, p } = onePacket(true, Msg.Chat, chatPayloadSize(src.length), from, (b, o) =>
+          writeChat(b, o, 0x00030002, src, 0, src.length));
+        readChat(b, p, f);
+        assert.equal(f.id, 0x00030002);
+        assert.equal(f.textLength, src.length);
+        assert.equal(text(b, f.textOffset, f.textLength), msg);
+        assert.equal(b[p + 4 + src.length], 0, "NUL-terminated");
+      }
+    }
+  });
+
+  it("Chat writes a slice of its source, and refuses 128 characters", () => {
+    const src = ascii("..abc..");
+    const { b, p } = onePacket(true, Msg.Chat, 8, FROM_CLIENT, (b, o) => writeChat(b, o, 1, src, 2, 3));
+    readChat(b, p, f);
+    assert.equal(text(b, f.textOffset, f.textLength), "abc");
+    assert.throws(() => writeChat(new Uint8Array(200), 0, 1, new Uint8Array(128), 0, 128), RangeError);
+  });
+
+  it("Add, with an owner and with no owner", () => {
+    for (const owner of [0x00050001, NO_PLAYER]) {
+      const { b, p } = onePacket(true, Msg.Add, 9, FROM_SERVER, (b, o) => writeAdd(b, o, 0x0002002a, owner, 250));
+      readAdd(b, p, f);
+      assert.equal(f.id, 0x0002002a);
+      assert.equal(f.other, owner);
+      assert.equal(f.a, 250);
+    }
+  });
+
+  it("Selection, sent by either side", () => {
+    for (const from of [FROM_CLIENT, FROM_SERVER]) {
+      const { b, p } = onePacket(true, Msg.Selection, 6, from, (b, o) => writeSelection(b, o, 0x00010006, 2, 255));
+      readSelection(b, p, f);
+      assert.deepEqual([f.id, f.a, f.b], [0x00010006, 2, 255]);
+    }
+  });
+
+  it("Name, NUL-padded to 32 bytes, up to 31 characters", () => {
+    for (const from of [FROM_CLIENT, FROM_SERVER]) {
+      for (const name of ["A", "Ann", "n".repeat(31)]) {
+        const src = ascii(name);
+        const { b, p } = onePacket(true, Msg.Name, 4 + NAME_LENGTH, from, (b, o) => {
+          b.fill(0xee, o, o + 40); // the writer must overwrite stale bytes with padding
+          return writeName(b, o, 0x00040003, src, 0, src.length);
+        });
+        readName(b, p, f);
+        assert.equal(f.id, 0x00040003);
+        assert.equal(text(b, f.textOffset, f.textLength), name);
+        for (let i = src.length; i < NAME_LENGTH; i++) assert.equal(b[p + 4 + i], 0);
+      }
+    }
+    assert.throws(() => writeName(new Uint8Array(64), 0, 1, new Uint8Array(32), 0, 32), RangeError);
+  });
+
+  it("Stats, scores then pings, by slot", () => {
+    const scores = new Uint16Array(MAX_PLAYERS);
+    const pings = new Uint16Array(MAX_PLAYERS);
+    for (let i = 0; i < MAX_PLAYERS; i++) {
+      scores[i] = i * 1000 + 1;
+      pings[i] = 65535 - i;
+    }
+    const { b, p } = onePacket(false, Msg.Stats, 32, FROM_SERVER, (b, o) => writeStats(b, o, scores, pings));
+    const s2 = new Uint16Array(MAX_PLAYERS);
+    const p2 = new Uint16Array(MAX_PLAYERS);
+    readStats(b, p, s2, p2);
+    assert.deepEqual(s2, scores);
+    assert.deepEqual(p2, pings);
+  });
+
+  it("Update with zero, one and 33 entities", () => {
+    for (const num of [0, 1, 33]) {
+      const { b, p } = onePacket(false, Msg.Update, 1 + 15 * num, FROM_SERVER, (b, o) => {
+        b[o] = num;
+        let e = o + 1;
+        for (let i = 0; i < num; i++) e = writeUpdateEntry(b, e, 0x00010000 + i, -i * 100, i * 7, i - 16, 16 - i, i / 10, i);
+        return e;
+      });
+      assert.equal(updateCount(b, p), num);
+      for (let i = 0; i < num; i++) {
+        const e = p + 1 + 15 * i;
+        assert.equal(updateEntryId(b, e), 0x00010000 + i);
+        assert.equal(updateEntryX(b, e), -i * 100);
+        assert.equal(updateEntryY(b, e), i * 7);
+        assert.equal(updateEntryVx(b, e), i - 16);
+        assert.equal(updateEntryVy(b, e), 16 - i);
+        assert.equal(updateEntryRot(b, e), Math.round((i / 10) * 18000 / Math.PI));
+        assert.equal(updateEntryHealth(b, e), i);
+      }
+    }
+  });
+
+  it("Update rotation is degrees × 100 in 0..35999, positions are clamped to int16", () => {
+    const b = new Uint8Array(15);
+    const rot = (r: number): number => {
+      writeUpdateEntry(b, 0, 1, 0, 0, 0, 0, r, 0);
+      return updateEntryRot(b, 0);
+    };
+    assert.equal(rot(0), 0);
+    assert.equal(rot(Math.PI), 18000);
+    assert.equal(rot(-Math.PI / 2), 27000);
+    assert.equal(rot(2 * Math.PI), 0);
+    assert.equal(rot(2 * Math.PI - 1e-9), 0);
+    assert.equal(rot(5 * Math.PI), 18000);
+    assert.equal(rot(Number.NaN), 0);
+    writeUpdateEntry(b, 0, 1, 1e6, -1e6, Number.NaN, -0.4, 0, 255);
+    assert.equal(updateEntryX(b, 0), 32767);
+    assert.equal(updateEntryY(b, 0), -32768);
+    assert.equal(updateEntryVx(b, 0), 0);
+    assert.equal(updateEntryVy(b, 0), 0);
+    assert.equal(updateEntryHealth(b, 0), 100);
+  });
+
+  it("Input, all 32 combinations; any non-zero byte reads as true", () => {
+    for (let bits = 0; bits < 32; bits++) {
+      const { b, p } = onePacket(false, Msg.Input, 5, FROM_CLIENT, (b, o) => writeInput(b, o, bits));
+      for (let i = 0; i < 5; i++) assert.equal(b[p + i], (bits >> i) & 1);
+      assert.equal(readInput(b, p), bits);
+    }
+    assert.equal(readInput(hex("00 07 00 ff 00"), 0), INPUT_BACKWARD | INPUT_RIGHT);
+    assert.equal(INPUT_FORWARD | INPUT_BACKWARD | INPUT_LEFT | INPUT_RIGHT | INPUT_SHOOTING, 31);
+  });
+
+  it("Reject", () => {
+    const { b, p } = onePacket(false, Msg.Reject, 1, FROM_SERVER, (b, o) => writeReject(b, o, RejectReason.ServerFull));
+    assert.equal(readReject(b, p), 1);
+  });
+});
+
+describe("codec: golden packets", () => {
+  it("a client's Connect packet", () => {
+    const golden = hex(
+      "f27087c5 ffffffff 000003e8 01 00", // appId, ack: none yet, timestamp 1000, rel 1, unrel 0
+      "00000000 65", //                      seqno 0, Connect
+    );
+    const b = new Uint8Array(MAX_PACKET);
+    let o = writeHeader(b, NO_ACK, 1000, 1, 0);
+    setU32(b, o, 0);
+    b[o + 4] = Msg.Connect;
+    o += 5;
+    assert.deepEqual(b.subarray(0, o), golden);
+    assert.equal(validatePacket(golden, golden.length, FROM_CLIENT, createCounters()), true);
+
+    // The client library puts exactly these bytes on the wire.
+    const host = new FakeHost();
+    host.t = 1000;
+    const client = new Client(makeConfig(), host, "server", 32422);
+    client.connect();
+    assert.equal(host.sent.length, 1);
+    assert.deepEqual(host.sent[0].bytes, golden);
+  });
+
+  it("a server's Join + Name packet", () => {
+    const golden = hex(
+      "f27087c5 00000000 00001388 02 00", //   ack 0 (the Connect), timestamp 5000, rel 2, unrel 0
+      "00000000 67 00010003", //               seqno 0, Join, id gen 1 : slot 3
+      "00000001 6d 00010003 416e6e00", //      seqno 1, Name, same id, "Ann\0"
+      "00".repeat(28), //                      NUL padding to 32 bytes
+    );
+    assert.equal(golden.length, 64);
+    const ep = new Endpoint(1024, 16);
+    ep.reset(0);
+    ep.acceptReliable(0);
+    writeId(ep.buf, ep.queue(Msg.Join, 4), 0x00010003);
+    const name = ascii("Ann");
+    writeName(ep.buf, ep.queue(Msg.Name, 36), 0x00010003, name, 0, name.length);
+    const out = new Uint8Array(MAX_PACKET).fill(0xaa);
+    const end = ep.fill(out, 5000, 5000);
+    finishPacket(out, 0);
+    assert.deepEqual(out.subarray(0, end), golden);
+    assert.equal(validatePacket(golden, golden.length, FROM_SERVER, createCounters()), true);
+  });
+
+  it("a server's Stats + Update packet", () => {
+    const golden = hex(
+      "f27087c5 00000004 00002710 00 02", //   ack 4, timestamp 10000, rel 0, unrel 2
+      "c9", //                                 Stats
+      "000a 0000 012c 0000 0000 0000 0000 ffff", // scores by slot
+      "002d 0000 0078 0000 0000 0000 0000 0001", // pings by slot
+      "ca 02", //                              Update, 2 entities
+      "00020005 ff9c 00c8 0003 fffc 2328 4b", // x -100, y 200, vx 3, vy -4, 90.00°, health 75
+      "00010007 7fff 8000 0000 0003 6978 64", // clamped x/y, NaN vx → 0, 2.6 → 3, -90° → 270.00°, 150 → 100
+    );
+    const scores = Uint16Array.of(10, 0, 300, 0, 0, 0, 0, 65535);
+    const pings = Uint16Array.of(45, 0, 120, 0, 0, 0, 0, 1);
+    const b = new Uint8Array(MAX_PACKET).fill(0xaa);
+    let o = writeHeader(b, 4, 10000, 0, 2);
+    b[o] = Msg.Stats;
+    o = writeStats(b, o + 1, scores, pings);
+    b[o] = Msg.Update;
+    b[o + 1] = 2;
+    o = writeUpdateEntry(b, o + 2, 0x00020005, -100, 200, 3, -4, Math.PI / 2, 75);
+    o = writeUpdateEntry(b, o, 0x00010007, 40000, -40000, Number.NaN, 2.6, -Math.PI / 2, 150);
+    assert.deepEqual(b.subarray(0, o), golden);
+    assert.equal(validatePacket(golden, golden.length, FROM_SERVER, createCounters()), true);
+  });
+
+  it("a client's Input packet", () => {
+    const golden = hex("f27087c5 00000002 00000bb8 00 01", "cb 01 00 01 00 01");
+    const b = new Uint8Array(MAX_PACKET);
+    let o = writeHeader(b, 2, 3000, 0, 1);
+    b[o] = Msg.Input;
+    o = writeInput(b, o + 1, INPUT_FORWARD | INPUT_LEFT | INPUT_SHOOTING);
+    assert.deepEqual(b.subarray(0, o), golden);
+    assert.equal(validatePacket(golden, golden.length, FROM_CLIENT, createCounters()), true);
+  });
+});
+
+/** Validate a byte literal and return the non-zero counters. */
+function check(packet: Uint8Array, from: number): { ok: boolean; counters: Record<string, number> } {
+  const counters = createCounters();
+  const ok = validatePacket(packet, packet.length, from, counters);
+  return { ok, counters: nonZero(counters) };
+}
+
+function rejects(packet: Uint8Array, from: number, counter: string): void {
+  assert.deepEqual(check(packet, from), { ok: false, counters: { [counter]: 1 } });
+}
+
+describe("codec: malformed packets are dropped whole and counted by reason", () => {
+  it("too short: 13 bytes", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00"), FROM_CLIENT, "tooShort");
+  });
+
+  it("too long: 513 bytes, even if all padding", () => {
+    const p = hex("f27087c5 ffffffff 00000000 00 00", "00".repeat(499));
+    assert.equal(p.length, 513);
+    rejects(p, FROM_CLIENT, "tooLong");
+  });
+
+  it("bad appId", () => {
+    rejects(hex("f27087c4 ffffffff 00000000 00 00"), FROM_CLIENT, "badAppId");
+  });
+
+  it("unknown reliable type (110)", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 6e"), FROM_CLIENT, "unknownType");
+  });
+
+  it("unknown unreliable type (205)", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "cd"), FROM_SERVER, "unknownType");
+  });
+
+  it("unknown type below the table (0)", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "00"), FROM_CLIENT, "unknownType");
+  });
+
+  it("wrong channel: Input in the reliable section", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 cb 0000000000"), FROM_CLIENT, "wrongChannel");
+  });
+
+  it("wrong channel: Chat in the unreliable section", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "69 00010000 686900"), FROM_CLIENT, "wrongChannel");
+  });
+
+  it("wrong direction: Update sent by a client", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "ca 00"), FROM_CLIENT, "wrongDirection");
+  });
+
+  it("wrong direction: Input sent by the server", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "cb 0000000000"), FROM_SERVER, "wrongDirection");
+  });
+
+  it("wrong direction: Join sent by a client", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 67 00010000"), FROM_CLIENT, "wrongDirection");
+  });
+
+  it("wrong direction: Connect sent by the server", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 65"), FROM_SERVER, "wrongDirection");
+  });
+
+  it("truncated reliable header: 3 of 5 bytes", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "000000"), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated: rel says 2, one message present", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 02 00", "00000000 65"), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated: unrel says 1, nothing follows", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01"), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated payload: Selection with 5 of 6 bytes", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 6c 00010000 00"), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated payload: Name with 35 of 36 bytes counts as truncated, not unterminated", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 6d 00010000", "41".repeat(31)), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated payload: Chat with 3 of 4 id bytes", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 000100"), FROM_CLIENT, "truncated");
+  });
+
+  it("truncated Update entries: num 2, one and a half entries", () => {
+    rejects(
+      hex("f27087c5 00000000 00000000 00 01", "ca 02", "00010000 0001 0002 0003 0004 0005 64", "00010001 0001 00"),
+      FROM_SERVER, "truncated",
+    );
+  });
+
+  it("truncated Update: num missing", () => {
+    rejects(hex("f27087c5 00000000 00000000 00 01", "ca"), FROM_SERVER, "truncated");
+  });
+
+  it("unterminated chat: the packet ends before the NUL", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000 6869"), FROM_CLIENT, "unterminatedChat");
+  });
+
+  it("unterminated chat: 128 bytes without a NUL, even if one follows", () => {
+    rejects(
+      hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000", "61".repeat(128), "00"),
+      FROM_CLIENT, "unterminatedChat",
+    );
+  });
+
+  it("unterminated name: 32 bytes without a NUL", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 6d 00010000", "41".repeat(32)), FROM_CLIENT, "unterminatedName");
+  });
+
+  it("trailing non-zero bytes after the last message", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000", "00 00 07"), FROM_CLIENT, "trailingBytes");
+  });
+
+  it("trailing non-zero bytes after an empty packet", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 00", "01"), FROM_SERVER, "trailingBytes");
+  });
+
+  it("a bad message after a good one still drops the whole packet", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 02 00", "00000000 66", "00000001 6e"), FROM_CLIENT, "unknownType");
+  });
+});
+
+describe("codec: well-formed edge cases are accepted", () => {
+  it("an empty packet (header only)", () => {
+    assert.deepEqual(check(hex("f27087c5 ffffffff 00000000 00 00"), FROM_CLIENT), { ok: true, counters: {} });
+  });
+
+  it("zero padding after the last message", () => {
+    assert.deepEqual(check(hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000", "00".repeat(20)), FROM_CLIENT), {
+      ok: true, counters: {},
+    });
+  });
+
+  it("exactly 512 bytes of header and zero padding", () => {
+    const p = hex("f27087c5 ffffffff 00000000 00 00", "00".repeat(498));
+    assert.equal(p.length, MAX_PACKET);
+    assert.deepEqual(check(p, FROM_SERVER), { ok: true, counters: {} });
+  });
+
+  it("a chat of 127 characters and its NUL (128 bytes)", () => {
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000", "7e".repeat(127), "00");
+    assert.deepEqual(check(p, FROM_CLIENT), { ok: true, counters: {} });
+  });
+
+  it("a name of 31 characters and its NUL", () => {
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000000 6d 00010000", "41".repeat(31), "00");
+    assert.deepEqual(check(p, FROM_CLIENT), { ok: true, counters: {} });
+  });
+
+  it("reliable and unreliable messages together", () => {
+    const p = hex(
+      "f27087c5 00000003 00000010 02 02",
+      "00000004 69 00010000 6f6b00", "00000005 6c 00010000 01 02",
+      "c9", "00".repeat(32), "ca 00",
+    );
+    assert.deepEqual(check(p, FROM_SERVER), { ok: true, counters: {} });
+  });
+});
+
+// ------------------------------------------------------------------ the same, at a Server
+
+class FakeHost implements Host {
+  t = 0;
+  readonly sent: { bytes: Uint8Array; address: string; port: number }[] = [];
+  send(bytes: Uint8Array, length: number, address: string, port: number): void {
+    this.sent.push({ bytes: bytes.slice(0, length), address, port });
+  }
+  now(): number {
+    return this.t;
+  }
+  log(_event: number, _slot: number, _value: number): void {}
+}
+
+const A = "10.0.0.1";
+const B = "10.0.0.2";
+const PORT = 40000;
+const CONNECT = hex("f27087c5 ffffffff 00000000 01 00", "00000000 65");
+
+function server(overrides?: Partial<Config>): { s: Server; host: FakeHost } {
+  const host = new FakeHost();
+  return { s: new Server(makeConfig(overrides), host), host };
+}
+
+/** A server with player A in slot 0 (id 00010000) and B in slot 1 (id 00010001). */
+function twoPlayers(): { s: Server; host: FakeHost } {
+  const r = server();
+  r.s.receive(CONNECT, CONNECT.length, A, PORT);
+  r.s.receive(CONNECT, CONNECT.length, B, PORT);
+  assert.equal(r.s.playerCount(), 2);
+  assert.equal(r.s.playerId(0), 0x00010000);
+  assert.equal(r.s.playerId(1), 0x00010001);
+  return r;
+}
+
+/** Everything the server keeps about one player. */
+function snapshot(s: Server, slot: number): unknown {
+  const ep = s.endpoints[slot];
+  return {
+    active: s.active[slot], generation: s.generation[slot], address: s.address[slot], port: s.port[slot],
+    name: Array.from(s.names.subarray(slot * NAME_LENGTH, (slot + 1) * NAME_LENGTH)), nameLength: s.nameLength[slot],
+    ship: s.ship[slot], weapon: s.weapon[slot], input: s.input[slot], misbehaviour: s.misbehaviour[slot],
+    syncCursor: s.syncCursor[slot],
+    queue: Array.from(ep.buf.subarray(0, ep.usedBytes)), count: ep.count, firstSeq: ep.firstSeq, nextSeq: ep.nextSeq,
+    lastProcessed: ep.lastProcessed, newestTimestamp: ep.newestTimestamp, lastHeard: ep.lastHeard, srtt: ep.srtt,
+  };
+}
+
+describe("server: bad input is dropped, counted, and touches nobody else", () => {
+  it("the first packet to a newcomer is Join, Name, Selection of itself, then Stats and Update", () => {
+    const { s, host } = server();
+    s.receive(CONNECT, CONNECT.length, A, PORT);
+    assert.equal(host.sent.length, 0, "nothing is sent before the tick");
+    s.tick(0);
+    const golden = hex(
+      "f27087c5 00000000 00000000 03 02", //   ack 0 (the Connect), rel 3, unrel 2
+      "00000000 67 00010000", //               Join
+      "00000001 6d 00010000 506c61796572 2031", "00".repeat(24), // Name "Player 1"
+      "00000002 6c 00010000 00 00", //         Selection ship 0, weapon 0
+      "c9", "00".repeat(32), //                Stats: no scores, no ping sample yet
+      "ca 00", //                              Update with no entities
+    );
+    assert.equal(host.sent.length, 1);
+    assert.deepEqual(host.sent[0], { bytes: golden, address: A, port: PORT });
+  });
+
+  it("a full server answers Connect with Reject(1), alone, with ack 0xFFFFFFFF", () => {
+    const { s, host } = server({ maxPlayers: 1 });
+    s.receive(CONNECT, CONNECT.length, A, PORT);
+    host.t = 2500;
+    s.receive(CONNECT, CONNECT.length, B, PORT);
+    assert.equal(s.playerCount(), 1);
+    assert.equal(host.sent.length, 1);
+    assert.deepEqual(host.sent[0], { bytes: hex("f27087c5 ffffffff 000009c4 00 01", "cc 01"), address: B, port: PORT });
+    assert.equal(s.counters[C.Rejects], 1);
+    assert.equal(s.counters[C.Joins], 1);
+  });
+
+  it("unknownPeer: Input from an address that never connected", () => {
+    const { s, host } = server();
+    const p = hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { unknownPeer: 1 });
+    assert.equal(s.playerCount(), 0);
+    s.tick(0);
+    assert.equal(host.sent.length, 0);
+  });
+
+  it("unknownPeer: a reliable message other than Connect, or Connect with seqno 1", () => {
+    const { s } = server();
+    const chat = hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000 686900");
+    const late = hex("f27087c5 ffffffff 00000000 01 00", "00000001 65");
+    s.receive(chat, chat.length, A, PORT);
+    s.receive(late, late.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { unknownPeer: 2 });
+    assert.equal(s.playerCount(), 0);
+  });
+
+  it("unknownPeer: a known address from another port", () => {
+    const { s } = twoPlayers();
+    const p = hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000");
+    s.receive(p, p.length, A, PORT + 1);
+    assert.deepEqual(drops(s.counters), { unknownPeer: 1 });
+    assert.equal(s.input[0], 0);
+  });
+
+  it("a malformed Connect creates nobody", () => {
+    const { s } = server();
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000000 65", "01");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { trailingBytes: 1 });
+    assert.equal(s.playerCount(), 0);
+  });
+
+  it("a resent Connect is a duplicate and creates no second player", () => {
+    const { s } = server();
+    s.receive(CONNECT, CONNECT.length, A, PORT);
+    s.receive(CONNECT, CONNECT.length, A, PORT);
+    assert.equal(s.playerCount(), 1);
+    assert.equal(s.counters[C.Joins], 1);
+    assert.deepEqual(drops(s.counters), { duplicateReliable: 1 });
+  });
+
+  it("spoofedId: Chat naming another player is dropped, not broadcast", () => {
+    const { s } = twoPlayers();
+    const before = snapshot(s, 1);
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010001 686900"); // A claims B's id
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { spoofedId: 1 });
+    assert.equal(s.counters[C.Misbehaviour], 1);
+    assert.equal(s.misbehaviour[0], 1);
+    assert.equal(s.endpoints[0].lastProcessed, 1, "the message is consumed, so the client stops resending it");
+    assert.deepEqual(snapshot(s, 1), before);
+  });
+
+  it("spoofedId: Name and Selection naming another player", () => {
+    const { s } = twoPlayers();
+    const before = snapshot(s, 1);
+    const p = hex(
+      "f27087c5 ffffffff 00000000 02 00",
+      "00000001 6d 00010001 4576696c00", "00".repeat(27), // Name "Evil" for B
+      "00000002 6c 00010001 02 02", //                      Selection for B
+    );
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { spoofedId: 2 });
+    assert.equal(s.misbehaviour[0], 2);
+    assert.deepEqual(snapshot(s, 1), before);
+  });
+
+  it("badName: a Name with a non-printable byte", () => {
+    const { s } = twoPlayers();
+    const before = snapshot(s, 1);
+    const queued = s.endpoints[0].count;
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 6d 00010000 610762", "00".repeat(29));
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badName: 1 });
+    assert.equal(s.misbehaviour[0], 1);
+    assert.equal(text(s.names, 0, s.nameLength[0]), "Player 1");
+    assert.equal(s.endpoints[0].count, queued, "no Name broadcast");
+    assert.deepEqual(snapshot(s, 1), before);
+  });
+
+  it("badName: an empty Name", () => {
+    const { s } = twoPlayers();
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 6d 00010000", "00".repeat(32));
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badName: 1 });
+    assert.equal(s.nameLength[0], 8);
+  });
+
+  it("badSelection: ship or weapon beyond the configured templates", () => {
+    const { s } = twoPlayers();
+    const before = snapshot(s, 1);
+    const p = hex(
+      "f27087c5 ffffffff 00000000 02 00",
+      "00000001 6c 00010000 03 00", // 3 ship types: 0..2
+      "00000002 6c 00010000 00 03",
+    );
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badSelection: 2 });
+    assert.equal(s.misbehaviour[0], 2);
+    assert.deepEqual([s.ship[0], s.weapon[0]], [0, 0]);
+    assert.deepEqual(snapshot(s, 1), before);
+  });
+
+  it("a valid Selection is applied (the control for badSelection)", () => {
+    const { s } = twoPlayers();
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 6c 00010000 02 02");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), {});
+    assert.deepEqual([s.ship[0], s.weapon[0]], [2, 2]);
+  });
+
+  it("badAck: an ack of a seqno never sent drops the whole packet", () => {
+    const { s } = twoPlayers();
+    s.tick(0);
+    const before = snapshot(s, 0);
+    // A has been sent seqnos 0..5; it acks 16 and sends a Chat with it.
+    const p = hex("f27087c5 00000010 00000000 01 00", "00000001 69 00010000 686900");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badAck: 1 });
+    assert.equal(s.misbehaviour[0], 1);
+    assert.deepEqual(snapshot(s, 0), Object.assign({}, before as object, { misbehaviour: 1 }));
+  });
+
+  it("badAck: an ack of a seqno queued but not yet sent", () => {
+    const { s } = twoPlayers();
+    // Nothing has been sent: the queue holds seqnos 0..5 for A.
+    const p = hex("f27087c5 00000001 00000000 00 00");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badAck: 1 });
+    assert.equal(s.endpoints[0].count, 6);
+    s.tick(0);
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badAck: 1 }, "once sent, the same ack is good");
+    assert.equal(s.endpoints[0].count, 4);
+  });
+
+  it("misbehaviour is counted for malformed packets from a known peer, by reason", () => {
+    const { s } = twoPlayers();
+    const bad = [
+      hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000 01"),
+      hex("f27087c4 ffffffff 00000000 00 00"),
+      hex("f27087c5 ffffffff 00000000 00 01", "ca 00"),
+    ];
+    for (const p of bad) s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { trailingBytes: 1, badAppId: 1, wrongDirection: 1 });
+    assert.equal(s.misbehaviour[0], 3);
+    assert.equal(s.misbehaviour[1], 0);
+  });
+
+  it("a flood of bad packets from one player leaves the other's state alone", () => {
+    const { s, host } = twoPlayers();
+    s.tick(0);
+    const good = hex("f27087c5 00000005 00000064 00 01", "cb 0100000001"); // ack all 6, forward + shooting
+    s.receive(good, good.length, B, PORT);
+    const before = snapshot(s, 1);
+    const bad = [
+      hex("f27087c5 ffffffff 00000000 00 01", "cb 0100000000 01"),
+      hex("f27087c5 ffffffff 00000000 00"),
+      hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010001 686900"),
+      hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000 6869"),
+      hex("f27087c5 ffffffff 00000000 00 01", "cb 0000000000"),
+    ];
+    for (const p of bad) s.receive(p, p.length, A, PORT);
+    assert.deepEqual(snapshot(s, 1), before);
+    assert.equal(s.input[1], INPUT_FORWARD | INPUT_SHOOTING);
+    assert.equal(s.misbehaviour[0], 4);
+    // B keeps being served: its next Input is applied.
+    const next = hex("f27087c5 00000005 000000c8 00 01", "cb 0000010000");
+    s.receive(next, next.length, B, PORT);
+    assert.equal(s.input[1], INPUT_LEFT);
+    // Past the misbehaviour limit A is kicked; B only learns that A left.
+    for (let i = 0; i < 12; i++) s.receive(bad[0], bad[0].length, A, PORT);
+    assert.equal(s.active[0], 0);
+    assert.equal(s.active[1], 1);
+    assert.equal(s.counters[C.Kicks], 1);
+    const last = host.sent[host.sent.length - 1];
+    assert.equal(last.address, A);
+    assert.equal(validatePacket(last.bytes, last.bytes.length, FROM_SERVER, createCounters()), true);
+    assert.equal(headerUnrel(last.bytes), 0);
+    const rel = headerRel(last.bytes);
+    const end = last.bytes.length;
+    assert.equal(last.bytes[end - 5], Msg.Leave, "the kick packet ends with Leave");
+    assert.equal(getU32(last.bytes, end - 4), 0x00010000, "of A's own id");
+    assert.ok(rel >= 1);
+    const ep = s.endpoints[1];
+    assert.equal(ep.count, 1);
+    assert.equal(ep.buf[4], Msg.Leave);
+    assert.equal(getU32(ep.buf, 5), 0x00010000);
+  });
+});
