@@ -83,11 +83,11 @@ export class ModdableHost implements Host {
     if (this.#log !== null) this.#log(event, slot, value);
   }
 
-  close(): void {
+  /** Stop ticking and delivering; the socket stays bound. */
+  detach(): void {
     if (this.#timer !== null) Timer.clear(this.#timer);
     this.#timer = null;
     this.#core = null;
-    this.#udp.close();
   }
 
   // Called with the socket as `this`; `target` is this host.

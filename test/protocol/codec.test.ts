@@ -189,14 +189,14 @@ describe("codec: every message round-trips", () => {
       const { b, p } = onePacket(false, Msg.Update, 1 + 15 * num, FROM_SERVER, (b, o) => {
         b[o] = num;
         let e = o + 1;
-        for (let i = 0; i < num; i++) e = writeUpdateEntry(b, e, 0x00010000 + i, -i * 100, i * 7, i - 16, 16 - i, i / 10, i);
+        for (let i = 0; i < num; i++) e = writeUpdateEntry(b, e, 0x00010000 + i, 0 - i * 100, i * 7, i - 16, 16 - i, i / 10, i);
         return e;
       });
       assert.equal(updateCount(b, p), num);
       for (let i = 0; i < num; i++) {
         const e = p + 1 + 15 * i;
         assert.equal(updateEntryId(b, e), 0x00010000 + i);
-        assert.equal(updateEntryX(b, e), -i * 100);
+        assert.equal(updateEntryX(b, e), 0 - i * 100);
         assert.equal(updateEntryY(b, e), i * 7);
         assert.equal(updateEntryVx(b, e), i - 16);
         assert.equal(updateEntryVy(b, e), 16 - i);
@@ -726,18 +726,21 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
       hex("f27087c5 ffffffff 00000000 00"),
       hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010001 686900"),
       hex("f27087c5 ffffffff 00000000 01 00", "00000000 69 00010000 6869"),
-      hex("f27087c5 ffffffff 00000000 00 01", "cb 0000000000"),
+      hex("f27087c5 ffffffff 00000000 01 00", "00000002 6c 00010001 02 02"),
     ];
     for (const p of bad) s.receive(p, p.length, A, PORT);
     assert.deepEqual(snapshot(s, 1), before);
     assert.equal(s.input[1], INPUT_FORWARD | INPUT_SHOOTING);
-    assert.equal(s.misbehaviour[0], 4);
+    assert.equal(s.misbehaviour[0], 5);
+    assert.deepEqual(drops(s.counters), { trailingBytes: 1, tooShort: 1, spoofedId: 2, unterminatedChat: 1 });
     // B keeps being served: its next Input is applied.
     const next = hex("f27087c5 00000005 000000c8 00 01", "cb 0000010000");
     s.receive(next, next.length, B, PORT);
     assert.equal(s.input[1], INPUT_LEFT);
     // Past the misbehaviour limit A is kicked; B only learns that A left.
-    for (let i = 0; i < 12; i++) s.receive(bad[0], bad[0].length, A, PORT);
+    for (let i = 0; i < 10; i++) s.receive(bad[0], bad[0].length, A, PORT);
+    assert.equal(s.active[0], 1, "15 strikes are tolerated");
+    s.receive(bad[0], bad[0].length, A, PORT);
     assert.equal(s.active[0], 0);
     assert.equal(s.active[1], 1);
     assert.equal(s.counters[C.Kicks], 1);

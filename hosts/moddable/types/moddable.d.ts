@@ -1,0 +1,84 @@
+/**
+ * The few Moddable SDK APIs this project uses, declared for type-checking without the
+ * SDK (`npm run typecheck:moddable`). The real build (mcconfig) checks against the SDK's
+ * own typings instead, so everything here must stay a subset of those.
+ */
+
+/** Prints to xsbug, or to stdout when no debugger is connected. */
+declare function trace(...items: (string | number | boolean)[]): void;
+
+declare module "embedded:io/socket/udp" {
+  /** A datagram from read(): the payload plus where it came from. */
+  type Datagram = ArrayBuffer & { readonly address: string; readonly port: number };
+
+  interface UDPOptions {
+    /** Local port to bind; 0 or absent picks one. */
+    port?: number;
+    /** Copied onto the socket as `socket.target`. */
+    target?: unknown;
+    /** Called with the socket as `this` and the number of datagrams waiting. */
+    onReadable?: (this: UDP, count: number) => void;
+    format?: "buffer";
+  }
+
+  class UDP {
+    constructor(options: UDPOptions);
+    /** The next waiting datagram, or undefined when there is none. */
+    read(): Datagram;
+    /** Send all of `buffer` (an ArrayBuffer or a byte view) to address:port. */
+    write(buffer: ArrayBuffer | Uint8Array | DataView, address: string, port: number): void;
+    format: "buffer";
+  }
+  export default UDP;
+}
+
+declare module "timer" {
+  class Timer {
+    private constructor();
+    private brand: boolean;
+    static set(callback: (timer: Timer) => void, delay?: number, repeat?: number): Timer;
+    static repeat(callback: (timer: Timer) => void, interval: number): Timer;
+    static clear(timer: Timer | undefined | null): void;
+  }
+  export default Timer;
+}
+
+declare module "time" {
+  const Time: {
+    /** Milliseconds from an arbitrary origin; a signed 32-bit count on ESP32. */
+    readonly ticks: number;
+    /** end - start in ms, correct across a wrap of ticks; end defaults to now. */
+    delta(start: number, end?: number): number;
+  };
+  export default Time;
+}
+
+declare module "mc/config" {
+  /** The manifest's "config" object; `name=value` arguments of mcconfig arrive as strings. */
+  const config: Readonly<Record<string, unknown>>;
+  export default config;
+}
+
+declare module "net" {
+  class Net {
+    /** "IP" of the station interface, or of `iface` ("ap", "station"). */
+    static get(property: "IP" | "MAC" | "SSID", iface?: string): string | undefined;
+  }
+  export default Net;
+}
+
+declare module "wifi" {
+  interface AccessPointOptions {
+    ssid: string;
+    /** 8..64 characters; absent means an open network. */
+    password?: string;
+    channel?: number;
+    hidden?: boolean;
+    /** Most stations at once. */
+    max?: number;
+  }
+  class WiFi {
+    static accessPoint(options: AccessPointOptions): void;
+  }
+  export default WiFi;
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { ClientState } from "../../modules/client/client";
+import { createCounters } from "../../modules/protocol/counters";
+import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
+import { Match } from "../helpers/match";
+
+/** Byte length of the messages a valid packet declares. */
+function declaredLength(b: Uint8Array, length: number): number {
+  let o = HEADER_SIZE;
+  const rel = headerRel(b);
+  for (let m = 0; m < rel + headerUnrel(b); m++) {
+    const head = m < rel ? RELIABLE_HEADER : 1;
+    o += head + payloadSize(b, o + head, b[o + head - 1], length);
+  }
+  return o;
+}
+
+describe("server packets", function () {
+  it("every packet is valid, at most 512 bytes, and ends right after its last message", function () {
+    const m = new Match({ maxEntities: 200 }, { seed: 9, loss: 0.2, duplicate: 0.1, reorder: 0.2, delayMs: 2, jitterMs: 10 });
+    for (let i = 0; i < 150; i++) m.server.entities.add(4, NO_PLAYER, i, i);
+    const counters = createCounters();
+    let packets = 0;
+    let withReliable = 0;
+    const send = m.serverHost.send.bind(m.serverHost);
+    m.serverHost.send = (bytes, length, address, port) => {
+      packets++;
+      assert.ok(length <= MAX_PACKET);
+      assert.ok(validatePacket(bytes, length, FROM_SERVER, counters), "server packet validates");
+      assert.equal(declaredLength(bytes, length), length, "no padding after the last message");
+      if (headerRel(bytes) > 0) withReliable++;
+      send(bytes, length, address, port);
+    };
+    const cs = [m.client(), m.client(), m.client(), m.client()];
+    for (const c of cs) c.connect();
+    m.run(1000);
+    for (let t = 0; t < 30; t++) {
+      for (const c of cs) if (c.state === ClientState.Connected) c.chat(`round ${t}`);
+      m.server.entities.remove(t);
+      m.server.entities.add(5, NO_PLAYER, -t, t);
+      m.run(100);
+    }
+    m.run(3000);
+    assert.ok(packets > 500 && withReliable > 50);
+    for (const c of cs) {
+      assert.equal(c.state, ClientState.Connected);
+      assert.equal(c.entityCount, 150, "Adds and Removes all applied once");
+      assert.equal(c.unknownEntities, 0);
+    }
+    for (const r of m.recorders) assert.equal(r.count(Msg.Chat), 4 * 30, "every chat reached every player exactly once");
+  });
+
+  it("splits a large world over several Update packets per tick, capped per client", function () {
+    const m = new Match({ maxEntities: 192, maxUpdatePacketsPerTick: 3 });
+    for (let i = 0; i < 192; i++) m.server.entities.add(4, NO_PLAYER, i, i);
+    const c = m.join();
+    m.run(1000);
+    const u0 = c.updatesReceived;
+    const e0 = c.updateEntitiesReceived;
+    m.run(1000);
+    const updates = c.updatesReceived - u0;
+    const perTick = (c.updateEntitiesReceived - e0) / updates;
+    // 33 entities fit one packet; 3 packets per tick carry up to 99 of the 192.
+    assert.ok(updates >= 40 && updates <= 48, `${updates} Update messages in 1 s`);
+    assert.ok(perTick > 30 && perTick <= 33, `${perTick} entities per Update`);
+  });
+});
