@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     const dt = (host.now() - lastAt) / 1000;
     const rate = (i: number): string => ((c[i] - last[i]) / dt).toFixed(0);
     const drops: string[] = [];
-    for (let i = DROP_FIRST; i <= C.BadChat; i++) if (c[i] !== 0) drops.push(`${COUNTER_NAMES[i]}=${c[i]}`);
+    for (let i: number = DROP_FIRST; i <= C.BadChat; i++) if (c[i] !== 0) drops.push(`${COUNTER_NAMES[i]}=${c[i]}`);
     console.log(
       `${stamp()} status  players ${s.playerCount()}/${config.maxPlayers}  in ${rate(C.PacketsIn)} pkt/s ${rate(C.BytesIn)} B/s` +
         `  out ${rate(C.PacketsOut)} pkt/s ${rate(C.BytesOut)} B/s  entities ${s.entities.count}  drops ${drops.length ? drops.join(" ") : "none"}`,

@@ -28,7 +28,7 @@ describe("integration: Node host on loopback UDP", function () {
       // Packets a bot sent after its Disconnect went out arrive from an address that is no
       // longer a player: those are the only drops allowed.
       // Duplicates are resends crossing acks in flight: harmless, not counted as loss.
-      for (let i = DROP_FIRST; i <= C.BadChat; i++)
+      for (let i: number = DROP_FIRST; i <= C.BadChat; i++)
         if (i !== C.UnknownPeer && i !== C.DuplicateReliable) assert.equal(server.counters[i], 0, `drop counter ${i}`);
       assert.ok(server.counters[C.UnknownPeer] <= 8 * 4);
     } finally {
