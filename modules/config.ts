@@ -27,6 +27,8 @@ export interface Config {
   misbehaviourLimit: number;
   /** Cap on Update packets sent to one client in one update tick. */
   maxUpdatePacketsPerTick: number;
+  /** Planets orbiting the sun (the game places them from its seed). */
+  planets: number;
 }
 
 export const defaultConfig: Readonly<Config> = Object.freeze({
@@ -42,6 +44,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   resendIntervalMs: 100,
   misbehaviourLimit: 16,
   maxUpdatePacketsPerTick: 3,
+  planets: 6,
 });
 
 export class ConfigError extends RangeError {
@@ -71,5 +74,6 @@ export function makeConfig(overrides?: Partial<Config>): Config {
   checkInt("resendIntervalMs", c.resendIntervalMs, 1, 10000);
   checkInt("misbehaviourLimit", c.misbehaviourLimit, 1, 1000000);
   checkInt("maxUpdatePacketsPerTick", c.maxUpdatePacketsPerTick, 1, 64);
+  checkInt("planets", c.planets, 0, 8);
   return c;
 }

@@ -65,6 +65,15 @@ export class EntityTable {
     this.#freeTop = capacity;
   }
 
+  /** Bytes of the preallocated arrays (for the memory budget). */
+  poolBytes(): number {
+    return (
+      this.alive.byteLength + this.generation.byteLength + this.type.byteLength + this.owner.byteLength +
+      this.x.byteLength + this.y.byteLength + this.vx.byteLength + this.vy.byteLength + this.rot.byteLength +
+      this.health.byteLength + this.#free.byteLength
+    );
+  }
+
   /** The generational id of the entity at `index`. */
   id(index: number): number {
     return ((this.generation[index] << 16) | index) >>> 0;

@@ -37,6 +37,10 @@ export class Grid {
     this.#cellOf = new Int32Array(capacity);
   }
 
+  poolBytes(): number {
+    return this.start.byteLength + this.#cursor.byteLength + this.items.byteLength + this.#inserted.byteLength + this.#cellOf.byteLength;
+  }
+
   /** Items inserted since begin(). */
   get count(): number {
     return this.#count;

@@ -31,6 +31,8 @@ export interface GameHooks {
   tick(now: number): void;
   playerJoined(slot: number, playerId: number): void;
   playerLeft(slot: number, playerId: number): void;
+  /** [name, bytes] rows of the game's own pools, for the memory budget. */
+  pools?(): Array<[string, number]>;
 }
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
@@ -112,6 +114,31 @@ export class Server implements Core, EntityListener {
     this.#now = host.now();
     this.#nextUpdate = this.#now;
     this.#nextStats = this.#now;
+  }
+
+  /**
+   * Every pool the server allocated, as [name, bytes] rows, for the memory budget.
+   * Allocates; never called on a hot path.
+   */
+  pools(): Array<[string, number]> {
+    let queues = 0;
+    for (const ep of this.endpoints) queues += ep.poolBytes();
+    const slots =
+      this.active.byteLength + this.generation.byteLength + this.port.byteLength + this.names.byteLength +
+      this.nameLength.byteLength + this.ship.byteLength + this.weapon.byteLength + this.input.byteLength +
+      this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength;
+    const rows: Array<[string, number]> = [
+      ["packet buffers (rx, tx)", this.#rx.byteLength + this.#tx.byteLength],
+      [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B + metadata)`, queues],
+      ["player tables", slots],
+      ["stats (scores, pings), last chat", this.scores.byteLength + this.pings.byteLength + this.lastChat.byteLength],
+      [`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()],
+      ["update plan list", this.#list.byteLength],
+      ["counters", this.counters.byteLength],
+    ];
+    if (this.planner.poolBytes) rows.push(["update planner", this.planner.poolBytes()]);
+    if (this.game !== null && this.game.pools) for (const row of this.game.pools()) rows.push(row);
+    return rows;
   }
 
   /** Players connected now. */

@@ -61,6 +61,11 @@ export class Endpoint {
     this.#sends = new Uint8Array(capacityMessages);
   }
 
+  /** Bytes of the preallocated buffers (for the memory budget). */
+  poolBytes(): number {
+    return this.buf.byteLength + this.#length.byteLength + this.#firstSent.byteLength + this.#sends.byteLength;
+  }
+
   /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
   reset(now: number, initialSeq = 0, peerInitialSeq = 0): void {
     this.usedBytes = 0;

@@ -1,0 +1,135 @@
+/**
+ * The lwar-xs server on Moddable XS (ESP32, or the Linux simulator).
+ *
+ * Settings come from manifest.json "config", overridden by `name=value` arguments of
+ * mcconfig (those arrive as strings):
+ *   port, maxPlayers, timeoutMs, statusSeconds (0 = no status lines);
+ *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
+ *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well).
+ */
+import config from "mc/config";
+import Net from "net";
+import Timer from "timer";
+import WiFi from "wifi";
+import { makeConfig, type Config } from "./modules/config";
+import { createServer, type Server } from "./modules/server/server";
+import { DEFAULT_PORT, NAME_LENGTH } from "./modules/protocol/constants";
+import { C, COUNTER_NAMES, DROP_FIRST, DROP_LAST } from "./modules/protocol/counters";
+import { LogEvent, describeEvent, describeKick } from "./modules/server/events";
+import { bytesToAscii } from "./modules/text";
+import { ModdableHost } from "./hosts/moddable/host";
+import disablePowerSave from "./hosts/moddable/wifi-power";
+
+function intSetting(name: string, fallback: number): number {
+  const v = config[name];
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new RangeError(`config.${name} must be an integer, got ${String(v)}`);
+  return n;
+}
+
+function textSetting(name: string, fallback: string): string {
+  const v = config[name];
+  return v === undefined || v === null ? fallback : String(v);
+}
+
+function flagSetting(name: string): boolean {
+  const v = config[name];
+  return v === true || v === 1 || v === "1" || v === "true";
+}
+
+/** Starts the access point; returns a description for the banner. */
+function startAccessPoint(): string {
+  const ssid = textSetting("apSsid", "lwar");
+  const password = textSetting("apPassword", "");
+  const channel = intSetting("apChannel", 1);
+  const max = intSetting("apMax", 8);
+  // Keep the station up when setup/network joined a network already.
+  const station = textSetting("ssid", "") !== "";
+  // An absent password means an open network; a present one must be 8..64 characters.
+  const options = password !== "" ? { ssid, password, channel, max, station } : { ssid, channel, max, station };
+  WiFi.accessPoint(options);
+  return `access point "${ssid}" channel ${channel}${password !== "" ? "" : " (open)"}`;
+}
+
+function playerName(server: Server, slot: number): string {
+  return bytesToAscii(server.names, slot * NAME_LENGTH, server.nameLength[slot]);
+}
+
+function describe(server: Server, event: number, slot: number, value: number): string {
+  const who = slot >= 0 ? ` slot ${slot} '${playerName(server, slot)}' ${server.address[slot]}:${server.port[slot]}` : "";
+  switch (event) {
+    case LogEvent.Join:
+    case LogEvent.Leave:
+    case LogEvent.Timeout:
+      return `${describeEvent(event)}${who} id 0x${value.toString(16)}`;
+    case LogEvent.Kick:
+      return `kick${who}: ${describeKick(value)}`;
+    case LogEvent.Reject:
+      return "reject a client: server full";
+    case LogEvent.Chat:
+      return `chat${who}: ${bytesToAscii(server.lastChat, 0, server.lastChatLength)}`;
+    default:
+      return `${describeEvent(event)}${who}`;
+  }
+}
+
+function statusLine(server: Server, host: ModdableHost, maxPlayers: number): string {
+  const c = server.counters;
+  let drops = "";
+  for (let i = DROP_FIRST; i <= DROP_LAST; i++) if (c[i] !== 0) drops += ` ${COUNTER_NAMES[i]}=${c[i]}`;
+  return (
+    `status players ${server.playerCount()}/${maxPlayers} in ${c[C.PacketsIn]} pkt ${c[C.BytesIn]} B` +
+    ` out ${c[C.PacketsOut]} pkt ${c[C.BytesOut]} B entities ${server.entities.count}` +
+    ` sendErrors ${host.sendErrors} drops${drops === "" ? " none" : drops}`
+  );
+}
+
+interface Settings {
+  port: number;
+  statusSeconds: number;
+  lwar: Config;
+}
+
+function readSettings(): Settings | null {
+  try {
+    return {
+      port: intSetting("port", DEFAULT_PORT),
+      statusSeconds: intSetting("statusSeconds", 10),
+      lwar: makeConfig({ maxPlayers: intSetting("maxPlayers", 8), timeoutMs: intSetting("timeoutMs", 15000) }),
+    };
+  } catch (e) {
+    trace(`lwar-xs: bad config: ${(e as Error).message}\n`);
+    return null;
+  }
+}
+
+export default function main(): void {
+  const settings = readSettings();
+  if (settings === null) return;
+  const { port, statusSeconds, lwar } = settings;
+
+  let network = "no Wi-Fi (simulator or wired)";
+  let address = Net.get("IP") ?? "0.0.0.0";
+  if (flagSetting("ap")) {
+    network = startAccessPoint();
+    address = Net.get("IP", "ap") ?? address;
+  } else if (textSetting("ssid", "") !== "") network = `Wi-Fi station on "${textSetting("ssid", "")}"`;
+  const powerSave = disablePowerSave() ? "off" : "unchanged";
+
+  let server: Server | null = null;
+  const host = new ModdableHost({
+    port,
+    log(event, slot, value) {
+      if (server !== null) trace(describe(server, event, slot, value), "\n");
+    },
+  });
+  server = createServer(lwar, host);
+  host.attach(server);
+
+  trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms)\n`);
+  trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
+
+  const running = server;
+  if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, lwar.maxPlayers), "\n"), statusSeconds * 1000);
+}
