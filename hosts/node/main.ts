@@ -8,6 +8,7 @@ import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
 import { LogEvent, describeKick } from "../../modules/server/events";
 import { bytesToAscii } from "../../modules/text";
+import { createGame } from "../../modules/game/game";
 import { NodeHost } from "./host";
 
 const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP.
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     fail(`cannot listen on ${address}:${port}: ${(err as Error).message}`);
   }
   server = createServer(config, host);
-  // GAME-HOOK
+  createGame(config, server, seed);
   host.attach(server);
   console.log(`lwar-xs listening on udp ${bound.address}:${bound.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
 

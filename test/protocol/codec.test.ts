@@ -384,6 +384,10 @@ describe("codec: malformed packets are dropped whole and counted by reason", () 
     rejects(hex("f27087c5 ffffffff 00000000 01 00", "00000000 65"), FROM_SERVER, "wrongDirection");
   });
 
+  it("wrong direction: Reject sent by a client", () => {
+    rejects(hex("f27087c5 ffffffff 00000000 00 01", "cc 01"), FROM_CLIENT, "wrongDirection");
+  });
+
   it("truncated reliable header: 3 of 5 bytes", () => {
     rejects(hex("f27087c5 ffffffff 00000000 01 00", "000000"), FROM_CLIENT, "truncated");
   });

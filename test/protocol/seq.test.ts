@@ -193,9 +193,9 @@ describe("Endpoint: queue and acks across the wrap", () => {
     // (512 - 14) / 41 = 12.1: all twelve fit.
     assert.equal(headerRel(out), 12);
     assert.equal(end, HEADER_SIZE + 12 * 41);
-    ep.queue(Msg.Name, 36);
+    ep.queue(Msg.Join, 4);
     const end2 = ep.fill(out, 6, 6);
-    assert.equal(headerRel(out), 12, "the 13th message waits for the next packet");
+    assert.equal(headerRel(out), 12, "a 13th message of 9 bytes (515 in all) waits for the next packet");
     assert.equal(end2, HEADER_SIZE + 12 * 41);
     assert.equal(headerAck(out), 0x41, "the ack is the seqno before the peer's first");
     assert.deepEqual(seqnosIn(out, 36).slice(0, 3), [0xfffffffe, 0xffffffff, 0]);
