@@ -3,7 +3,8 @@
  *
  * Settings come from manifest.json "config", overridden by `name=value` arguments of
  * mcconfig (those arrive as strings):
- *   port, maxPlayers, timeoutMs, statusSeconds (0 = no status lines);
+ *   port, maxPlayers, timeoutMs, seed (world seed; default random), statusSeconds
+ *   (0 = no status lines);
  *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
  *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well).
  */
@@ -13,6 +14,7 @@ import Timer from "timer";
 import WiFi from "wifi";
 import { makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
+import { createGame } from "./modules/game/game";
 import { DEFAULT_PORT, NAME_LENGTH } from "./modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST, DROP_LAST } from "./modules/protocol/counters";
 import { LogEvent, describeEvent, describeKick } from "./modules/server/events";
@@ -87,6 +89,7 @@ function statusLine(server: Server, host: ModdableHost, maxPlayers: number): str
 
 interface Settings {
   port: number;
+  seed: number;
   statusSeconds: number;
   lwar: Config;
 }
@@ -95,6 +98,7 @@ function readSettings(): Settings | null {
   try {
     return {
       port: intSetting("port", DEFAULT_PORT),
+      seed: intSetting("seed", (Math.random() * 0x100000000) >>> 0) >>> 0,
       statusSeconds: intSetting("statusSeconds", 10),
       lwar: makeConfig({ maxPlayers: intSetting("maxPlayers", 8), timeoutMs: intSetting("timeoutMs", 15000) }),
     };
@@ -107,7 +111,7 @@ function readSettings(): Settings | null {
 export default function main(): void {
   const settings = readSettings();
   if (settings === null) return;
-  const { port, statusSeconds, lwar } = settings;
+  const { port, seed, statusSeconds, lwar } = settings;
 
   let network = "no Wi-Fi (simulator or wired)";
   let address = Net.get("IP") ?? "0.0.0.0";
@@ -125,9 +129,10 @@ export default function main(): void {
     },
   });
   server = createServer(lwar, host);
+  createGame(lwar, server, seed);
   host.attach(server);
 
-  trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms)\n`);
+  trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
 
   const running = server;

@@ -64,7 +64,8 @@ export function makeConfig(overrides?: Partial<Config>): Config {
   const c: Config = Object.assign({}, defaultConfig, overrides);
   checkInt("maxPlayers", c.maxPlayers, 1, MAX_PLAYERS);
   checkInt("reliableQueueBytes", c.reliableQueueBytes, 512, 65535);
-  checkInt("reliableQueueMessages", c.reliableQueueMessages, 8, 65535);
+  // A newcomer among 7 others is sent 3 + 3 × 7 messages before any Add, plus a Leave.
+  checkInt("reliableQueueMessages", c.reliableQueueMessages, 3 * MAX_PLAYERS + 8, 65535);
   checkInt("maxEntities", c.maxEntities, 1, 65535);
   checkInt("shipTypes", c.shipTypes, 1, 255);
   checkInt("weaponTypes", c.weaponTypes, 1, 255);

@@ -20,6 +20,9 @@ import {
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
 import { asciiToBytes } from "../text";
 
+/** How long a disconnecting client waits for the server's ack before closing anyway. */
+export const DISCONNECT_WAIT_MS = 1000;
+
 export const ClientState = Object.freeze({
   Idle: 0,
   Connecting: 1,
@@ -103,6 +106,7 @@ export class Client implements Core {
   #input = 0;
   #nextInput = 0;
   #now = 0;
+  #disconnectAt = 0;
 
   constructor(config: Config, host: Host, serverAddress: string, serverPort: number, options?: ClientOptions) {
     this.config = config;
@@ -168,6 +172,7 @@ export class Client implements Core {
     if (!this.isOpen()) return;
     if (this.#queue(Msg.Disconnect, 0) < 0) return;
     this.state = ClientState.Disconnecting;
+    this.#disconnectAt = this.host.now();
     this.#flush(this.host.now(), true);
   }
 
@@ -224,6 +229,11 @@ export class Client implements Core {
   tick(now: number): void {
     this.#now = now;
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
+    // If the server's ack of our Disconnect was lost, it has forgotten us: close anyway.
+    if (this.state === ClientState.Disconnecting && now - this.#disconnectAt > DISCONNECT_WAIT_MS) {
+      this.state = ClientState.Closed;
+      return;
+    }
     if (now - this.endpoint.lastHeard > this.config.timeoutMs) {
       this.state = ClientState.TimedOut;
       return;

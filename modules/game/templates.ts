@@ -101,8 +101,8 @@ export const SHIP_MASS: readonly number[] = Object.freeze([1, 2, 4]);
 // ---------------------------------------------------------------- weapons, by weapon type
 
 export const WEAPON_NAME: readonly string[] = Object.freeze(["pulse", "cannon", "torpedo"]);
-/** Steps between shots: 7.5, 3 and 1.25 shots per second. */
-export const WEAPON_COOLDOWN: readonly number[] = Object.freeze([4, 10, 24]);
+/** Steps between shots: 10, 3 and 1.25 shots per second. */
+export const WEAPON_COOLDOWN: readonly number[] = Object.freeze([3, 10, 24]);
 /** Muzzle speed added to the ship's velocity, wu/s. */
 export const WEAPON_SPEED: readonly number[] = Object.freeze([650, 520, 360]);
 export const WEAPON_DAMAGE: readonly number[] = Object.freeze([8, 22, 55]);

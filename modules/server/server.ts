@@ -39,6 +39,16 @@ const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
 /** Bytes a queued Leave takes; kept free in every queue for a kick. */
 const LEAVE_SIZE = RELIABLE_HEADER + 4;
 
+/** Room for a message of `payload` bytes plus the final Leave a kick would need. */
+function hasRoom(ep: Endpoint, payload: number): boolean {
+  return ep.count + 1 < ep.capacityMessages && ep.canQueue(payload + LEAVE_SIZE);
+}
+
+/** ASCII letters fold to lower case; everything else compares as is. */
+function fold(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
 export class Server implements Core, EntityListener {
   readonly config: Config;
   readonly host: Host;
@@ -396,7 +406,7 @@ export class Server implements Core, EntityListener {
       if (s === slot || this.active[s] === 0 || this.nameLength[s] !== len) continue;
       const b = s * NAME_LENGTH;
       let same = true;
-      for (let i = 0; i < len && same; i++) same = (names[a + i] | 0x20) === (names[b + i] | 0x20);
+      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
       if (same) return true;
     }
     return false;
@@ -408,8 +418,7 @@ export class Server implements Core, EntityListener {
   #reserve(to: number, type: number, payload: number): number {
     if (this.#pendingKick[to] !== 0) return -1;
     const ep = this.endpoints[to];
-    // Room for this message plus the final Leave a kick would need.
-    const o = ep.count + 1 < ep.capacityMessages && ep.canQueue(payload + LEAVE_SIZE) ? ep.queue(type, payload) : -1;
+    const o = hasRoom(ep, payload) ? ep.queue(type, payload) : -1;
     if (o < 0) {
       this.counters[C.QueueOverflows]++;
       this.#pendingKick[to] = KickReason.QueueOverflow;
@@ -474,7 +483,7 @@ export class Server implements Core, EntityListener {
       let c = this.syncCursor[s];
       while (c < cap) {
         if (e.alive[c] !== 0) {
-          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET || !ep.canQueue(9)) break;
+          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET || !hasRoom(ep, 9)) break;
           this.syncCursor[s] = c + 1;
           this.#sendAdd(s, c);
         }
@@ -521,8 +530,9 @@ export class Server implements Core, EntityListener {
     const id = this.playerId(slot);
     const o = ep.queue(Msg.Leave, 4);
     if (o >= 0) writeId(ep.buf, o, id);
+    const now = this.host.now();
     for (let first = 0; first < ep.count; ) {
-      const end = this.#fill(ep, this.#now, first);
+      const end = this.#fill(ep, now, first);
       this.#send(end, this.address[slot], this.port[slot]);
       if (ep.filledMessages === 0) break;
       first += ep.filledMessages;

@@ -1,0 +1,264 @@
+/**
+ * `npm run watch -- --host H --port P`: watch a match live in the terminal.
+ *
+ * A client-library Client joins the server (Rev 1 has no spectators, so the watcher
+ * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
+ * the sun, planets, ships with names, projectiles, and the scoreboard from Stats.
+ */
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import { makeConfig } from "../modules/config";
+import { ClientState, createClient, type Client } from "../modules/client/client";
+import { DEFAULT_PORT, MAX_PLAYERS, NAME_LENGTH } from "../modules/protocol/constants";
+import {
+  ARENA_RADIUS, Kind, kindOf, SHIP_NAME, SHIP_TYPES, SHOT_BASE, SHOT_TYPES, TEMPLATE_RADIUS, TemplateId, WEAPON_NAME,
+} from "../modules/game/templates";
+import { bytesToAscii } from "../modules/text";
+import { NodeHost } from "../hosts/node/host";
+
+export interface RenderOptions {
+  /** Terminal size in character cells. */
+  cols: number;
+  rows: number;
+  /** ANSI colours. */
+  color: boolean;
+}
+
+const RESET = "\x1b[0m";
+const SUN_COLOR = "\x1b[1;33m";
+const PLANET_COLOR = "\x1b[36m";
+const EDGE_COLOR = "\x1b[2m";
+const SHOT_COLOR = "\x1b[31m";
+const LABEL_COLOR = "\x1b[2;37m";
+const PLAYER_COLORS: readonly string[] = ["\x1b[1;32m", "\x1b[1;35m", "\x1b[1;34m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[1;33m", "\x1b[1;37m", "\x1b[1;91m"];
+/** Ship glyphs by heading, in eighths of a turn counter-clockwise from +x. */
+const ARROWS: readonly string[] = ["→", "↗", "↑", "↖", "←", "↙", "↓", "↘"];
+const SHOT_GLYPHS: readonly string[] = ["·", "•", "*"];
+const BOARD_WIDTH = 38;
+
+export function playerName(client: Client, slot: number): string {
+  return bytesToAscii(client.names, slot * NAME_LENGTH, client.nameLength[slot]);
+}
+
+/** A character grid with a colour per cell. */
+class Canvas {
+  readonly w: number;
+  readonly h: number;
+  readonly ch: string[];
+  readonly col: string[];
+  constructor(w: number, h: number) {
+    this.w = w;
+    this.h = h;
+    this.ch = new Array<string>(w * h).fill(" ");
+    this.col = new Array<string>(w * h).fill("");
+  }
+  put(x: number, y: number, c: string, color: string): void {
+    if (x < 0 || y < 0 || x >= this.w || y >= this.h) return;
+    this.ch[y * this.w + x] = c;
+    this.col[y * this.w + x] = color;
+  }
+  text(x: number, y: number, s: string, color: string): void {
+    for (let i = 0; i < s.length; i++) this.put(x + i, y, s[i], color);
+  }
+  line(y: number, color: boolean): string {
+    let out = "";
+    let cur = "";
+    for (let x = 0; x < this.w; x++) {
+      const c = color ? this.col[y * this.w + x] : "";
+      if (c !== cur) {
+        out += c === "" ? RESET : RESET + c;
+        cur = c;
+      }
+      out += this.ch[y * this.w + x];
+    }
+    if (cur !== "") out += RESET;
+    return out.replace(/\s+$/, "");
+  }
+}
+
+/** One frame: the arena on the left, the scoreboard on the right, a status line below. */
+export function renderFrame(client: Client, o: RenderOptions): string {
+  const board = o.cols >= 60 ? BOARD_WIDTH : 0;
+  const mapH = Math.max(8, o.rows - 2);
+  // Terminal cells are about twice as tall as wide.
+  const mapW = Math.max(16, Math.min(o.cols - board - 1, mapH * 2));
+  const cv = new Canvas(mapW + 1 + board, mapH + 1);
+  const sx = (x: number): number => Math.floor(((x + ARENA_RADIUS) / (2 * ARENA_RADIUS)) * mapW);
+  const sy = (y: number): number => Math.floor(((ARENA_RADIUS - y) / (2 * ARENA_RADIUS)) * mapH);
+  const cellW = (2 * ARENA_RADIUS) / mapW;
+  const cellH = (2 * ARENA_RADIUS) / mapH;
+
+  for (let k = 0; k < 4 * (mapW + mapH); k++) {
+    const a = (k / (4 * (mapW + mapH))) * 2 * Math.PI;
+    cv.put(sx(ARENA_RADIUS * Math.cos(a) * 0.999), sy(ARENA_RADIUS * Math.sin(a) * 0.999), ".", EDGE_COLOR);
+  }
+  const disc = (x: number, y: number, r: number, c: string, color: string): void => {
+    const cx = sx(x);
+    const cy = sy(y);
+    const rx = Math.ceil(r / cellW);
+    const ry = Math.ceil(r / cellH);
+    for (let dy = -ry; dy <= ry; dy++)
+      for (let dx = -rx; dx <= rx; dx++) {
+        const wx = dx * cellW;
+        const wy = dy * cellH;
+        if (wx * wx + wy * wy <= r * r || (dx === 0 && dy === 0)) cv.put(cx + dx, cy + dy, c, color);
+      }
+  };
+
+  // Bodies first, then projectiles, then ships and their labels on top.
+  for (let pass = 0; pass < 3; pass++) {
+    for (let i = 0; i < client.entityCapacity; i++) {
+      if (client.alive[i] === 0) continue;
+      const t = client.type[i];
+      const kind = kindOf(t);
+      const x = client.x[i];
+      const y = client.y[i];
+      if (pass === 0 && kind === Kind.Sun) disc(x, y, TEMPLATE_RADIUS[t], "@", SUN_COLOR);
+      else if (pass === 0 && kind === Kind.Planet) disc(x, y, TEMPLATE_RADIUS[t], t === TemplateId.PlanetLarge ? "O" : "o", PLANET_COLOR);
+      else if (pass === 1 && kind === Kind.Shot) cv.put(sx(x), sy(y), SHOT_GLYPHS[(t - SHOT_BASE) % SHOT_TYPES], SHOT_COLOR);
+      else if (pass === 2 && kind === Kind.Ship) {
+        const slot = client.owner[i] & 0xffff;
+        const color = PLAYER_COLORS[slot % PLAYER_COLORS.length];
+        const eighth = Math.round(client.rot[i] / 4500) % 8;
+        cv.put(sx(x), sy(y), ARROWS[eighth], color);
+        if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 2, sy(y), playerName(client, slot).slice(0, 12), LABEL_COLOR);
+      }
+    }
+  }
+
+  if (board > 0) {
+    const bx = mapW + 2;
+    cv.text(bx, 0, "lwar", "\x1b[1m");
+    cv.text(bx, 1, "player           score ping  ship", "\x1b[4m");
+    const order: number[] = [];
+    for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) order.push(s);
+    order.sort((a, b) => client.scores[b] - client.scores[a] || a - b);
+    let row = 2;
+    for (const s of order) {
+      if (row >= mapH - 1) break;
+      let name = playerName(client, s);
+      if (s === client.selfSlot) name += " (me)";
+      const ship = SHIP_NAME[client.ship[s] % SHIP_TYPES].slice(0, 5) + "/" + WEAPON_NAME[client.weapon[s] % SHOT_TYPES].slice(0, 4);
+      const line = name.slice(0, 16).padEnd(16) + String(client.scores[s]).padStart(6) + String(client.pings[s]).padStart(5) + "  " + ship;
+      cv.text(bx, row++, line, PLAYER_COLORS[s % PLAYER_COLORS.length]);
+    }
+  }
+  let shots = 0;
+  let ships = 0;
+  for (let i = 0; i < client.entityCapacity; i++) {
+    if (client.alive[i] === 0) continue;
+    const kind = kindOf(client.type[i]);
+    if (kind === Kind.Shot) shots++;
+    else if (kind === Kind.Ship) ships++;
+  }
+  cv.text(0, mapH, `${client.playerCount()} players, ${ships} ships, ${shots} projectiles, ${client.entityCount} entities`, LABEL_COLOR);
+  const lines: string[] = [];
+  for (let y = 0; y < cv.h; y++) lines.push(cv.line(y, o.color));
+  return lines.join("\n");
+}
+
+const HELP = `lwar-xs watch: show a match live in the terminal.
+
+Usage: npm run watch -- [options]
+
+Options:
+  --host ADDR      server address (default 127.0.0.1)
+  --port N         server UDP port (default ${DEFAULT_PORT})
+  --name NAME      the watcher's player name (default watch)
+  --fps N          frames per second, 1..30 (default 10)
+  --duration S     stop after S seconds; 0 watches until Ctrl-C (default 0)
+  --no-color       plain text
+  --help           show this help
+
+Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts.
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`watch: ${message}\nTry 'npm run watch -- --help'.\n`);
+  process.exit(2);
+}
+
+function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) fail(`--${name} must be a number in ${min}..${max}, got '${text}'`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  let v;
+  try {
+    v = parseArgs({
+      options: {
+        host: { type: "string" }, port: { type: "string" }, name: { type: "string" }, fps: { type: "string" },
+        duration: { type: "string" }, "no-color": { type: "boolean" }, help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (v.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const address = v.host ?? "127.0.0.1";
+  const port = num("port", v.port, DEFAULT_PORT, 1, 65535);
+  const fps = num("fps", v.fps, 10, 1, 30);
+  const duration = num("duration", v.duration, 0, 0, 86400);
+  const name = v.name ?? "watch";
+  if (name.length === 0 || name.length >= NAME_LENGTH) fail(`--name must be 1..${NAME_LENGTH - 1} characters`);
+  const color = !v["no-color"] && process.stdout.isTTY === true;
+  const tty = process.stdout.isTTY === true;
+
+  const host = new NodeHost({ tickMs: 10 });
+  await host.listen(0, "0.0.0.0");
+  const client = createClient(makeConfig(), host, address, port);
+  host.attach(client);
+  client.connect();
+  const start = performance.now();
+  let named = false;
+  let frames = 0;
+  let maxPlayers = 0;
+  let stopping = false;
+  if (tty) process.stdout.write("\x1b[?1049h\x1b[?25l");
+
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(timer);
+    client.disconnect();
+    const deadline = performance.now() + 1000;
+    while (performance.now() < deadline && client.state === ClientState.Disconnecting) await new Promise((r) => setTimeout(r, 20));
+    if (tty) process.stdout.write("\x1b[?25h\x1b[?1049l");
+    else if (client.selfId >= 0) console.log(renderFrame(client, { cols: 120, rows: 40, color: false }));
+    const seconds = (performance.now() - start) / 1000;
+    const scores: string[] = [];
+    for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) scores.push(`${playerName(client, s)} ${client.scores[s]}`);
+    const state = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === client.state) ?? String(client.state);
+    console.log(
+      `watch: ${seconds.toFixed(1)} s, ${frames} frames, ${maxPlayers} players seen, ${client.updatesReceived} updates, ` +
+        `state ${state}; scores: ${scores.length > 0 ? scores.join(", ") : "none"}`,
+    );
+    await host.close();
+    process.exit(client.selfId >= 0 ? 0 : 1);
+  };
+
+  const timer = setInterval(() => {
+    if (!named && client.state === ClientState.Connected) named = client.rename(name);
+    if (client.playerCount() > maxPlayers) maxPlayers = client.playerCount();
+    if (client.state >= ClientState.Closed || (duration > 0 && performance.now() - start >= duration * 1000)) {
+      void stop();
+      return;
+    }
+    const cols = process.stdout.columns ?? 120;
+    const rows = process.stdout.rows ?? 40;
+    const frame = renderFrame(client, { cols, rows, color });
+    frames++;
+    if (tty) process.stdout.write("\x1b[H" + frame.split("\n").join("\x1b[K\n") + "\x1b[K\x1b[J");
+  }, 1000 / fps);
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
