@@ -98,7 +98,8 @@ function readSettings(): Settings | null {
   try {
     return {
       port: intSetting("port", DEFAULT_PORT),
-      seed: intSetting("seed", (Math.random() * 0x100000000) >>> 0) >>> 0,
+      // Math.random is the hardware RNG on ESP32 but unseeded rand() on Linux: add the clock.
+      seed: intSetting("seed", ((Math.random() * 0x100000000) ^ (Date.now() % 0x100000000)) >>> 0) >>> 0,
       statusSeconds: intSetting("statusSeconds", 10),
       lwar: makeConfig({ maxPlayers: intSetting("maxPlayers", 8), timeoutMs: intSetting("timeoutMs", 15000) }),
     };
@@ -134,6 +135,9 @@ export default function main(): void {
 
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
+  let poolBytes = 0;
+  for (const row of server.pools()) poolBytes += row[1];
+  trace(`lwar-xs pools: ${poolBytes} bytes of typed arrays, allocated once\n`);
 
   const running = server;
   if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, lwar.maxPlayers), "\n"), statusSeconds * 1000);

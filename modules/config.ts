@@ -48,10 +48,9 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
 });
 
 export class ConfigError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
+  // A field, not an assignment: on XS, Error.prototype is frozen after preload and
+  // assigning an inherited read-only `name` would throw.
+  override name = "ConfigError";
 }
 
 function checkInt(name: string, value: number, min: number, max: number): void {

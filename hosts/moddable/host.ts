@@ -21,7 +21,6 @@ export interface ModdableHostOptions {
 const VIEW_SLOTS = 32;
 
 export class ModdableHost implements Host {
-  readonly port: number;
   #udp: UDP;
   #tickMs: number;
   #log: LogSink | null;
@@ -35,7 +34,6 @@ export class ModdableHost implements Host {
   sendErrors = 0;
 
   constructor(options: ModdableHostOptions) {
-    this.port = options.port;
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
     this.#views = new Array(VIEW_SLOTS).fill(null);

@@ -14,10 +14,9 @@ export interface EntityListener {
 }
 
 export class EntityError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EntityError";
-  }
+  // A field, not an assignment: on XS, Error.prototype is frozen after preload and
+  // assigning an inherited read-only `name` would throw.
+  override name = "EntityError";
 }
 
 export class EntityTable {
