@@ -110,14 +110,22 @@ export async function build({ clean = false, verbose = false } = {}) {
     return stale || object < mtime(source) || object < newestHeader;
   });
   if (stale) rmSync(stampPath, { force: true });
+  // largest first, so that the jobs end together
+  pending.sort((a, b) => statSync(b.source).size - statSync(a.source).size);
 
   let next = 0;
+  let failed = false;
   const jobs = Math.max(1, availableParallelism());
   const worker = async () => {
-    while (next < pending.length) {
+    while (!failed && next < pending.length) {
       const { name, source } = pending[next++];
-      const warnings = await run(cc, ['-c', ...flags, source, '-o', join(objDir, `${name}.o`)], `compiling ${name}.c`, verbose);
-      if (name === 'lwxs' && warnings) process.stderr.write(warnings);
+      try {
+        const warnings = await run(cc, ['-c', ...flags, source, '-o', join(objDir, `${name}.o`)], `compiling ${name}.c`, verbose);
+        if (name === 'lwxs' && warnings) process.stderr.write(warnings);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, pending.length) }, worker));

@@ -30,6 +30,8 @@
 
 #define MAX_DATAGRAM 65536
 #define MAX_DATAGRAMS_PER_TURN 64
+/* Peers whose address string is kept, so that receiving allocates nothing. */
+#define ADDRESS_CACHE_SIZE 16
 
 extern txInteger _xsmcGetBuffer(txMachine* the, txSlot* slot, void** data, txUnsigned* count, txBoolean writable);
 
@@ -58,8 +60,9 @@ static struct {
 	int argCount;
 	txScript** scripts;
 	int aborting;
-	int stopped;
-	int exitCode;
+	volatile sig_atomic_t looping;
+	volatile sig_atomic_t stopped;
+	volatile sig_atomic_t exitCode;
 	txSlot tick;
 	int hasTick;
 	double interval;
@@ -67,6 +70,12 @@ static struct {
 	int fd;
 	txSlot rxBuffer;
 	txSlot rxHandler;
+	struct {
+		uint32_t address;
+		txSlot string;
+	} addresses[ADDRESS_CACHE_SIZE];
+	int addressCount;
+	int addressNext;
 	unsigned long received;
 	unsigned long sent;
 	unsigned long dropped;
@@ -338,10 +347,10 @@ static void lw_run(txMachine* the)
 	if ((xsToInteger(xsArgc) < 1) || xsTest(xsArg(0)) == 0)
 		return;
 	if (!xsIsInstanceOf(xsArg(0), xsFunctionPrototype))
-		xsTypeError("xs.run: tick is not a function");
+		xsTypeError("tick is not a function");
 	interval = (xsToInteger(xsArgc) > 1) ? xsToNumber(xsArg(1)) : 0;
 	if (!(interval >= 1))
-		xsRangeError("xs.run: interval must be at least 1 ms");
+		xsRangeError("interval must be at least 1 ms");
 	gHost.tick = xsArg(0);
 	xsRemember(gHost.tick);
 	gHost.hasTick = 1;
@@ -364,17 +373,17 @@ static void lw_udpOpen(txMachine* the)
 	txUnsigned size;
 	int fd;
 	if (gHost.fd >= 0)
-		xsUnknownError("xs.udpOpen: the socket is already open");
+		xsUnknownError("the socket is already open");
 	if ((port < 0) || (65535 < port))
-		xsRangeError("xs.udpOpen: invalid port %d", port);
+		xsRangeError("invalid port %d", port);
 	_xsmcGetBuffer(the, &xsArg(1), &data, &size, 1);
 	if (size == 0)
-		xsRangeError("xs.udpOpen: empty buffer");
+		xsRangeError("empty buffer");
 	if (!xsIsInstanceOf(xsArg(2), xsFunctionPrototype))
-		xsTypeError("xs.udpOpen: handler is not a function");
+		xsTypeError("handler is not a function");
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
-		xsUnknownError("xs.udpOpen: socket: %s", strerror(errno));
+		xsUnknownError("socket: %s", strerror(errno));
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	c_memset(&address, 0, sizeof(address));
@@ -384,7 +393,7 @@ static void lw_udpOpen(txMachine* the)
 	if ((bind(fd, (struct sockaddr*)&address, sizeof(address)) < 0) || (getsockname(fd, (struct sockaddr*)&address, &length) < 0)) {
 		int error = errno;
 		close(fd);
-		xsUnknownError("xs.udpOpen: bind 127.0.0.1:%d: %s", port, strerror(error));
+		xsUnknownError("bind 127.0.0.1:%d: %s", port, strerror(error));
 	}
 	gHost.fd = fd;
 	gHost.rxBuffer = xsArg(1);
@@ -394,34 +403,72 @@ static void lw_udpOpen(txMachine* the)
 	xsResult = xsInteger(ntohs(address.sin_port));
 }
 
+/* The same address always yields the same string value. */
+static void lwAddressString(txMachine* the, uint32_t address, txSlot* result)
+{
+	char text[INET_ADDRSTRLEN];
+	struct in_addr in;
+	int index;
+	for (index = 0; index < gHost.addressCount; index++) {
+		if (gHost.addresses[index].address == address) {
+			*result = xsAccess(gHost.addresses[index].string);
+			return;
+		}
+	}
+	in.s_addr = htonl(address);
+	inet_ntop(AF_INET, &in, text, sizeof(text));
+	*result = xsString(text);
+	index = gHost.addressNext;
+	gHost.addressNext = (index + 1) % ADDRESS_CACHE_SIZE;
+	if (index < gHost.addressCount)
+		xsForget(gHost.addresses[index].string);
+	else
+		gHost.addressCount++;
+	gHost.addresses[index].address = address;
+	gHost.addresses[index].string = *result;
+	xsRemember(gHost.addresses[index].string);
+}
+
 static void lw_udpSend(txMachine* the)
 {
 	struct sockaddr_in address;
 	void* data;
 	txUnsigned size;
 	txInteger length, port;
-	xsNumberValue host;
+	uint32_t host;
 	ssize_t sent;
 	if (gHost.fd < 0)
-		xsUnknownError("xs.udpSend: the socket is not open");
-	_xsmcGetBuffer(the, &xsArg(0), &data, &size, 0);
+		xsUnknownError("the socket is not open");
 	length = xsToInteger(xsArg(1));
-	host = xsToNumber(xsArg(2));
 	port = xsToInteger(xsArg(3));
-	if ((length < 0) || ((txUnsigned)length > size))
-		xsRangeError("xs.udpSend: length %d out of range", length);
-	if (!((2130706432.0 <= host) && (host <= 2147483647.0)) || (host != (txInteger)host))
-		xsRangeError("xs.udpSend: only 127.0.0.0/8 addresses are allowed");
+	if (xsTypeOf(xsArg(2)) == xsStringType) {
+		struct in_addr in;
+		if (inet_pton(AF_INET, xsToString(xsArg(2)), &in) != 1)
+			xsRangeError("invalid address %s", xsToString(xsArg(2)));
+		host = ntohl(in.s_addr);
+	}
+	else {
+		xsNumberValue number = xsToNumber(xsArg(2));
+		if (!((0 <= number) && (number <= 4294967295.0)) || (number != (uint32_t)number))
+			xsRangeError("invalid address");
+		host = (uint32_t)number;
+	}
+	if ((host >> 24) != 127)
+		xsRangeError("only 127.0.0.0/8 addresses are allowed");
 	if ((port <= 0) || (65535 < port))
-		xsRangeError("xs.udpSend: invalid port %d", port);
+		xsRangeError("invalid port %d", port);
 	c_memset(&address, 0, sizeof(address));
 	address.sin_family = AF_INET;
-	address.sin_addr.s_addr = htonl((uint32_t)host);
+	address.sin_addr.s_addr = htonl(host);
 	address.sin_port = htons((uint16_t)port);
+	/* last, as running script code (valueOf) could move the buffer */
+	_xsmcGetBuffer(the, &xsArg(0), &data, &size, 0);
+	if ((length < 0) || ((txUnsigned)length > size))
+		xsRangeError("length %d out of range", length);
 	sent = sendto(gHost.fd, data, (size_t)length, 0, (struct sockaddr*)&address, sizeof(address));
 	if (sent < 0) {
 		if ((errno != EAGAIN) && (errno != EWOULDBLOCK) && (errno != ENOBUFS) && (errno != ECONNREFUSED))
-			xsUnknownError("xs.udpSend: %s", strerror(errno));
+			xsUnknownError("%s", strerror(errno));
 		sent = 0;
 	}
 	else
@@ -441,7 +488,8 @@ static void lw_udpClose(txMachine* the)
 
 static void lwDefine(txMachine* the, txSlot* target, const char* name, xsCallback callback, txInteger length)
 {
-	xsVar(1) = xsNewHostFunction(callback, length);
+	/* XS prefixes the messages of the errors a host function throws with its name */
+	xsVar(1) = xsNewHostFunctionObject(callback, length, xsID((txString)name));
 	xsDefine(*target, xsID((txString)name), xsVar(1), xsDontEnum);
 }
 
@@ -473,7 +521,7 @@ static void lwBuildGlobals(txMachine* machine)
 	}
 	xsDefine(xsVar(0), xsID("args"), xsVar(2), xsDontEnum);
 	xsDefine(xsGlobal, xsID("xs"), xsVar(0), xsDontEnum);
-	xsVar(1) = xsNewHostFunction(lw_print, 1);
+	xsVar(1) = xsNewHostFunctionObject(lw_print, 1, xsID("print"));
 	xsDefine(xsGlobal, xsID("print"), xsVar(1), xsDontEnum);
 	xsEndHost(machine);
 }
@@ -553,6 +601,9 @@ static txMachine* lwCreate(void)
 	creation.initialKeyCount = probe.keys + gHost.budget.keys;
 	creation.incrementalKeyCount = 0;
 	machine = lwPrepare(&creation, &usage);
+	if ((usage.slots != probe.slots) || (usage.chunks != probe.chunks) || (usage.keys != probe.keys))
+		fprintf(stderr, "lwxs: warning: the base differs from the probe's (%ld slots, %ld chunk bytes, %ld keys instead of %ld, %ld, %ld): the budgets are off by that much\n",
+			(long)usage.slots, (long)usage.chunks, (long)usage.keys, (long)probe.slots, (long)probe.chunks, (long)probe.keys);
 	gHost.base = usage;
 	gHost.maxSlots = machine->maximumHeapCount;
 	gHost.maxChunks = machine->maximumChunksSize;
@@ -574,7 +625,12 @@ static txMachine* lwCreate(void)
 static void lwCallTick(txMachine* machine)
 {
 	xsBeginHost(machine);
-	xsCallFunction0(xsAccess(gHost.tick), xsUndefined);
+	xsTry {
+		xsCallFunction0(xsAccess(gHost.tick), xsUndefined);
+	}
+	xsCatch {
+		fxAbort(the, XS_UNHANDLED_EXCEPTION_EXIT);
+	}
 	xsEndHost(machine);
 	lwRunJobs(machine);
 }
@@ -597,15 +653,23 @@ static void lwReceive(txMachine* machine)
 		{
 			void* data;
 			txUnsigned size;
-			xsVars(1);
+			xsVars(2);
 			xsVar(0) = xsAccess(gHost.rxBuffer);
 			_xsmcGetBuffer(the, &xsVar(0), &data, &size, 1);
 			if ((size_t)received > size)
 				gHost.dropped++;
 			else {
 				gHost.received++;
+				lwAddressString(the, ntohl(from.sin_addr.s_addr), &xsVar(1));
+				/* the string may have moved the buffer: look it up again */
+				_xsmcGetBuffer(the, &xsVar(0), &data, &size, 1);
 				c_memcpy(data, staging, (size_t)received);
-				xsCallFunction3(xsAccess(gHost.rxHandler), xsUndefined, xsInteger((txInteger)received), xsNumber(ntohl(from.sin_addr.s_addr)), xsInteger(ntohs(from.sin_port)));
+				xsTry {
+					xsCallFunction3(xsAccess(gHost.rxHandler), xsUndefined, xsInteger((txInteger)received), xsVar(1), xsInteger(ntohs(from.sin_port)));
+				}
+				xsCatch {
+					fxAbort(the, XS_UNHANDLED_EXCEPTION_EXIT);
+				}
 			}
 		}
 		xsEndHost(machine);
@@ -615,6 +679,7 @@ static void lwReceive(txMachine* machine)
 
 static void lwLoop(txMachine* machine)
 {
+	gHost.looping = 1;
 	while (!gHost.stopped && (gHost.hasTick || (gHost.fd >= 0))) {
 		struct pollfd poller;
 		int timeout = -1, ready;
@@ -644,6 +709,16 @@ static void lwLoop(txMachine* machine)
 }
 
 /* MAIN */
+
+/* While the loop runs, SIGINT and SIGTERM end it, so that the summary line
+   still prints; otherwise, or the second time, they end the process. */
+static void lwSignal(int signal)
+{
+	if (!gHost.looping || gHost.stopped)
+		_exit(128 + signal);
+	gHost.stopped = 1;
+	gHost.exitCode = 128 + signal;
+}
 
 static void lwUsage(FILE* file)
 {
@@ -738,11 +813,24 @@ int main(int argc, char* argv[])
 		return EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	{
+		struct sigaction action;
+		c_memset(&action, 0, sizeof(action));
+		action.sa_handler = lwSignal;
+		sigemptyset(&action.sa_mask);
+		sigaction(SIGINT, &action, C_NULL);
+		sigaction(SIGTERM, &action, C_NULL);
+	}
 
 	machine = lwCreate();
 	for (index = 0; (index < gHost.pathCount) && !gHost.stopped; index++) {
 		xsBeginHost(machine);
-		lwRunScript(the, gHost.scripts[index], gHost.paths[index]);
+		xsTry {
+			lwRunScript(the, gHost.scripts[index], gHost.paths[index]);
+		}
+		xsCatch {
+			fxAbort(the, XS_UNHANDLED_EXCEPTION_EXIT);
+		}
 		xsEndHost(machine);
 		lwRunJobs(machine);
 	}

@@ -1,0 +1,38 @@
+// Bundles a TypeScript entry into one classic script for lwxs (and XS in
+// general): an IIFE, ES2022, and no Node built-ins.
+import { build } from "esbuild";
+
+export interface BundleOptions {
+  /** Assign the entry's exports to this global (`var name = ...`). */
+  globalName?: string;
+  /** Replace these identifiers at build time, as esbuild's `define`. */
+  define?: Record<string, string>;
+  minify?: boolean;
+}
+
+export interface BundleResult {
+  outfile: string;
+  bytes: number;
+}
+
+export async function bundle(entry: string, outfile: string, options: BundleOptions = {}): Promise<BundleResult> {
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "iife",
+    target: "es2022",
+    // neutral: importing node:* or any other Node built-in fails the build
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    charset: "utf8",
+    legalComments: "none",
+    minify: options.minify ?? false,
+    globalName: options.globalName,
+    define: options.define,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((total, output) => total + output.bytes, 0);
+  return { outfile, bytes };
+}
