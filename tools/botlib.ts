@@ -21,6 +21,8 @@ export interface BotOptions {
   seed: number;
   /** Called about once a second with the running bots. */
   onProgress?: (bots: Bot[], elapsedS: number) => void;
+  /** Called for every reliable message a bot applies (each once, in order); the payload is at `bytes[offset..]`. */
+  onReliable?: (bot: Bot, type: number, seq: number, bytes: Uint8Array, offset: number) => void;
 }
 
 export interface Bot {
@@ -67,8 +69,9 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
   const start = performance.now();
   for (const b of bots) {
     b.client.listener = {
-      reliable: (_c, type) => {
+      reliable: (_c, type, seq, bytes, offset) => {
         if (type === Msg.Chat) b.chatsReceived++;
+        if (o.onReliable) o.onReliable(b, type, seq, bytes, offset);
       },
       unreliable: () => {},
     };

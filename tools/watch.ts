@@ -105,8 +105,8 @@ export function renderFrame(client: Client, o: RenderOptions): string {
       }
   };
 
-  // Bodies first, then projectiles, then ships and their labels on top.
-  for (let pass = 0; pass < 3; pass++) {
+  // Bodies first, then projectiles, then name labels, then the ships on top.
+  for (let pass = 0; pass < 4; pass++) {
     for (let i = 0; i < client.entityCapacity; i++) {
       if (client.alive[i] === 0) continue;
       const t = client.type[i];
@@ -116,12 +116,10 @@ export function renderFrame(client: Client, o: RenderOptions): string {
       if (pass === 0 && kind === Kind.Sun) disc(x, y, TEMPLATE_RADIUS[t], "@", SUN_COLOR);
       else if (pass === 0 && kind === Kind.Planet) disc(x, y, TEMPLATE_RADIUS[t], t === TemplateId.PlanetLarge ? "O" : "o", PLANET_COLOR);
       else if (pass === 1 && kind === Kind.Shot) cv.put(sx(x), sy(y), SHOT_GLYPHS[(t - SHOT_BASE) % SHOT_TYPES], SHOT_COLOR);
-      else if (pass === 2 && kind === Kind.Ship) {
+      else if (pass >= 2 && kind === Kind.Ship) {
         const slot = client.owner[i] & 0xffff;
-        const color = PLAYER_COLORS[slot % PLAYER_COLORS.length];
-        const eighth = Math.round(client.rot[i] / 4500) % 8;
-        cv.put(sx(x), sy(y), ARROWS[eighth], color);
-        if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 2, sy(y), playerName(client, slot).slice(0, 12), LABEL_COLOR);
+        if (pass === 3) cv.put(sx(x), sy(y), ARROWS[Math.round(client.rot[i] / 4500) % 8], PLAYER_COLORS[slot % PLAYER_COLORS.length]);
+        else if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 1, sy(y), " " + playerName(client, slot).slice(0, 12), LABEL_COLOR);
       }
     }
   }

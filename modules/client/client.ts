@@ -18,7 +18,23 @@ import {
   writeName, writeSelection,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
-import { asciiToBytes } from "../text";
+
+const charCodeAt = String.prototype.charCodeAt;
+
+/**
+ * Writes up to `max` char codes of `text` (each & 0x7f) to `out` from 0; returns how many.
+ * On XS every property read on a primitive string, `.length` included, boxes it in a new
+ * String object; `charCodeAt.call` reads the string as it is, so this allocates nothing.
+ */
+function encode(text: string, out: Uint8Array, max: number): number {
+  let n = 0;
+  for (; n < max; n++) {
+    const c = charCodeAt.call(text, n);
+    if (c !== c) break; // NaN: past the end
+    out[n] = c & 0x7f;
+  }
+  return n;
+}
 
 /** How long a disconnecting client waits for the server's ack before closing anyway. */
 export const DISCONNECT_WAIT_MS = 1000;
@@ -190,15 +206,17 @@ export class Client implements Core {
     return true;
   }
 
+  /** Queue a Chat message from ASCII text (up to 127 characters; the rest is cut). */
   chat(text: string): boolean {
-    const n = asciiToBytes(text, this.#tx, 0, CHAT_LENGTH - 1);
+    const n = encode(text, this.#tx, CHAT_LENGTH - 1);
     return this.chatBytes(this.#tx, 0, n);
   }
 
-  /** Queue a Name change. */
+  /** Queue a Name change: 1 to 31 ASCII characters. */
   rename(name: string): boolean {
-    if (this.selfId < 0 || name.length === 0 || name.length >= NAME_LENGTH) return false;
-    const n = asciiToBytes(name, this.#tx, 0, NAME_LENGTH - 1);
+    if (this.selfId < 0) return false;
+    const n = encode(name, this.#tx, NAME_LENGTH);
+    if (n === 0 || n >= NAME_LENGTH) return false;
     const o = this.#queue(Msg.Name, 4 + NAME_LENGTH);
     if (o < 0) return false;
     writeName(this.endpoint.buf, o, this.selfId, this.#tx, 0, n);

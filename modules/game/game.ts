@@ -7,9 +7,10 @@
  * comes from one seeded xorshift, trigonometry from ./trig, so the same seed and the
  * same inputs give the same world, bit for bit, on any engine. `hash()` proves it.
  *
- * Step order: planets, spawns, ships (input, gravity, clamp, boundary, fire),
- * projectiles (lifetime, gravity), collisions (bodies, then ships against ships and
- * projectiles through the grid), deaths and removals, health.
+ * Step order: planets, spawns, ships (input, gravity, clamp, boundary, sun and planets,
+ * fire), projectiles (lifetime, the sun's gravity, sun and planets), ships against ships
+ * and projectiles through the grid, deaths and removals, health. Ships are walked by
+ * player slot, projectiles once over the pool; the rest of a step touches only what moved.
  */
 import { ConfigError, type Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
@@ -24,7 +25,7 @@ import {
   PLANET_RESTITUTION, PLANET_TYPES, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MASS,
   SHIP_MAX_SPEED, SHIP_RESTITUTION, SHIP_THRUST, SHIP_TURN, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE, SHOT_MAX_SPEED,
   SHOT_TYPES, SPAWN_ATTEMPTS, SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_MS, SUN_GM, TEMPLATE_RADIUS, TemplateId,
-  WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_SPEED, kindOf,
+  WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_SPEED,
 } from "./templates";
 import { cos, HALF_PI, sin, TWO_PI, wrapAngle } from "./trig";
 
@@ -58,7 +59,12 @@ const MAX_CATCH_UP = 4;
 const GENTLE_SPEED = 30;
 /** Projectiles keep this far from a spawn point. */
 const SPAWN_SHOT_CLEARANCE = 120;
-const GRID_CELL = 256;
+const GRID_CELL = 512;
+/** How far a projectile can move in one step, for the quick reject against planets. */
+const SHOT_STEP = SHOT_MAX_SPEED * DT;
+/** Grid search distance beyond a ship's radius: the largest other radius plus a step of closing motion. */
+const REACH = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT + 1;
+const SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
 
 /** The per-player arrays the game reads (input, selection) and writes (scores). The Server has them. */
 export interface GamePlayers {
@@ -103,6 +109,9 @@ export class Game implements GameHooks, PlannerFocus {
   readonly deaths: Uint32Array;
 
   // Per entity, by index (the entity table holds the rest).
+  /** Kind (templates' Kind) and collision radius, set when the game adds the entity. */
+  readonly kind: Uint8Array;
+  readonly radius: Float32Array;
   /** Ship hit points (the table's `health` is the percentage sent to clients). */
   readonly hp: Int16Array;
   /** Projectile steps left. */
@@ -114,8 +123,12 @@ export class Game implements GameHooks, PlannerFocus {
   readonly prevY: Float32Array;
   /** Player id of whatever brought the ship to 0 hp this step; NO_PLAYER for the environment. */
   readonly killer: Uint32Array;
-  /** 1 for a projectile that has hit something or expired this step. */
+  /** 1 for a projectile that has hit something or expired this step; the list, in doom order. */
   readonly #doomed: Uint8Array;
+  readonly #doomedList: Uint16Array;
+  #doomedCount = 0;
+  /** Ships alive. */
+  #ships = 0;
 
   // Sun (body 0) and planets (bodies 1..planets).
   readonly bodies: number;
@@ -129,6 +142,8 @@ export class Game implements GameHooks, PlannerFocus {
   readonly #grid: Grid;
   /** Bit views of the Float32 fields, for hash(). */
   readonly #bits: Uint32Array[];
+  /** Distance between neighbouring orbits (0 with fewer than two planets). */
+  readonly #orbitSpacing: number;
   #nextStepAt = -1;
   // Scratch results of #gravity and #sweep.
   #gx = 0;
@@ -165,6 +180,8 @@ export class Game implements GameHooks, PlannerFocus {
     this.kills = new Uint32Array(n);
     this.deaths = new Uint32Array(n);
 
+    this.kind = new Uint8Array(cap);
+    this.radius = new Float32Array(cap);
     this.hp = new Int16Array(cap);
     this.life = new Uint16Array(cap);
     this.age = new Uint16Array(cap);
@@ -172,6 +189,7 @@ export class Game implements GameHooks, PlannerFocus {
     this.prevY = new Float32Array(cap);
     this.killer = new Uint32Array(cap);
     this.#doomed = new Uint8Array(cap);
+    this.#doomedList = new Uint16Array(cap);
 
     this.bodies = fixed;
     this.bodyIndex = new Int32Array(fixed);
@@ -180,6 +198,7 @@ export class Game implements GameHooks, PlannerFocus {
     this.orbitOmega = new Float64Array(fixed);
     this.orbitPhase = new Float64Array(fixed);
 
+    this.#orbitSpacing = config.planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (config.planets - 1) : 0;
     this.#rng = new Random(this.seed);
     this.#grid = new Grid(cap, ARENA_RADIUS, GRID_CELL);
     const e = entities;
@@ -198,7 +217,7 @@ export class Game implements GameHooks, PlannerFocus {
     const planets = this.bodies - 1;
     for (let k = 1; k <= planets; k++) {
       const t = this.#rng.below(PLANET_TYPES);
-      const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + ((k - 1) * (ORBIT_OUTER - ORBIT_INNER)) / (planets - 1);
+      const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * this.#orbitSpacing;
       this.orbitRadius[k] = r;
       this.orbitOmega[k] = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
       this.orbitPhase[k] = this.#rng.next() * TWO_PI;
@@ -208,6 +227,8 @@ export class Game implements GameHooks, PlannerFocus {
     for (let b = 0; b < this.bodies; b++) {
       const i = this.bodyIndex[b];
       if (i < 0) throw new EntityError("no room for the sun and planets");
+      this.kind[i] = b === 0 ? Kind.Sun : Kind.Planet;
+      this.radius[i] = TEMPLATE_RADIUS[e.type[i]];
       this.hp[i] = 0;
       this.life[i] = 0;
     }
@@ -245,8 +266,13 @@ export class Game implements GameHooks, PlannerFocus {
     if (this.planner !== null) this.planner.resetSlot(slot);
   }
 
-  /** The server removes the player's entities right after this. */
+  /** The ship goes now; the server removes the player's projectiles right after this. */
   playerLeft(slot: number, _playerId: number): void {
+    const i = this.focusIndex[slot];
+    if (i >= 0) {
+      this.entities.remove(i);
+      this.#ships--;
+    }
     this.present[slot] = 0;
     this.focusIndex[slot] = -1;
     this.respawnStep[slot] = -1;
@@ -257,25 +283,23 @@ export class Game implements GameHooks, PlannerFocus {
   /** One fixed step of 1/30 s. */
   step(): void {
     const e = this.entities;
-    const cap = e.capacity;
+    const n = this.maxPlayers;
     this.steps++;
     this.counters[GameCounter.Steps]++;
     this.#moveBodies();
-
-    for (let s = 0; s < this.maxPlayers; s++) {
+    for (let s = 0; s < n; s++) {
       if (this.present[s] === 0) continue;
       if (this.cooldown[s] > 0) this.cooldown[s]--;
       if (this.focusIndex[s] < 0 && this.respawnStep[s] >= 0 && this.steps >= this.respawnStep[s]) this.#spawn(s);
     }
-
-    let shots = 0;
-    for (let i = 0; i < cap; i++) if (e.alive[i] !== 0 && kindOf(e.type[i]) === Kind.Shot) shots++;
-    this.shots = shots;
-    for (let i = 0; i < cap; i++) if (e.alive[i] !== 0 && kindOf(e.type[i]) === Kind.Ship) this.#moveShip(i);
-    for (let i = 0; i < cap; i++) if (e.alive[i] !== 0 && kindOf(e.type[i]) === Kind.Shot) this.#moveShot(i);
-
-    this.#collideBodies();
-    this.#collideMovers();
+    // Only the game adds entities: all that is not a body or a ship is a projectile.
+    this.shots = e.count - this.bodies - this.#ships;
+    this.#doomedCount = 0;
+    this.#grid.begin();
+    for (let s = 0; s < n; s++) if (this.focusIndex[s] >= 0) this.#moveShip(this.focusIndex[s], s);
+    this.#moveShots();
+    this.#grid.build();
+    for (let s = 0; s < n; s++) if (this.focusIndex[s] >= 0) this.#collideShip(this.focusIndex[s]);
     this.#reap();
   }
 
@@ -354,6 +378,8 @@ export class Game implements GameHooks, PlannerFocus {
     e.rot[i] = wrapAngle(ba + HALF_PI);
     this.prevX[i] = e.x[i];
     this.prevY[i] = e.y[i];
+    this.kind[i] = Kind.Ship;
+    this.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
     this.hp[i] = SHIP_HP[st];
     this.killer[i] = NO_PLAYER;
     this.#doomed[i] = 0;
@@ -364,6 +390,7 @@ export class Game implements GameHooks, PlannerFocus {
     this.focusY[slot] = e.y[i];
     this.respawnStep[slot] = -1;
     this.cooldown[slot] = 0;
+    this.#ships++;
     this.counters[GameCounter.Spawns]++;
   }
 
@@ -373,25 +400,23 @@ export class Game implements GameHooks, PlannerFocus {
     let clear = Infinity;
     for (let i = 0; i < e.capacity; i++) {
       if (e.alive[i] === 0) continue;
-      const kind = kindOf(e.type[i]);
+      const kind = this.kind[i];
       const dx = e.x[i] - x;
       const dy = e.y[i] - y;
       const d = Math.sqrt(dx * dx + dy * dy);
       let c: number;
-      if (kind === Kind.Ship || kind === Kind.Planet) c = d - TEMPLATE_RADIUS[e.type[i]] - SPAWN_CLEARANCE;
+      if (kind === Kind.Ship || kind === Kind.Planet) c = d - this.radius[i] - SPAWN_CLEARANCE;
       else if (kind === Kind.Shot) c = d - SPAWN_SHOT_CLEARANCE;
-      else c = d - TEMPLATE_RADIUS[e.type[i]] - SPAWN_MIN / 2;
+      else c = d - this.radius[i] - SPAWN_MIN / 2;
       if (c < clear) clear = c;
     }
     return clear;
   }
 
-  #moveShip(i: number): void {
+  #moveShip(i: number, slot: number): void {
     const e = this.entities;
-    const slot = e.owner[i] & 0xffff;
     const st = e.type[i] - SHIP_BASE;
-    const owned = slot < this.maxPlayers && this.present[slot] !== 0 && this.playerId[slot] === e.owner[i];
-    const input = owned ? this.players.input[slot] : 0;
+    const input = this.players.input[slot];
     let rot = e.rot[i];
     if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st] * DT;
     if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st] * DT;
@@ -417,7 +442,8 @@ export class Game implements GameHooks, PlannerFocus {
     this.prevY[i] = y;
     x += vx * DT;
     y += vy * DT;
-    const limit = ARENA_RADIUS - TEMPLATE_RADIUS[e.type[i]];
+    const radius = this.radius[i];
+    const limit = ARENA_RADIUS - radius;
     const r2 = x * x + y * y;
     if (r2 > limit * limit) {
       const r = Math.sqrt(r2);
@@ -436,7 +462,13 @@ export class Game implements GameHooks, PlannerFocus {
     e.vx[i] = vx;
     e.vy[i] = vy;
     e.rot[i] = rot;
-    if (owned && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
+    // The sun sits at the origin and kills; planets bounce.
+    const reach = SUN_RADIUS + radius;
+    if (x * x + y * y < reach * reach) this.#damage(i, this.hp[i], NO_PLAYER);
+    for (let b = 1; b < this.bodies && this.hp[i] > 0; b++) this.#shipPlanet(i, this.bodyIndex[b]);
+    if (this.hp[i] <= 0) return;
+    this.#grid.insert(i, e.x[i], e.y[i]);
+    if ((input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
   }
 
   #fire(ship: number, slot: number, c: number, s: number): void {
@@ -447,7 +479,7 @@ export class Game implements GameHooks, PlannerFocus {
       this.counters[GameCounter.ShotsDropped]++;
       return;
     }
-    const off = TEMPLATE_RADIUS[e.type[ship]] + TEMPLATE_RADIUS[SHOT_BASE + w] + 1;
+    const off = this.radius[ship] + TEMPLATE_RADIUS[SHOT_BASE + w] + 1;
     const j = e.add(SHOT_BASE + w, e.owner[ship], e.x[ship] + c * off, e.y[ship] + s * off);
     if (j < 0) {
       this.counters[GameCounter.ShotsDropped]++;
@@ -456,6 +488,8 @@ export class Game implements GameHooks, PlannerFocus {
     e.vx[j] = e.vx[ship] + c * WEAPON_SPEED[w];
     e.vy[j] = e.vy[ship] + s * WEAPON_SPEED[w];
     e.rot[j] = e.rot[ship];
+    this.kind[j] = Kind.Shot;
+    this.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + w];
     this.prevX[j] = e.x[j];
     this.prevY[j] = e.y[j];
     this.life[j] = WEAPON_LIFE[w];
@@ -466,36 +500,95 @@ export class Game implements GameHooks, PlannerFocus {
     this.counters[GameCounter.ShotsFired]++;
   }
 
-  #moveShot(i: number): void {
+  /**
+   * Every projectile: lifetime, the sun's gravity (planets pull ships only), motion, then
+   * the arena, the sun and the planets. One loop with the arrays in locals: this is the
+   * bulk of a step.
+   */
+  #moveShots(): void {
     const e = this.entities;
-    this.#doomed[i] = 0;
-    if (this.life[i] <= 1) {
-      this.life[i] = 0;
-      this.#doomed[i] = 1;
-      return;
+    const cap = e.capacity;
+    const alive = e.alive;
+    const kind = this.kind;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const px = this.prevX;
+    const py = this.prevY;
+    const life = this.life;
+    const age = this.age;
+    const radius = this.radius;
+    const doomed = this.#doomed;
+    const grid = this.#grid;
+    const bodies = this.bodies;
+    const bodyIndex = this.bodyIndex;
+    const orbit = this.orbitRadius;
+    const spacing = this.#orbitSpacing;
+    const max2 = SHOT_MAX_SPEED * SHOT_MAX_SPEED;
+    const arena2 = ARENA_RADIUS * ARENA_RADIUS;
+    for (let i = 0; i < cap; i++) {
+      if (alive[i] === 0 || kind[i] !== Kind.Shot) continue;
+      doomed[i] = 0;
+      if (life[i] <= 1) {
+        life[i] = 0;
+        this.#doom(i);
+        continue;
+      }
+      life[i]--;
+      if (age[i] < 0xffff) age[i]++;
+      let x = ex[i];
+      let y = ey[i];
+      const r2 = x * x + y * y;
+      const r = Math.sqrt(r2);
+      const f = r2 >= 1 ? (-SUN_GM * DT) / (r2 * r) : 0;
+      let vx = evx[i] + x * f;
+      let vy = evy[i] + y * f;
+      const v2 = vx * vx + vy * vy;
+      if (v2 > max2) {
+        const k = SHOT_MAX_SPEED / Math.sqrt(v2);
+        vx *= k;
+        vy *= k;
+      }
+      px[i] = x;
+      py[i] = y;
+      x += vx * DT;
+      y += vy * DT;
+      ex[i] = x;
+      ey[i] = y;
+      evx[i] = vx;
+      evy[i] = vy;
+      const end2 = x * x + y * y;
+      const rad = radius[i];
+      const sun = SUN_RADIUS + rad;
+      if (end2 > arena2 || end2 < sun * sun) {
+        this.#doom(i);
+        continue;
+      }
+      // A planet keeps to its orbit and a shot moves at most SHOT_STEP; orbits are further
+      // apart than twice that reach, so only the nearest orbit can hold a planet to hit.
+      let hit = false;
+      if (bodies > 1) {
+        let b = spacing > 0 ? 1 + Math.round((r - ORBIT_INNER) / spacing) : 1;
+        if (b < 1) b = 1;
+        else if (b >= bodies) b = bodies - 1;
+        const p = bodyIndex[b];
+        const d = r - orbit[b];
+        const near = radius[p] + rad + SHOT_STEP;
+        if (d < near && d > -near) {
+          const bx = x - ex[p];
+          const by = y - ey[p];
+          if (bx < near && bx > -near && by < near && by > -near) hit = this.#sweep(p, i, radius[p] + rad);
+        }
+      }
+      if (hit) this.#doom(i);
+      else grid.insert(i, x, y);
     }
-    this.life[i]--;
-    if (this.age[i] < 0xffff) this.age[i]++;
-    let x = e.x[i];
-    let y = e.y[i];
-    this.#gravity(x, y);
-    let vx = e.vx[i] + this.#gx * DT;
-    let vy = e.vy[i] + this.#gy * DT;
-    const v2 = vx * vx + vy * vy;
-    if (v2 > SHOT_MAX_SPEED * SHOT_MAX_SPEED) {
-      const k = SHOT_MAX_SPEED / Math.sqrt(v2);
-      vx *= k;
-      vy *= k;
-    }
-    this.prevX[i] = x;
-    this.prevY[i] = y;
-    x += vx * DT;
-    y += vy * DT;
-    e.x[i] = x;
-    e.y[i] = y;
-    e.vx[i] = vx;
-    e.vy[i] = vy;
-    if (x * x + y * y > ARENA_RADIUS * ARENA_RADIUS) this.#doomed[i] = 1;
+  }
+
+  #doom(i: number): void {
+    this.#doomed[i] = 1;
+    this.#doomedList[this.#doomedCount++] = i;
   }
 
   // ---------------------------------------------------------------- collisions
@@ -532,40 +625,14 @@ export class Game implements GameHooks, PlannerFocus {
     } else this.hp[ship] = left;
   }
 
-  /** Ships and projectiles against the sun and the planets. */
-  #collideBodies(): void {
+  /** A planet pushes the ship out, bounces it and damages it by the closing speed. */
+  #shipPlanet(i: number, p: number): void {
     const e = this.entities;
-    const cap = e.capacity;
-    for (let i = 0; i < cap; i++) {
-      if (e.alive[i] === 0) continue;
-      const kind = kindOf(e.type[i]);
-      if (kind === Kind.Shot) {
-        if (this.#doomed[i] !== 0) continue;
-        for (let b = 0; b < this.bodies; b++) {
-          const p = this.bodyIndex[b];
-          if (this.#sweep(p, i, TEMPLATE_RADIUS[e.type[p]] + TEMPLATE_RADIUS[e.type[i]])) {
-            this.#doomed[i] = 1;
-            break;
-          }
-        }
-      } else if (kind === Kind.Ship) {
-        for (let b = 0; b < this.bodies && this.hp[i] > 0; b++) this.#shipBody(i, this.bodyIndex[b], b === 0);
-      }
-    }
-  }
-
-  /** The sun kills; a planet pushes the ship out, bounces it and damages it by the closing speed. */
-  #shipBody(i: number, p: number, sun: boolean): void {
-    const e = this.entities;
-    const reach = TEMPLATE_RADIUS[e.type[p]] + TEMPLATE_RADIUS[e.type[i]];
+    const reach = this.radius[p] + this.radius[i];
     let nx = e.x[i] - e.x[p];
     let ny = e.y[i] - e.y[p];
     const d2 = nx * nx + ny * ny;
     if (d2 >= reach * reach) return;
-    if (sun) {
-      this.#damage(i, this.hp[i], NO_PLAYER);
-      return;
-    }
     const d = Math.sqrt(d2);
     if (d > 0) {
       nx /= d;
@@ -584,36 +651,35 @@ export class Game implements GameHooks, PlannerFocus {
     if (-vn >= GENTLE_SPEED) this.#damage(i, PLANET_DAMAGE_BASE + Math.floor(-vn * PLANET_DAMAGE_FACTOR), NO_PLAYER);
   }
 
-  /** Ships against ships and projectiles, through the grid. Projectiles do not collide with each other. */
-  #collideMovers(): void {
+  /** One ship against the ships and projectiles near it, through the grid. Projectiles do not collide with each other. */
+  #collideShip(i: number): void {
     const e = this.entities;
-    const cap = e.capacity;
+    if (this.hp[i] <= 0) return;
     const g = this.#grid;
-    g.begin();
-    for (let i = 0; i < cap; i++) {
-      if (e.alive[i] === 0) continue;
-      const kind = kindOf(e.type[i]);
-      if ((kind === Kind.Ship && this.hp[i] > 0) || (kind === Kind.Shot && this.#doomed[i] === 0)) g.insert(i, e.x[i], e.y[i]);
-    }
-    g.build();
-    const reach = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT + 1;
+    const kind = this.kind;
+    const doomed = this.#doomed;
+    const ex = e.x;
+    const ey = e.y;
     const side = g.side;
     const start = g.start;
     const items = g.items;
-    for (let i = 0; i < cap; i++) {
-      if (e.alive[i] === 0 || kindOf(e.type[i]) !== Kind.Ship) continue;
-      g.range(e.x[i], e.y[i], TEMPLATE_RADIUS[e.type[i]] + reach);
-      for (let cy = g.y0; cy <= g.y1; cy++) {
-        for (let cx = g.x0; cx <= g.x1; cx++) {
-          const c = cy * side + cx;
-          for (let k = start[c]; k < start[c + 1]; k++) {
-            if (this.hp[i] <= 0) break;
-            const j = items[k];
-            if (j === i) continue;
-            if (kindOf(e.type[j]) === Kind.Ship) {
-              if (j > i && this.hp[j] > 0) this.#shipShip(i, j);
-            } else if (this.#doomed[j] === 0) this.#shipShot(i, j);
-          }
+    const x = ex[i];
+    const y = ey[i];
+    const reach = this.radius[i] + REACH;
+    g.range(x, y, reach);
+    for (let cy = g.y0; cy <= g.y1; cy++) {
+      for (let cx = g.x0; cx <= g.x1; cx++) {
+        const c = cy * side + cx;
+        for (let k = start[c]; k < start[c + 1]; k++) {
+          const j = items[k];
+          // Cells are large: most of what they hold is out of reach.
+          const dx = ex[j] - x;
+          const dy = ey[j] - y;
+          if (dx > reach || dx < -reach || dy > reach || dy < -reach || j === i) continue;
+          if (kind[j] === Kind.Ship) {
+            if (j > i && this.hp[j] > 0) this.#shipShip(i, j);
+          } else if (doomed[j] === 0) this.#shipShot(i, j);
+          if (this.hp[i] <= 0) return;
         }
       }
     }
@@ -622,8 +688,8 @@ export class Game implements GameHooks, PlannerFocus {
   #shipShot(ship: number, shot: number): void {
     const e = this.entities;
     if (e.owner[shot] === e.owner[ship] && this.age[shot] < SHOT_ARM_STEPS) return;
-    if (!this.#sweep(ship, shot, TEMPLATE_RADIUS[e.type[ship]] + TEMPLATE_RADIUS[e.type[shot]])) return;
-    this.#doomed[shot] = 1;
+    if (!this.#sweep(ship, shot, this.radius[ship] + this.radius[shot])) return;
+    this.#doom(shot);
     this.counters[GameCounter.ShotHits]++;
     this.#damage(ship, WEAPON_DAMAGE[e.type[shot] - SHOT_BASE], e.owner[shot]);
   }
@@ -631,7 +697,7 @@ export class Game implements GameHooks, PlannerFocus {
   /** Both ships bounce apart (by mass) and both take damage by the closing speed. */
   #shipShip(a: number, b: number): void {
     const e = this.entities;
-    const reach = TEMPLATE_RADIUS[e.type[a]] + TEMPLATE_RADIUS[e.type[b]];
+    const reach = this.radius[a] + this.radius[b];
     if (!this.#sweep(a, b, reach)) return;
     let nx = this.#hitX;
     let ny = this.#hitY;
@@ -672,32 +738,22 @@ export class Game implements GameHooks, PlannerFocus {
 
   // ---------------------------------------------------------------- deaths
 
-  /** Remove dead ships (scoring the killer) and spent projectiles; refresh health. */
+  /** Remove spent projectiles and dead ships (scoring the killer); refresh health. */
   #reap(): void {
     const e = this.entities;
-    const cap = e.capacity;
-    let shots = 0;
-    for (let i = 0; i < cap; i++) {
-      if (e.alive[i] === 0) continue;
-      const kind = kindOf(e.type[i]);
-      if (kind === Kind.Shot) {
-        if (this.#doomed[i] !== 0) e.remove(i);
-        else shots++;
-      } else if (kind === Kind.Ship) {
-        if (this.hp[i] <= 0) this.#die(i);
-        else {
-          const max = SHIP_HP[e.type[i] - SHIP_BASE];
-          e.health[i] = Math.ceil((this.hp[i] * 100) / max);
-        }
-      }
-    }
-    this.shots = shots;
+    for (let k = 0; k < this.#doomedCount; k++) e.remove(this.#doomedList[k]);
     for (let s = 0; s < this.maxPlayers; s++) {
       const i = this.focusIndex[s];
       if (i < 0) continue;
+      if (this.hp[i] <= 0) {
+        this.#die(i);
+        continue;
+      }
+      e.health[i] = Math.ceil((this.hp[i] * 100) / SHIP_HP[e.type[i] - SHIP_BASE]);
       this.focusX[s] = e.x[i];
       this.focusY[s] = e.y[i];
     }
+    this.shots = e.count - this.bodies - this.#ships;
   }
 
   #die(i: number): void {
@@ -707,6 +763,7 @@ export class Game implements GameHooks, PlannerFocus {
     const slot = owner & 0xffff;
     e.health[i] = 0;
     e.remove(i);
+    this.#ships--;
     if (killer === owner) this.counters[GameCounter.Suicides]++;
     else if (killer === NO_PLAYER) this.counters[GameCounter.EnvironmentDeaths]++;
     else {
@@ -731,7 +788,7 @@ export class Game implements GameHooks, PlannerFocus {
       this.focusY.byteLength + this.respawnStep.byteLength + this.cooldown.byteLength + this.shipType.byteLength +
       this.weaponType.byteLength + this.kills.byteLength + this.deaths.byteLength;
     const perEntity =
-      this.hp.byteLength + this.life.byteLength + this.age.byteLength + this.prevX.byteLength + this.prevY.byteLength +
+      this.kind.byteLength + this.radius.byteLength + this.#doomedList.byteLength + this.hp.byteLength + this.life.byteLength + this.age.byteLength + this.prevX.byteLength + this.prevY.byteLength +
       this.killer.byteLength + this.#doomed.byteLength;
     const bodies =
       this.bodyIndex.byteLength + this.bodyGm.byteLength + this.orbitRadius.byteLength + this.orbitOmega.byteLength +

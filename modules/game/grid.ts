@@ -58,7 +58,14 @@ export class Grid {
 
   /** Add entity `index` at (x, y). Each index at most once between begin() and build(). */
   insert(index: number, x: number, y: number): void {
-    const c = this.#cell(y) * this.side + this.#cell(x);
+    const side = this.side;
+    let cx = Math.floor((x - this.#origin) / this.cellSize);
+    let cy = Math.floor((y - this.#origin) / this.cellSize);
+    if (cx < 0) cx = 0;
+    else if (cx >= side) cx = side - 1;
+    if (cy < 0) cy = 0;
+    else if (cy >= side) cy = side - 1;
+    const c = cy * side + cx;
     this.#cellOf[index] = c;
     this.#inserted[this.#count++] = index;
     this.start[c + 1]++;

@@ -1,0 +1,141 @@
+/** The bot behaviours and the terminal view, over a client's view of the world. */
+import assert from "node:assert/strict";
+import { makeConfig } from "../../modules/config";
+import { createClient, type Client } from "../../modules/client/client";
+import { createServer } from "../../modules/server/server";
+import { createGame } from "../../modules/game/game";
+import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
+import { TemplateId } from "../../modules/game/templates";
+import { Network } from "../helpers/link";
+import { BEHAVIOURS, behaviourInput, ownShip } from "../../tools/behaviours";
+import { renderFrame } from "../../tools/watch";
+
+const SELF = 0x10000;
+const ENEMY = 0x10001;
+
+/** A client whose world is written by hand: our ship at (x, y) with heading `deg`. */
+function view(x: number, y: number, deg: number): Client {
+  const net = new Network();
+  const c = createClient(makeConfig(), net.host("mem:c", 1), "mem:server", 2);
+  c.selfId = SELF;
+  c.selfSlot = 0;
+  put(c, 3, SELF, TemplateId.Interceptor, x, y, deg);
+  return c;
+}
+
+function put(c: Client, i: number, owner: number, type: number, x: number, y: number, deg = 0): void {
+  c.alive[i] = 1;
+  c.entityId[i] = 0x10000 | i;
+  c.owner[i] = owner >>> 0;
+  c.type[i] = type;
+  c.x[i] = x;
+  c.y[i] = y;
+  c.rot[i] = deg * 100;
+}
+
+describe("bot behaviours", function () {
+  it("are idle, wander and hunt; an unknown name throws", function () {
+    assert.deepEqual([...BEHAVIOURS], ["idle", "wander", "hunt"]);
+    assert.throws(() => behaviourInput("dance", view(0, 1500, 0), 0), /unknown behaviour "dance"/);
+    assert.equal(behaviourInput("idle", view(0, 1500, 0), 0), 0);
+  });
+
+  it("find their own ship among the entities", function () {
+    const c = view(0, 1500, 0);
+    put(c, 1, ENEMY, TemplateId.Fighter, 0, 0);
+    put(c, 2, SELF, TemplateId.Pulse, 0, 0);
+    assert.equal(ownShip(c), 3);
+  });
+
+  it("hunt turns towards the nearest enemy and fires when aligned and in range", function () {
+    // Enemy straight ahead along +x, 500 away: no turn, thrust, fire.
+    let c = view(0, 1500, 0);
+    put(c, 5, ENEMY, TemplateId.Fighter, 500, 1500);
+    put(c, 6, 0x10002, TemplateId.Fighter, -2000, 1500); // farther away, ignored
+    let bits = behaviourInput("hunt", c, 0);
+    assert.equal(bits & (INPUT_LEFT | INPUT_RIGHT), 0);
+    assert.ok(bits & INPUT_SHOOTING);
+    assert.ok(bits & INPUT_FORWARD);
+    // Enemy above (counter-clockwise of our heading): turn left, hold fire.
+    c = view(0, 1500, 0);
+    put(c, 5, ENEMY, TemplateId.Fighter, 0, 2000);
+    bits = behaviourInput("hunt", c, 0);
+    assert.ok(bits & INPUT_LEFT);
+    assert.equal(bits & INPUT_SHOOTING, 0);
+    // Enemy below: turn right.
+    c = view(0, 1500, 0);
+    put(c, 5, ENEMY, TemplateId.Fighter, 0, 1000);
+    assert.ok(behaviourInput("hunt", c, 0) & INPUT_RIGHT);
+    // Too close: back off.
+    c = view(0, 1500, 0);
+    put(c, 5, ENEMY, TemplateId.Fighter, 100, 1500);
+    assert.ok(behaviourInput("hunt", c, 0) & INPUT_BACKWARD);
+  });
+
+  it("steer away from the sun and thrust when too close to it", function () {
+    // At (300, 0) facing the sun (heading 180°): turn round and thrust.
+    for (const name of ["wander", "hunt"]) {
+      const c = view(300, 0, 180);
+      put(c, 5, ENEMY, TemplateId.Fighter, -1000, 0);
+      const bits = behaviourInput(name, c, 0);
+      assert.ok(bits & INPUT_FORWARD, name);
+      assert.ok(bits & (INPUT_LEFT | INPUT_RIGHT), name);
+      assert.equal(bits & INPUT_SHOOTING, 0, name);
+    }
+  });
+
+  it("wander changes course every two seconds, differently per player", function () {
+    const headings = new Set<number>();
+    for (let t = 0; t < 20; t++) {
+      const c = view(0, 1500, 0);
+      headings.add(behaviourInput("wander", c, t * 2000) & (INPUT_LEFT | INPUT_RIGHT | INPUT_FORWARD));
+    }
+    assert.ok(headings.size >= 3);
+    const a = view(0, 1500, 0);
+    assert.equal(behaviourInput("wander", a, 500), behaviourInput("wander", a, 1500), "steady within a period");
+  });
+});
+
+describe("watch view", function () {
+  it("draws the sun, planets, ships with names, projectiles and the scoreboard", function () {
+    const net = new Network({ seed: 2 });
+    const config = makeConfig();
+    const sh = net.host("mem:server", 32422);
+    const server = createServer(config, sh);
+    sh.core = server;
+    createGame(config, server, 5);
+    const clients: Client[] = [];
+    for (let k = 0; k < 3; k++) {
+      const h = net.host(`mem:c${k}`, 5000 + k);
+      const c = createClient(config, h, "mem:server", 32422);
+      h.core = {
+        receive: (b, l, a, p) => c.receive(b, l, a, p),
+        tick: (now) => {
+          c.setInput(behaviourInput("wander", c, now) | INPUT_SHOOTING);
+          c.tick(now);
+        },
+      };
+      c.connect();
+      clients.push(c);
+    }
+    net.run(500);
+    clients[0].rename("Vega");
+    clients[1].rename("Rigel");
+    net.run(2500);
+    server.scores[1] = 7;
+    net.run(600);
+    const frame = renderFrame(clients[2], { cols: 120, rows: 40, color: false });
+    const lines = frame.split("\n");
+    assert.equal(lines.length, 39);
+    assert.ok(lines.every((l) => l.length <= 120));
+    assert.match(frame, /@/, "the sun");
+    assert.match(frame, /[oO]/, "planets");
+    assert.match(frame, /[→↗↑↖←↙↓↘] Vega/, "a ship with its name");
+    assert.match(frame, /[·•*]/, "projectiles");
+    assert.match(frame, /Rigel +7 /, "the scoreboard");
+    assert.match(frame, /Player 3 \(me\)/);
+    assert.match(frame, /3 players, 3 ships, \d+ projectiles/);
+    assert.doesNotMatch(frame, /\x1b/, "no colour when asked for none");
+    assert.match(renderFrame(clients[2], { cols: 120, rows: 40, color: true }), /\x1b\[1;33m@/);
+  });
+});

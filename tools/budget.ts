@@ -1,0 +1,330 @@
+/**
+ * `npm run budget`: the memory budget of the server under the default config.
+ *
+ * 1. Pools: every preallocated typed array, as `server.pools()` lists them (the game's and
+ *    the update planner's included), in bytes. Computed here on Node; a typed array's
+ *    bytes are the same on every engine.
+ * 2. XS heap: the server alone in lwxs (tools/xs), on a UDP socket, while 8 bots play a
+ *    busy match against it (tools/budget/xs-server.ts). Slots and chunk bytes are read
+ *    net of the base: the engine, the globals and the loaded code, which the device keeps
+ *    in flash.
+ * 3. Fit check: the same match again, with each datagram allocated the way the device's
+ *    receive path allocates it, in heaps sized from manifest.json's `creation` block.
+ *
+ * The last line is `total: N KiB`: the net peak (slots × 16 + chunk bytes). docs/memory.md
+ * explains the conversion from the 64-bit host to the ESP32.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { defaultConfig, makeConfig, type Config } from "../modules/config";
+import type { Host } from "../modules/host";
+import { createServer } from "../modules/server/server";
+import { createGame } from "../modules/game/game";
+
+/** Bytes of one XS slot on the ESP32 (32-bit pointers); 32 on the 64-bit development host. */
+export const ESP32_SLOT_BYTES = 16;
+/** A chunk's header: 8 bytes on the ESP32, 16 on a 64-bit host. */
+export const ESP32_CHUNK_HEADER = 8;
+/**
+ * What the device's host and main.ts add to the server's heap (the ModdableHost with its
+ * cache of 32 send views, the Timer, the socket object, main's settings and closures).
+ * Not measurable here: estimated from the simulator's instruments at start-up (docs/moddable.md:
+ * 1402 slots and 66536 chunk bytes when the pools were 61602 bytes) less the server's share.
+ */
+export const DEVICE_HOST_SLOTS = 256;
+export const DEVICE_HOST_CHUNKS = 2048;
+/** The bundle's one top-level function frame holds every module-level binding: more than 512 stack slots. */
+const LWXS_STACK = 1024;
+
+export interface PoolRow {
+  name: string;
+  bytes: number;
+}
+
+export interface PoolTable {
+  config: Config;
+  rows: PoolRow[];
+  /** The sum of the rows. */
+  total: number;
+}
+
+const quietHost: Host = {
+  send() {},
+  now() {
+    return 0;
+  },
+  log() {},
+};
+
+/** Every pool of a server with the game attached, under `config` (default: the default config). */
+export function poolTable(overrides?: Partial<Config>): PoolTable {
+  const config = makeConfig(overrides);
+  const server = createServer(config, quietHost);
+  createGame(config, server, 1);
+  const rows = server.pools().map(([name, bytes]) => ({ name, bytes }));
+  let total = 0;
+  for (const r of rows) total += r.bytes;
+  return { config, rows, total };
+}
+
+function pad(s: string | number, width: number): string {
+  const t = String(s);
+  return t.length >= width ? t : " ".repeat(width - t.length) + t;
+}
+
+function padEnd(s: string, width: number): string {
+  return s.length >= width ? s : s + " ".repeat(width - s.length);
+}
+
+/** The pool table as lines; the last one is `pools total  N B`. */
+export function formatPoolTable(t: PoolTable): string[] {
+  const c = t.config;
+  const width = Math.max(...t.rows.map((r) => r.name.length), 24) + 2;
+  const lines = [
+    `Pools under the default config: ${c.maxPlayers} players, ${c.maxEntities} entities, ` +
+      `reliable queues of ${c.reliableQueueBytes} B / ${c.reliableQueueMessages} messages`,
+    `  ${padEnd("pool", width)}${pad("bytes", 8)}`,
+  ];
+  for (const r of t.rows) lines.push(`  ${padEnd(r.name, width)}${pad(r.bytes, 8)}`);
+  lines.push(`  ${padEnd("pools total", width)}${pad(t.total, 8)}`);
+  return lines;
+}
+
+// ------------------------------------------------------------------ XS heap
+
+export interface HeapUse {
+  slots: number;
+  chunks: number;
+}
+
+export interface XsRun {
+  code: number | null;
+  heap: Record<string, HeapUse>;
+  garbage: HeapUse;
+  players: number;
+  datagrams: number;
+  collections: number;
+  seconds: number;
+  stderr: string;
+}
+
+interface Creation {
+  chunks: number;
+  slots: number;
+  stack: number;
+}
+
+/** chunk.initial, heap.initial and stack of manifest.json's creation block. */
+export function manifestCreation(path = fileURLToPath(new URL("../manifest.json", import.meta.url))): Creation {
+  const m = JSON.parse(readFileSync(path, "utf8")) as { creation: { chunk: { initial: number }; heap: { initial: number }; stack: number } };
+  return { chunks: m.creation.chunk.initial, slots: m.creation.heap.initial, stack: m.creation.stack };
+}
+
+async function runServer(script: string, mode: string, seconds: number, budget: { slots: number; chunks: number }): Promise<XsRun> {
+  const { runXs } = await import("./xs/run");
+  const { runBots } = await import("./botlib");
+  let gotPort: (port: number) => void = () => {};
+  const portReady = new Promise<number>((resolve) => (gotPort = resolve));
+  const heap: Record<string, HeapUse> = {};
+  const values: Record<string, number> = {};
+  let garbage: HeapUse = { slots: 0, chunks: 0 };
+  const xs = runXs([script], {
+    slots: budget.slots,
+    chunks: budget.chunks,
+    stack: LWXS_STACK,
+    args: [mode, "1", String(defaultConfig.maxPlayers), String(seconds + 30)],
+    timeoutMs: (seconds + 45) * 1000,
+    onStdout(line) {
+      const words = line.trim().split(/\s+/);
+      if (words[0] === "port") gotPort(Number(words[1]));
+      else if (words[0] === "heap") heap[words[1]] = { slots: Number(words[2]), chunks: Number(words[3]) };
+      else if (words[0] === "garbage") garbage = { slots: Number(words[1]), chunks: Number(words[2]) };
+      else if (words.length === 2) values[words[0]] = Number(words[1]);
+    },
+  });
+  const port = await Promise.race([portReady, xs.then(() => 0)]);
+  if (port > 0) {
+    await runBots({ host: "127.0.0.1", port, count: defaultConfig.maxPlayers, durationS: seconds, behaviour: "hunt", chatEveryS: 3, seed: 7 });
+  }
+  const r = await xs;
+  return {
+    code: r.code,
+    heap,
+    garbage,
+    players: values.players ?? 0,
+    datagrams: values.datagrams ?? 0,
+    collections: values.collections ?? 0,
+    seconds: values.seconds ?? 0,
+    stderr: r.stderr.trim(),
+  };
+}
+
+export interface HeapReport {
+  quiet: XsRun;
+  fit: XsRun | null;
+  fitBudget: { slots: number; chunks: number } | null;
+  creation: Creation;
+  pools: PoolTable;
+}
+
+/** Bundle the XS server and play the match(es). */
+export async function measureHeap(seconds: number, fit: boolean, pools: PoolTable): Promise<HeapReport> {
+  const { bundle } = await import("./xs/bundle");
+  const dir = mkdtempSync(join(tmpdir(), "lwar-budget-"));
+  try {
+    const script = join(dir, "xs-server.js");
+    await bundle(fileURLToPath(new URL("./budget/xs-server.ts", import.meta.url)), script);
+    // Generous heaps: this run measures, it must not be what limits.
+    const quiet = await runServer(script, "quiet", seconds, { slots: 16384, chunks: 262144 });
+    const creation = manifestCreation();
+    let fitRun: XsRun | null = null;
+    let fitBudget: { slots: number; chunks: number } | null = null;
+    if (fit && quiet.code === 0) {
+      fitBudget = lwxsBudgetFor(creation, quiet, pools);
+      fitRun = await runServer(script, "device", seconds, fitBudget);
+    }
+    return { quiet, fit: fitRun, fitBudget, creation, pools };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** ESP32 estimate of the server's chunk bytes: pool data exact, the rest (headers, array items) halved. */
+export function esp32Chunks(chunks64: number, poolBytes: number): number {
+  return poolBytes + Math.max(0, chunks64 - poolBytes) / 2;
+}
+
+function serverShare(q: XsRun): HeapUse {
+  return { slots: q.heap.start.slots - q.heap.host.slots, chunks: q.heap.start.chunks - q.heap.host.chunks };
+}
+
+/**
+ * lwxs heaps equivalent to the device's creation: lwxs counts the modules' top level
+ * (flash on the device) and 64-bit chunk sizes, and lacks the device's host and main.ts.
+ */
+function lwxsBudgetFor(c: Creation, q: XsRun, pools: PoolTable): { slots: number; chunks: number } {
+  const server = serverShare(q);
+  const inflation = server.chunks - esp32Chunks(server.chunks, pools.total);
+  return {
+    slots: c.slots - DEVICE_HOST_SLOTS + q.heap.host.slots,
+    chunks: Math.round(c.chunks - DEVICE_HOST_CHUNKS + q.heap.host.chunks + inflation),
+  };
+}
+
+function bytes(u: HeapUse): number {
+  return u.slots * ESP32_SLOT_BYTES + u.chunks;
+}
+
+function kib(n: number): string {
+  return (n / 1024).toFixed(1);
+}
+
+export function formatHeap(r: HeapReport): string[] {
+  const q = r.quiet;
+  const lines: string[] = [];
+  const row = (label: string, u: HeapUse, note = "") =>
+    lines.push(`  ${padEnd(label, 44)}${pad(u.slots, 7)}${pad(u.chunks, 10)}${pad(bytes(u), 10)}${note ? "  " + note : ""}`);
+  lines.push("");
+  lines.push(`XS heap above an empty machine, lwxs, ${q.players} bots for ${q.seconds.toFixed(1)} s (${q.datagrams} datagrams in)`);
+  lines.push(`  ${padEnd("", 44)}${pad("slots", 7)}${pad("chunks", 10)}${pad("bytes", 10)}`);
+  const code = q.heap.code;
+  const host = { slots: q.heap.host.slots - code.slots, chunks: q.heap.host.chunks - code.chunks };
+  const server = serverShare(q);
+  row("modules' top level (flash once preloaded)", code);
+  row("lwxs host: receive buffer, host object", host);
+  row("server + game (createServer, createGame)", server);
+  row("after start-up", q.heap.start);
+  row("peak during the match", q.heap.peak);
+  row("after the match, collected", q.heap.end);
+  lines.push(`  bytes = slots × ${ESP32_SLOT_BYTES} (ESP32 slot) + chunk bytes as measured on this 64-bit host (an upper bound:`);
+  const est = esp32Chunks(server.chunks, r.pools.total);
+  lines.push(`  chunk headers and array items are half as big on the ESP32; server + game ≈ ${Math.round(est)} chunk bytes there)`);
+  const g = q.garbage;
+  lines.push(`  device receive garbage per datagram: ${g.slots} slots, ${g.chunks} chunk bytes (read()'s ArrayBuffer, address, Uint8Array)`);
+  lines.push("");
+  const dev = {
+    slots: server.slots + DEVICE_HOST_SLOTS,
+    chunks: Math.round(est) + DEVICE_HOST_CHUNKS,
+  };
+  lines.push(`On the ESP32 (estimate): server + game ${server.slots} slots, ${Math.round(est)} chunk bytes; with the host and main.ts`);
+  lines.push(`  (about ${DEVICE_HOST_SLOTS} slots, ${DEVICE_HOST_CHUNKS} B) ${dev.slots} slots = ${dev.slots * ESP32_SLOT_BYTES} B and ${dev.chunks} chunk bytes: ${kib(bytes(dev))} KiB live in RAM`);
+  const c = r.creation;
+  lines.push(`  manifest creation: ${c.chunks} chunk bytes, ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B), stack ${c.stack}: ` +
+    `${kib(c.chunks + c.slots * ESP32_SLOT_BYTES)} KiB; headroom for garbage ${c.slots - dev.slots} slots, ${c.chunks - dev.chunks} chunk bytes`);
+  if (r.fit && r.fitBudget) {
+    const f = r.fit;
+    const ok = f.code === 0 && f.players >= defaultConfig.maxPlayers;
+    const rate = f.seconds > 0 ? f.collections / f.seconds : 0;
+    lines.push(`  fit check, device-style receive in lwxs heaps of ${r.fitBudget.slots} slots and ${r.fitBudget.chunks} chunk bytes`);
+    lines.push(`  (the creation less the host allowance, plus what lwxs counts and the device keeps in flash or halves):`);
+    lines.push(`    ${ok ? "fits" : "DOES NOT FIT (exit " + f.code + ")"}: ${f.players} players, ${f.datagrams} datagrams in ${f.seconds.toFixed(1)} s, ` +
+      `${f.collections} collections (${rate.toFixed(1)}/s)`);
+    if (!ok && f.stderr) lines.push("    " + f.stderr.split("\n").join("\n    "));
+  }
+  lines.push("");
+  lines.push(`total: ${kib(bytes(q.heap.peak))} KiB`);
+  return lines;
+}
+
+// ------------------------------------------------------------------ CLI
+
+const HELP = `lwar-xs memory budget: the pools and the XS heap of the server under the default config.
+
+Usage: npm run budget -- [options]
+
+Options:
+  --seconds S   length of each measured match with 8 bots (default 8)
+  --no-xs       print the pool table only
+  --no-fit      skip the fit check against manifest.json's creation block
+  --help        show this help
+
+The XS part needs the lwxs host (built by npm install) and runs one or two real-time matches.
+The last line is \`total: N KiB\`: the peak XS heap above an empty machine (slots × 16 + chunk bytes).
+`;
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        seconds: { type: "string" },
+        "no-xs": { type: "boolean" },
+        "no-fit": { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (e) {
+    process.stderr.write(`budget: ${(e as Error).message}\nTry 'npm run budget -- --help'.\n`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const seconds = values.seconds === undefined ? 8 : Number(values.seconds);
+  if (!(seconds >= 2 && seconds <= 600)) {
+    process.stderr.write("budget: --seconds must be a number in 2..600\n");
+    process.exit(2);
+  }
+  const pools = poolTable();
+  for (const line of formatPoolTable(pools)) console.log(line);
+  if (values["no-xs"]) return;
+  const report = await measureHeap(seconds, !values["no-fit"], pools);
+  if (report.quiet.code !== 0 || !report.quiet.heap.peak) {
+    process.stderr.write(`budget: the XS run failed (exit ${report.quiet.code})\n${report.quiet.stderr}\n`);
+    process.exit(1);
+  }
+  for (const line of formatHeap(report)) console.log(line);
+  if (report.fit && report.fit.code !== 0) process.exitCode = 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`budget: ${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,599 @@
+/**
+ * `npm run test:sim`: the Moddable app on the Linux simulator, played by two bots.
+ *
+ * Builds the app with `mcconfig -d -m -p lin -t build` into a temporary folder, starts
+ * `mcsim` under `xvfb-run` in a process group of its own, runs two client-library bots
+ * against it over UDP, then checks that
+ *   - both bots stayed connected and left cleanly (no kick, timeout or reject),
+ *   - each bot applied every reliable message exactly once, in seqno order, and received
+ *     every chat line of both bots exactly once and in order (the server logged each once),
+ *   - "Chunk used" and "Slot used" from the simulator's `instruments:` lines stay flat
+ *     after warm-up (criterion in tools/sim/instruments.ts and docs/memory.md).
+ * Skips (exit 0, a line starting "skip:") where the SDK, mcsim or xvfb-run is missing.
+ * mcsim and the build are stopped by process id, on failure and on Ctrl-C too.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import dgram from "node:dgram";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ClientState } from "../modules/client/client";
+import { Fields, readChat } from "../modules/protocol/codec";
+import { DEFAULT_PORT, Msg } from "../modules/protocol/constants";
+import { C } from "../modules/protocol/counters";
+import { bytesToAscii } from "../modules/text";
+import { BEHAVIOURS } from "./behaviours";
+import { runBots, type Bot, type BotSummary } from "./botlib";
+import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
+
+const HELP = `lwar-xs simulator test: build the Moddable app, run it in mcsim, play two bots against it,
+check delivery and memory.
+
+Usage: npm run test:sim -- [options]
+
+Options:
+  --duration S       seconds the bots play (default 60)
+  --warmup S         seconds left out of the memory check (default 10, at most a third of --duration)
+  --behaviour NAME   bot behaviour: ${BEHAVIOURS.join(", ")} (default idle)
+  --chat-every S     mean seconds between chat lines per bot (default 2)
+  --app FILE         run this mc.so instead of building one
+  --keep             keep the temporary folder (build, mcsim.log) even when the test passes
+  --help             show this help
+
+Needs MODDABLE, mcconfig and mcsim (on PATH or in $MODDABLE/build/bin/lin/release),
+xvfb-run and stdbuf; without them it prints "skip: ..." and exits 0. UDP port ${DEFAULT_PORT}
+must be free. Exit code 0 when every check passes, 1 when one fails, 2 for bad options.
+`;
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PORT = DEFAULT_PORT;
+const BOTS = 2;
+/** Bots must be Connected at every progress check from this many seconds on. */
+const CONNECT_GRACE_S = 5;
+/** The bots stop chatting this long before the end so the last lines arrive before they leave. */
+const QUIET_S = 3;
+const BANNER_TIMEOUT_MS = 30_000;
+const CHAT_TEXT = /^bot (\d+) says hi #(\d+)$/;
+
+function usage(message: string): never {
+  process.stderr.write(`sim-test: ${message}\nTry 'npm run test:sim -- --help'.\n`);
+  process.exit(2);
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) usage(`--${name} must be a number in ${min}..${max}, got '${text}'`);
+  return n;
+}
+
+/** An executable called `name` in PATH or in one of `extra`, or null. */
+function findProgram(name: string, extra: string[] = []): string | null {
+  for (const dir of [...(process.env.PATH ?? "").split(path.delimiter), ...extra]) {
+    if (dir === "") continue;
+    const p = path.join(dir, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function findFile(dir: string, name: string): string | null {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isFile() && e.name === name) return p;
+    if (e.isDirectory()) {
+      const found = findFile(p, name);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** Whether nothing holds UDP `port` on this machine (bound on all interfaces, as mcsim does). */
+function udpPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = dgram.createSocket({ type: "udp4", reuseAddr: false });
+    s.once("error", () => {
+      s.close();
+      resolve(false);
+    });
+    s.bind(port, "0.0.0.0", () => s.close(() => resolve(true)));
+  });
+}
+
+/** Processes in process group `pgid`, from /proc. */
+function groupMembers(pgid: number): { pid: number; comm: string }[] {
+  const out: { pid: number; comm: string }[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const fields = stat.slice(close + 2).split(" "); // state ppid pgrp ...
+    if (Number(fields[2]) === pgid) out.push({ pid: Number(name), comm });
+  }
+  return out;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is gone
+  }
+}
+
+/** A child started in a process group of its own (detached), stopped through that group. */
+class Group {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  exited = false;
+  exitCode: number | null = null;
+  readonly done: Promise<void>;
+
+  constructor(child: ChildProcess) {
+    this.child = child;
+    if (child.pid === undefined) throw new Error("spawn failed");
+    this.pid = child.pid;
+    this.done = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exited = true;
+        this.exitCode = code ?? (signal !== null ? 128 : null);
+        resolve();
+      });
+    });
+  }
+
+  async waitExit(ms: number): Promise<boolean> {
+    if (this.exited) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.done, timeout]);
+    clearTimeout(timer);
+    return this.exited;
+  }
+
+  /**
+   * Stop it: first SIGTERM to the members named `first` (so a wrapper such as xvfb-run can
+   * tidy up after its command ends), then the whole group, then SIGKILL; and SIGKILL any
+   * member left behind once the leader is gone.
+   */
+  async stop(first: string | null): Promise<void> {
+    if (!this.exited && first !== null) {
+      for (const m of groupMembers(this.pid)) {
+        if (m.comm !== first) continue;
+        try {
+          process.kill(m.pid, "SIGTERM");
+        } catch {
+          // already gone
+        }
+      }
+      await this.waitExit(5000);
+    }
+    if (!this.exited) {
+      signalGroup(this.pid, "SIGTERM");
+      if (!(await this.waitExit(3000))) {
+        signalGroup(this.pid, "SIGKILL");
+        await this.waitExit(2000);
+      }
+    }
+    if (groupMembers(this.pid).length > 0) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (groupMembers(this.pid).length > 0) signalGroup(this.pid, "SIGKILL");
+    }
+  }
+
+  /** Last resort on process exit: no waiting possible. */
+  killNow(): void {
+    if (!this.exited || groupMembers(this.pid).length > 0) signalGroup(this.pid, "SIGKILL");
+  }
+}
+
+// ------------------------------------------------------------------ run state and cleanup
+
+let build: Group | null = null;
+let sim: Group | null = null;
+let workDir: string | null = null;
+let keepWorkDir = false;
+
+async function cleanup(): Promise<void> {
+  const b = build;
+  const s = sim;
+  build = null;
+  sim = null;
+  if (b !== null) await b.stop(null);
+  if (s !== null) {
+    if (!s.exited) say(`sim-test: stopping mcsim (xvfb-run process group ${s.pid})`);
+    await s.stop("mcsim");
+  }
+}
+
+function removeWorkDir(): void {
+  if (workDir !== null && !keepWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+let stopping = false;
+function onSignal(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  say(`\nsim-test: ${signal}, stopping`);
+  void cleanup().finally(() => {
+    removeWorkDir();
+    process.exit(130);
+  });
+}
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+process.on("exit", () => {
+  build?.killNow();
+  sim?.killNow();
+});
+
+async function finish(failures: string[]): Promise<never> {
+  // After Ctrl-C the signal handler stops everything and exits; report nothing here.
+  if (stopping) return new Promise<never>(() => {});
+  await cleanup();
+  if (stopping) return new Promise<never>(() => {});
+  if (failures.length === 0) {
+    removeWorkDir();
+    if (keepWorkDir && workDir !== null) say(`sim-test: kept ${workDir}`);
+    say("sim-test: PASS");
+    process.exit(0);
+  }
+  for (const f of failures) say(`FAIL: ${f}`);
+  if (workDir !== null) say(`sim-test: build log and mcsim.log kept in ${workDir}`);
+  say(`sim-test: FAIL (${failures.length} check${failures.length === 1 ? "" : "s"})`);
+  process.exit(1);
+}
+
+// ------------------------------------------------------------------ delivery bookkeeping
+
+interface Received {
+  /** Next seqno expected from the server, and what went wrong. */
+  nextSeq: number;
+  applied: number;
+  seqProblems: string[];
+  /** Chat lines as (sender player id, text), in arrival order. */
+  chats: { id: number; text: string }[];
+  /** Progress checks after the grace period at which the bot was not Connected. */
+  notConnectedAt: number[];
+}
+
+function received(map: Map<Bot, Received>, bot: Bot): Received {
+  let r = map.get(bot);
+  if (r === undefined) {
+    r = { nextSeq: 0, applied: 0, seqProblems: [], chats: [], notConnectedAt: [] };
+    map.set(bot, r);
+  }
+  return r;
+}
+
+/** Checks that `ks` is exactly 1..n. Returns a description of the first difference, or "". */
+function exactlyOnceInOrder(ks: number[], n: number): string {
+  for (let i = 0; i < Math.max(ks.length, n); i++) {
+    if (ks[i] !== i + 1) {
+      if (i >= ks.length) return `missing #${i + 1}..#${n}`;
+      if (i >= n) return `extra #${ks[i]} after #${n}`;
+      return `expected #${i + 1}, got #${ks[i]}`;
+    }
+  }
+  return "";
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  let v;
+  try {
+    v = parseArgs({
+      options: {
+        duration: { type: "string" }, warmup: { type: "string" }, behaviour: { type: "string" },
+        "chat-every": { type: "string" }, app: { type: "string" }, keep: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    usage((err as Error).message);
+  }
+  if (v.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const durationS = num("duration", v.duration, 60, 10, 86400);
+  const warmupS = Math.min(num("warmup", v.warmup, 10, 0, 3600), durationS / 3);
+  const chatEveryS = num("chat-every", v["chat-every"], 2, 0.2, 60);
+  const behaviour = v.behaviour ?? "idle";
+  if (!BEHAVIOURS.includes(behaviour)) usage(`--behaviour must be one of ${BEHAVIOURS.join(", ")}, got '${behaviour}'`);
+  keepWorkDir = v.keep === true;
+
+  // Prerequisites: a missing tool is a skip, not a failure (CI has none of them).
+  if (process.platform !== "linux") return skip(`the Moddable simulator test runs on Linux only (this is ${process.platform})`);
+  const moddable = process.env.MODDABLE;
+  if (moddable === undefined || moddable === "") return skip("MODDABLE is not set (the Moddable SDK is not installed here)");
+  if (!fs.existsSync(moddable)) return skip(`MODDABLE=${moddable} does not exist`);
+  const sdkBin = path.join(moddable, "build", "bin", "lin", "release");
+  const mcsim = findProgram("mcsim", [sdkBin]);
+  if (mcsim === null) return skip(`mcsim not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`);
+  const xvfbRun = findProgram("xvfb-run");
+  if (xvfbRun === null) return skip("xvfb-run not found on PATH (install the xvfb package)");
+  const stdbuf = findProgram("stdbuf");
+  if (stdbuf === null) return skip("stdbuf not found on PATH (coreutils)");
+  let mcconfig: string | null = null;
+  if (v.app === undefined) {
+    mcconfig = findProgram("mcconfig", [sdkBin]);
+    if (mcconfig === null) return skip(`mcconfig not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`);
+  }
+  // mcconfig runs tsc, xsc and the like from PATH.
+  const localBin = path.join(ROOT, "node_modules", ".bin");
+  const env = { ...process.env, PATH: [localBin, process.env.PATH ?? "", path.dirname(mcsim)].join(path.delimiter) };
+
+  const app0 = v.app !== undefined ? path.resolve(v.app) : null;
+  if (app0 !== null && !fs.existsSync(app0)) usage(`--app ${app0}: no such file`);
+  if (!(await udpPortFree(PORT))) {
+    say(`FAIL: UDP port ${PORT} is in use on this machine (another mcsim or lwar server?); stop it and retry`);
+    process.exit(1);
+  }
+
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "lwar-sim-"));
+  const failures: string[] = [];
+
+  // ---- build
+  let app = app0;
+  if (app === null) {
+    if (findProgram("tsc", [localBin]) === null) return finish(["tsc not found (mcconfig needs it): run npm install"]);
+    const out = path.join(workDir, "build");
+    fs.mkdirSync(out);
+    const logPath = path.join(workDir, "build.log");
+    const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out];
+    say(`sim-test: building: mcconfig ${args.join(" ")}`);
+    const log = fs.openSync(logPath, "w");
+    const started = performance.now();
+    build = new Group(spawn(mcconfig as string, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", log, log] }));
+    await build.done;
+    fs.closeSync(log);
+    const code = build.exitCode;
+    build = null;
+    if (code !== 0) {
+      const tail = fs.readFileSync(logPath, "utf8").trimEnd().split("\n").slice(-25);
+      for (const l of tail) say(`build | ${l}`);
+      return finish([`mcconfig exited with ${code}`]);
+    }
+    app = findFile(path.join(out, "bin"), "mc.so");
+    if (app === null) return finish([`mcconfig succeeded but left no mc.so under ${out}/bin`]);
+    say(`sim-test: built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${app}`);
+  }
+
+  // ---- the simulator
+  const inst = new Instruments();
+  const simLog = fs.createWriteStream(path.join(workDir, "mcsim.log"));
+  const serverChats: { slot: number; text: string }[] = [];
+  const events = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+  /** When the bots started; instruments lines before that get t = -1. */
+  let t0: number | null = null;
+  let botsRunning = false;
+  let bannerSeen: () => void = () => {};
+  const banner = new Promise<void>((resolve) => (bannerSeen = resolve));
+
+  const child = spawn(xvfbRun, ["-a", stdbuf, "-oL", mcsim, app], { cwd: workDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  sim = new Group(child);
+  const simGroup = sim;
+  say(`sim-test: started mcsim under xvfb-run, process group ${simGroup.pid}`);
+  child.stderr?.on("data", (d: Buffer) => simLog.write(d));
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+    const t = t0 === null ? -1 : (performance.now() - t0) / 1000;
+    simLog.write(`${line}\n`);
+    if (inst.line(line, t)) return;
+    const chat = /^chat slot (\d+) .*?: (bot \d+ says hi #\d+)$/.exec(line);
+    if (chat !== null) {
+      serverChats.push({ slot: Number(chat[1]), text: chat[2] });
+      return;
+    }
+    const ev = /^(join|leave|kick|timeout|reject)\b/.exec(line);
+    if (ev !== null) events[ev[1] as keyof typeof events]++;
+    if (line.startsWith("lwar-xs listening")) bannerSeen();
+    // Status lines every 10 s would interleave with the progress lines: log only.
+    if (!line.startsWith("status ") || !botsRunning) say(`sim | ${line}`);
+  });
+
+  const bannerTimeout = new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), BANNER_TIMEOUT_MS).unref());
+  const started = await Promise.race([banner.then(() => "ok"), simGroup.done.then(() => "exit"), bannerTimeout]);
+  if (started === "ok") await new Promise((r) => setTimeout(r, 500)); // the rest of the banner
+  if (started !== "ok") {
+    return finish([started === "exit" ? `mcsim exited (code ${simGroup.exitCode}) before the server started` : `no server banner within ${BANNER_TIMEOUT_MS / 1000} s`]);
+  }
+
+  // ---- the bots
+  const byBot = new Map<Bot, Received>();
+  let botList: Bot[] = [];
+  const fields = new Fields();
+  let lastPrinted = 0;
+  say(`sim-test: ${BOTS} bots, behaviour ${behaviour}, a chat line every ~${chatEveryS} s each, for ${durationS} s`);
+  t0 = performance.now();
+  botsRunning = true;
+  const run = runBots({
+    host: "127.0.0.1",
+    port: PORT,
+    count: BOTS,
+    durationS,
+    behaviour,
+    chatEveryS,
+    seed: 1,
+    onReliable: (bot, type, seq, bytes, offset) => {
+      const r = received(byBot, bot);
+      if (seq !== r.nextSeq && r.seqProblems.length < 5)
+        r.seqProblems.push(seq < r.nextSeq ? `seqno ${seq} applied again` : `seqno ${r.nextSeq}..${seq - 1} skipped`);
+      r.nextSeq = seq + 1;
+      r.applied++;
+      if (type === Msg.Chat) {
+        readChat(bytes, offset, fields);
+        r.chats.push({ id: fields.id, text: bytesToAscii(bytes, fields.textOffset, fields.textLength) });
+      }
+    },
+    onProgress: (bots, t) => {
+      botList = bots;
+      for (const b of bots) {
+        if (t >= durationS - QUIET_S) b.nextChat = Infinity;
+        if (t >= CONNECT_GRACE_S && b.client.state !== ClientState.Connected) received(byBot, b).notConnectedAt.push(Math.round(t));
+      }
+      const s = Math.round(t);
+      if (s % 5 !== 0 || s === lastPrinted) return;
+      lastPrinted = s;
+      const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
+      const sent = bots.reduce((a, b) => a + b.chats, 0);
+      const got = bots.reduce((a, b) => a + b.chatsReceived, 0);
+      say(
+        `t=${s}s connected ${connected}/${bots.length} chats sent ${sent} received ${got} | ` +
+          `Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} GC ${inst.latest("Garbage collections") ?? "?"}/s`,
+      );
+    },
+  });
+  const outcome = await Promise.race([run, simGroup.done.then(() => null)]);
+  botsRunning = false;
+  if (outcome === null) return finish([`mcsim exited (code ${simGroup.exitCode}) while the bots were playing`]);
+  const summary: BotSummary = outcome;
+  // Let the server's leave lines and one more instruments line arrive.
+  await new Promise((r) => setTimeout(r, 1500));
+  await cleanup();
+  simLog.end();
+
+  // ---- delivery
+  say("");
+  say("delivery:");
+  const bots = botList;
+  if (bots.length !== BOTS) failures.push(`expected ${BOTS} bots in the progress reports, saw ${bots.length}`);
+  const senders = new Map<number, Bot>(); // chat "bot N" -> bot with selfSlot N-1
+  for (const b of bots) if (b.client.selfSlot >= 0) senders.set(b.client.selfSlot + 1, b);
+  const totalChats = bots.reduce((a, b) => a + b.chats, 0);
+  for (const b of bots) {
+    const c = b.client;
+    const r = received(byBot, b);
+    const name = `bot ${c.selfSlot + 1}`;
+    const problems: string[] = [];
+    if (c.selfId < 0) problems.push("never connected");
+    if (r.notConnectedAt.length > 0) problems.push(`not connected at t=${r.notConnectedAt.slice(0, 5).join(", ")} s`);
+    const endState = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === c.state) ?? String(c.state);
+    if (c.state !== ClientState.Closed) problems.push(`ended ${endState}, not Closed`);
+    problems.push(...r.seqProblems);
+    if (r.applied !== c.counters[C.ReliableReceived]) problems.push(`listener saw ${r.applied} reliable messages, counter says ${c.counters[C.ReliableReceived]}`);
+    const bySender = new Map<number, number[]>();
+    for (const m of r.chats) {
+      const match = CHAT_TEXT.exec(m.text);
+      const sender = match !== null ? senders.get(Number(match[1])) : undefined;
+      if (match === null || sender === undefined) {
+        problems.push(`unexpected chat '${m.text}'`);
+        continue;
+      }
+      if (m.id !== sender.client.selfId) problems.push(`chat '${m.text}' carries id 0x${m.id.toString(16)}, sender is 0x${sender.client.selfId.toString(16)}`);
+      const list = bySender.get(Number(match[1])) ?? [];
+      list.push(Number(match[2]));
+      bySender.set(Number(match[1]), list);
+    }
+    const perSender: string[] = [];
+    for (const [n, s] of senders) {
+      const ks = bySender.get(n) ?? [];
+      const diff = exactlyOnceInOrder(ks, s.chats);
+      if (diff !== "") problems.push(`chats from bot ${n}: ${diff}`);
+      perSender.push(`${ks.length}/${s.chats} from bot ${n}`);
+    }
+    say(
+      `  ${name}: ${r.notConnectedAt.length === 0 ? "connected throughout" : "dropped out"}, ended ${endState}; ` +
+        `applied ${r.applied} reliable messages (seqno 0..${r.nextSeq - 1}), ${c.counters[C.DuplicateReliable]} duplicate copies dropped, ` +
+        `${c.counters[C.ReliableResent]} of its own resent; chats ${perSender.join(", ")}; sent ${b.chats}`,
+    );
+    for (const p of problems) failures.push(`${name}: ${p}`);
+  }
+  if (totalChats < BOTS * 3) failures.push(`only ${totalChats} chat lines were sent: too few to say anything`);
+  // The server side: each chat logged once, in order per sender.
+  const serverBySender = new Map<number, number[]>();
+  for (const m of serverChats) {
+    const match = CHAT_TEXT.exec(m.text);
+    if (match === null) continue;
+    const list = serverBySender.get(Number(match[1])) ?? [];
+    list.push(Number(match[2]));
+    serverBySender.set(Number(match[1]), list);
+  }
+  for (const [n, s] of senders) {
+    const diff = exactlyOnceInOrder(serverBySender.get(n) ?? [], s.chats);
+    if (diff !== "") failures.push(`server log, chats from bot ${n}: ${diff}`);
+  }
+  say(
+    `  server log: ${serverChats.length} chat lines for ${totalChats} sent, ${events.join} joins, ${events.leave} leaves, ` +
+      `${events.kick} kicks, ${events.timeout} timeouts, ${events.reject} rejects`,
+  );
+  if (events.join !== BOTS || events.leave !== BOTS) failures.push(`server logged ${events.join} joins and ${events.leave} leaves, expected ${BOTS} each`);
+  if (events.kick + events.timeout + events.reject > 0) failures.push(`server logged ${events.kick} kicks, ${events.timeout} timeouts, ${events.reject} rejects`);
+  say(
+    `  bots: ${summary.connected}/${summary.bots} connected, ${summary.disconnectedCleanly} left cleanly, ${summary.kicked} kicked, ` +
+      `${summary.timedOut} timed out, ${summary.rejected} rejected; Update ${summary.updatesPerSecond.toFixed(1)}/s, Stats ${summary.statsPerSecond.toFixed(1)}/s per bot`,
+  );
+
+  // ---- memory
+  if (inst.samples.length === 0)
+    failures.push("mcsim printed no instruments lines: is xsbug running? (a debug build sends them to xsbug on localhost:5002 when it can)");
+  const report = analyse(inst, warmupS, durationS);
+  printMemory(report);
+  failures.push(...report.errors);
+  for (const t of report.trends) failures.push(...t.problems);
+  say("");
+  return finish(failures);
+}
+
+function printMemory(m: MemoryReport): void {
+  say("");
+  say(
+    `memory: instruments from t=${m.from.toFixed(0)} s to t=${m.to.toFixed(0)} s: ${m.samples} samples, ` +
+      `${m.firstSamples} in the first third, ${m.lastSamples} in the last (bytes, 64-bit host: a slot is 32 bytes)`,
+  );
+  for (const t of m.trends) {
+    say(
+      `  ${t.used.padEnd(10)} first third min ${t.firstMin} max ${t.firstMax}; last third min ${t.lastMin} max ${t.lastMax}; ` +
+        `floor ${t.lastMin - t.firstMin >= 0 ? "+" : ""}${t.lastMin - t.firstMin} (allowed +${t.tolerance}); ` +
+        `${t.heap} ${t.heapStart} -> ${t.heapSettled} -> max ${t.heapMax}  ${t.ok ? "flat" : "NOT FLAT"}`,
+    );
+  }
+  if (m.errors.length === 0) {
+    say(`  Garbage collections: ${m.gcFirst} in the first third, ${m.gcLast} in the last; Stack used peak ${m.stackPeak}`);
+    say(`  criterion: heap sizes constant after the first third, floor (lowest value) within ${FLOOR_TOLERANCE * 100}% of the heap size`);
+  }
+}
+
+function skip(reason: string): void {
+  say(`skip: ${reason}`);
+  process.exit(0);
+}
+
+main().catch(async (err: unknown) => {
+  say(`sim-test: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await finish(["unexpected error"]);
+});
