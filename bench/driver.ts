@@ -1,14 +1,18 @@
 /**
- * The benchmark core, host-free so that the same code runs on XS (lwxs) and on Node.
+ * The benchmark core. Host-free, so that the same code runs on XS (lwxs) and on Node.
  *
- * `runCase` plays the busy match of test/helpers/scenario.ts and times only the server:
- * the server's place on the in-memory network is taken by a `TimedCore` that reads the
- * clock around each `server.receive` and `server.tick`. Clients, the network and the
- * driver itself run outside the timed sections.
- *
- * `recordTrace` and `replayTrace` serve the instruction counts: a trace holds every call
- * the server received in a match (tick times, datagrams with their arrival times), so a
- * lone server can be driven through exactly the same work with no clients in the process.
+ * Method: record, then replay.
+ * 1. `recordTrace` plays the busy match of test/helpers/scenario.ts (clients, in-memory
+ *    network, server) and records every call the server gets: each tick with its time,
+ *    each datagram with its arrival time and sender. It also reports what the server sent
+ *    to each client. This runs on Node, untimed.
+ * 2. `Replay` drives a lone server (and game) through the trace with a host whose `send`
+ *    does nothing, so only the server's own work is measured: no clients, no network copy.
+ *    The replayed server ends with the same counters as the recorded one (same packets,
+ *    same bytes), which the bench checks.
+ * The timed part (the "window", after the mark) is walked twice: once without calling the
+ * server ("dry": decoding the trace, copying each datagram into the receive buffer, reading
+ * the clock) and once for real. The difference is the server's cost.
  */
 import { makeConfig, type Config } from "../modules/config";
 import type { Core, Host } from "../modules/host";
@@ -21,225 +25,53 @@ import { Scenario } from "../test/helpers/scenario";
 export interface CaseOptions {
   /** Connected clients, 1..8. */
   players: number;
-  /** Entities added to the pool before the match, when the game is off. They do not move. */
+  /** Entities added to the pool before the match, with the game off. They do not move. */
   entities: number;
   /** Attach the game: sun, planets, ships and projectiles (then `entities` must be 0). */
   game: boolean;
   /** Entity capacity (config.maxEntities). */
   capacity: number;
   seed: number;
-  /** 10 ms steps before timing starts (connection, sync, the game filling up). */
+  /** 10 ms steps before the window (connection, sync, the game filling up). */
   warmSteps: number;
-  /** 10 ms steps timed. */
+  /** 10 ms steps in the window. */
   steps: number;
 }
 
-export interface CaseResult {
-  /** Mean server time per 10 ms step, µs, less the clock's own cost. */
-  meanUs: number;
-  /** Median, 99th percentile and worst step, µs (same correction). */
-  medianUs: number;
-  p99Us: number;
-  maxUs: number;
-  /** The clock's cost per timed section, µs (already subtracted above). */
-  clockUs: number;
-  /** Timed sections per step (one tick plus the datagrams received). */
-  sectionsPerStep: number;
-  /** Mean live entities over the timed steps. */
-  liveEntities: number;
-  /** Per client, over the timed steps: UDP payload bytes and datagrams per second, server to client. */
-  bytesPerSecond: number;
-  packetsPerSecond: number;
-  /** The busiest client's bytes per second. */
-  maxBytesPerSecond: number;
-  /** Datagrams per second the server received (all clients). */
-  packetsInPerSecond: number;
-  /** Entities in Update messages per client per second. */
-  updateEntitiesPerSecond: number;
-  /** Counters that should stay 0; non-zero means the match was not healthy. */
-  kicks: number;
-  connected: number;
-}
-
-export const DEFAULT_CASE: CaseOptions = Object.freeze({
+export const DEFAULT_CASE: Readonly<CaseOptions> = Object.freeze({
   players: 8,
   entities: 0,
   game: false,
   capacity: 192,
   seed: 1,
-  warmSteps: 400,
-  steps: 1000,
+  warmSteps: 300,
+  steps: 600,
 });
 
 export function configFor(o: CaseOptions): Partial<Config> {
   return { maxEntities: o.capacity };
 }
 
-/** The server's seat on the network: times each call into the real server. */
-class TimedCore implements Core {
-  readonly server: Server;
-  readonly clock: () => number;
-  /** Time spent in the server since the last `take()`, ms, and the calls. */
-  spent = 0;
-  sections = 0;
-  on = false;
-  constructor(server: Server, clock: () => number) {
-    this.server = server;
-    this.clock = clock;
-  }
-  receive(bytes: Uint8Array, length: number, address: string, port: number): void {
-    if (!this.on) return this.server.receive(bytes, length, address, port);
-    const t0 = this.clock();
-    this.server.receive(bytes, length, address, port);
-    this.spent += this.clock() - t0;
-    this.sections++;
-  }
-  tick(now: number): void {
-    if (!this.on) return this.server.tick(now);
-    const t0 = this.clock();
-    this.server.tick(now);
-    this.spent += this.clock() - t0;
-    this.sections++;
-  }
-}
-
-/** Counts what the server sends to each client port. */
-class SendCounter {
-  readonly bytes: Float64Array;
-  readonly packets: Float64Array;
-  constructor(players: number) {
-    this.bytes = new Float64Array(players);
-    this.packets = new Float64Array(players);
-  }
-  count(length: number, port: number): void {
-    const i = port - 40000;
-    if (i >= 0 && i < this.bytes.length) {
-      this.bytes[i] += length;
-      this.packets[i]++;
-    }
-  }
-}
-
-/** The clock's cost per timed section, ms: the same two reads and one subtraction. */
-function clockCost(clock: () => number): number {
-  const n = 20000;
-  let spent = 0;
-  for (let i = 0; i < n; i++) {
-    const t0 = clock();
-    spent += clock() - t0;
-  }
-  return spent / n;
-}
-
-export function makeScenario(o: CaseOptions): Scenario {
-  if (o.game && o.entities !== 0) throw new RangeError("static entities need the game off");
-  return new Scenario({ players: o.players, entities: o.entities, game: o.game, seed: o.seed, social: true, config: configFor(o) });
-}
-
-function sortNumbers(a: Float64Array, n: number): void {
-  // insertion sort would be O(n²) on 1000+ values; a simple heap-free shell sort is enough
-  for (let gap = n >> 1; gap > 0; gap >>= 1) {
-    for (let i = gap; i < n; i++) {
-      const v = a[i];
-      let j = i;
-      while (j >= gap && a[j - gap] > v) {
-        a[j] = a[j - gap];
-        j -= gap;
-      }
-      a[j] = v;
-    }
-  }
-}
-
-/** Play one case and time the server. `clock` returns milliseconds. */
-export function runCase(o: CaseOptions, clock: () => number): CaseResult {
-  const s = makeScenario(o);
-  const core = new TimedCore(s.server, clock);
-  s.serverHost.core = core;
-  const sends = new SendCounter(o.players);
-  const host = s.serverHost;
-  const send = host.send;
-  host.send = function (bytes: Uint8Array, length: number, address: string, port: number): void {
-    sends.count(length, port);
-    send.call(host, bytes, length, address, port);
-  };
-  const perStep = new Float64Array(o.steps);
-  for (let i = 0; i < o.warmSteps; i++) s.step();
-  const clockMs = clockCost(clock);
-
-  const counters = s.server.counters;
-  const packetsIn0 = counters[C.PacketsIn];
-  const entities0 = counters[C.UpdateEntitiesSent];
-  for (let i = 0; i < o.players; i++) {
-    sends.bytes[i] = 0;
-    sends.packets[i] = 0;
-  }
-  let live = 0;
-  let sections = 0;
-  core.on = true;
-  for (let i = 0; i < o.steps; i++) {
-    core.spent = 0;
-    core.sections = 0;
-    s.step();
-    perStep[i] = core.spent - core.sections * clockMs;
-    sections += core.sections;
-    live += s.server.entities.count;
-  }
-  core.on = false;
-
-  let total = 0;
-  for (let i = 0; i < o.steps; i++) total += perStep[i];
-  sortNumbers(perStep, o.steps);
-  const seconds = (o.steps * 10) / 1000;
-  let bytes = 0;
-  let packets = 0;
-  let maxBytes = 0;
-  for (let i = 0; i < o.players; i++) {
-    bytes += sends.bytes[i];
-    packets += sends.packets[i];
-    if (sends.bytes[i] > maxBytes) maxBytes = sends.bytes[i];
-  }
-  let connected = 0;
-  for (let i = 0; i < o.players; i++) if (s.server.active[i] !== 0) connected++;
-  return {
-    meanUs: (total / o.steps) * 1000,
-    medianUs: perStep[o.steps >> 1] * 1000,
-    p99Us: perStep[Math.min(o.steps - 1, Math.floor(o.steps * 0.99))] * 1000,
-    maxUs: perStep[o.steps - 1] * 1000,
-    clockUs: clockMs * 1000,
-    sectionsPerStep: sections / o.steps,
-    liveEntities: live / o.steps,
-    bytesPerSecond: bytes / o.players / seconds,
-    packetsPerSecond: packets / o.players / seconds,
-    maxBytesPerSecond: maxBytes / seconds,
-    packetsInPerSecond: (counters[C.PacketsIn] - packetsIn0) / seconds,
-    updateEntitiesPerSecond: (counters[C.UpdateEntitiesSent] - entities0) / o.players / seconds,
-    kicks: counters[C.Kicks] + counters[C.Timeouts],
-    connected,
-  };
-}
-
-// ------------------------------------------------------------------ traces
+// ------------------------------------------------------------------ recording
 
 /*
  * Trace format, little-endian bytes:
- *   1, time f64                                   tick(time)
- *   2, time f64, client u8, length u16, bytes     receive(bytes, length, client address, client port) at time
- *   3                                             the timed part starts here
- *   0                                             end (padding may follow)
+ *   1, time f64                                  tick(time)
+ *   2, time f64, client u8, length u16, bytes    receive(bytes, length, client's address and port) at time
+ *   3                                            the window starts here
+ *   0                                            end (padding may follow)
  */
+const END = 0;
 const TICK = 1;
 const RECEIVE = 2;
 const MARK = 3;
+const CLIENT_PORT = 40000;
 
 class TraceWriter {
-  bytes: Uint8Array;
+  bytes = new Uint8Array(1 << 16);
   length = 0;
   readonly #f64 = new Float64Array(1);
   readonly #b64 = new Uint8Array(this.#f64.buffer);
-  constructor() {
-    this.bytes = new Uint8Array(1 << 16);
-  }
   #room(n: number): void {
     if (this.length + n <= this.bytes.length) return;
     const grown = new Uint8Array(this.bytes.length * 2 + n);
@@ -266,16 +98,16 @@ class TraceWriter {
 class RecordingCore implements Core {
   readonly server: Server;
   readonly out: TraceWriter;
-  readonly now: () => number;
-  constructor(server: Server, out: TraceWriter, now: () => number) {
-    this.server = server;
+  readonly scenario: Scenario;
+  constructor(scenario: Scenario, out: TraceWriter) {
+    this.scenario = scenario;
+    this.server = scenario.server;
     this.out = out;
-    this.now = now;
   }
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     this.out.byte(RECEIVE);
-    this.out.time(this.now());
-    this.out.byte(port - 40000);
+    this.out.time(this.scenario.net.now);
+    this.out.byte(port - CLIENT_PORT);
     this.out.data(bytes, length);
     this.server.receive(bytes, length, address, port);
   }
@@ -286,112 +118,295 @@ class RecordingCore implements Core {
   }
 }
 
-export interface Trace {
-  bytes: Uint8Array;
-  /** Server counters (packetsOut, bytesOut, packetsIn) at the end, to check a replay against. */
+/** What the server sent and received in the window of the recorded match. */
+export interface Traffic {
+  /** Per client: UDP payload bytes and datagrams per second, server to client (mean over clients). */
+  bytesPerSecond: number;
+  packetsPerSecond: number;
+  /** The busiest client's bytes per second. */
+  maxBytesPerSecond: number;
+  /** Datagrams per second the server received, all clients together. */
+  packetsInPerSecond: number;
+  /** Entities carried in Update messages, per client per second. */
+  updateEntitiesPerSecond: number;
+  /** Mean live entities. */
+  liveEntities: number;
+  /** Clients connected at the end, and kicks plus timeouts (0 in a healthy match). */
+  connected: number;
+  kicks: number;
+  /** The server's totals at the end of the recording, for checking a replay. */
   packetsOut: number;
   bytesOut: number;
-  packetsIn: number;
 }
 
-/** Play the case (untimed) and record every call the server gets. */
+export interface Trace {
+  bytes: Uint8Array;
+  traffic: Traffic;
+}
+
+export function makeScenario(o: CaseOptions): Scenario {
+  if (o.game && o.entities !== 0) throw new RangeError("static entities need the game off");
+  return new Scenario({ players: o.players, entities: o.entities, game: o.game, seed: o.seed, social: true, config: configFor(o) });
+}
+
+/** Play the case on the in-memory network and record every call the server gets. */
 export function recordTrace(o: CaseOptions): Trace {
   const s = makeScenario(o);
   const out = new TraceWriter();
-  const net = s.net;
-  s.serverHost.core = new RecordingCore(s.server, out, () => net.now);
+  s.serverHost.core = new RecordingCore(s, out);
+  const sentBytes = new Float64Array(o.players);
+  const sentPackets = new Float64Array(o.players);
+  let counting = false;
+  const host = s.serverHost;
+  const send = host.send;
+  host.send = function (bytes: Uint8Array, length: number, address: string, port: number): void {
+    const i = port - CLIENT_PORT;
+    if (counting && i >= 0 && i < o.players) {
+      sentBytes[i] += length;
+      sentPackets[i]++;
+    }
+    send.call(host, bytes, length, address, port);
+  };
   for (let i = 0; i < o.warmSteps; i++) s.step();
   out.byte(MARK);
-  for (let i = 0; i < o.steps; i++) s.step();
   const c = s.server.counters;
-  return { bytes: out.bytes.slice(0, out.length), packetsOut: c[C.PacketsOut], bytesOut: c[C.BytesOut], packetsIn: c[C.PacketsIn] };
+  const packetsIn0 = c[C.PacketsIn];
+  const entities0 = c[C.UpdateEntitiesSent];
+  let live = 0;
+  counting = true;
+  for (let i = 0; i < o.steps; i++) {
+    s.step();
+    live += s.server.entities.count;
+  }
+  counting = false;
+  out.byte(END);
+  const seconds = o.steps / 100;
+  let bytes = 0;
+  let packets = 0;
+  let maxBytes = 0;
+  for (let i = 0; i < o.players; i++) {
+    bytes += sentBytes[i];
+    packets += sentPackets[i];
+    if (sentBytes[i] > maxBytes) maxBytes = sentBytes[i];
+  }
+  let connected = 0;
+  for (let i = 0; i < o.players; i++) if (s.server.active[i] !== 0) connected++;
+  return {
+    bytes: out.bytes.slice(0, out.length),
+    traffic: {
+      bytesPerSecond: bytes / o.players / seconds,
+      packetsPerSecond: packets / o.players / seconds,
+      maxBytesPerSecond: maxBytes / seconds,
+      packetsInPerSecond: (c[C.PacketsIn] - packetsIn0) / seconds,
+      updateEntitiesPerSecond: (c[C.UpdateEntitiesSent] - entities0) / o.players / seconds,
+      liveEntities: live / o.steps,
+      connected,
+      kicks: c[C.Kicks] + c[C.Timeouts],
+      packetsOut: c[C.PacketsOut],
+      bytesOut: c[C.BytesOut],
+    },
+  };
 }
+
+// ------------------------------------------------------------------ replaying
 
 class ReplayHost implements Host {
   time = 0;
-  sent = 0;
-  send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {
-    this.sent++;
-  }
+  send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
   now(): number {
     return this.time;
   }
   log(_event: number, _slot: number, _value: number): void {}
 }
 
-const ADDRESSES = Object.freeze(["mem:client0", "mem:client1", "mem:client2", "mem:client3", "mem:client4", "mem:client5", "mem:client6", "mem:client7"]);
+const ADDRESSES: readonly string[] = Object.freeze([
+  "mem:client0", "mem:client1", "mem:client2", "mem:client3", "mem:client4", "mem:client5", "mem:client6", "mem:client7",
+]);
 
-export interface ReplayResult {
+/** A lone server driven by a trace. */
+export class Replay {
+  readonly options: CaseOptions;
+  readonly trace: Uint8Array;
+  readonly server: Server;
+  readonly #host = new ReplayHost();
+  readonly #rx = new Uint8Array(2048);
+  readonly #f64 = new Float64Array(1);
+  readonly #b64 = new Uint8Array(this.#f64.buffer);
+  /** Offset of the first event after the mark. */
+  readonly windowStart: number;
+  /** Ticks in the window. */
+  readonly windowTicks: number;
+
+  constructor(o: CaseOptions, trace: Uint8Array) {
+    this.options = o;
+    this.trace = trace;
+    this.server = createServer(makeConfig(configFor(o)), this.#host);
+    if (o.game) createGame(this.server.config, this.server, o.seed);
+    // The same entities, in the same order, as Scenario adds them.
+    for (let i = 0; i < o.entities; i++) this.server.entities.add(0, NO_PLAYER, (i % 20) * 100 - 1000, ((i / 20) | 0) * 100 - 500);
+    let p = 0;
+    while (trace[p] !== MARK && trace[p] !== END) p = this.#skip(p);
+    if (trace[p] !== MARK) throw new RangeError("the trace has no mark");
+    this.windowStart = p + 1;
+    let ticks = 0;
+    for (let q = this.windowStart; trace[q] !== END; q = this.#skip(q)) if (trace[q] === TICK) ticks++;
+    this.windowTicks = ticks;
+  }
+
+  #skip(p: number): number {
+    const t = this.trace;
+    if (t[p] === MARK) return p + 1;
+    if (t[p] === TICK) return p + 9;
+    return p + 12 + (t[p + 10] | (t[p + 11] << 8));
+  }
+
+  /**
+   * Replay events from `p` up to `ticks` ticks (or the mark, or the end); with `live` false,
+   * decode them without calling the server. When `stepEnds` is given, the clock is read
+   * after every tick into it. Returns the offset reached.
+   */
+  walk(p: number, ticks: number, live: boolean, clock: (() => number) | null, stepEnds: Float64Array | null): number {
+    const t = this.trace;
+    const rx = this.#rx;
+    const b64 = this.#b64;
+    const host = this.#host;
+    const server = this.server;
+    let done = 0;
+    while (done < ticks) {
+      const kind = t[p];
+      if (kind === END || kind === MARK) break;
+      for (let i = 0; i < 8; i++) b64[i] = t[p + 1 + i];
+      host.time = this.#f64[0];
+      if (kind === TICK) {
+        p += 9;
+        if (live) server.tick(host.time);
+        if (stepEnds !== null && clock !== null) stepEnds[done] = clock();
+        done++;
+        continue;
+      }
+      const client = t[p + 9];
+      const n = t[p + 10] | (t[p + 11] << 8);
+      p += 12;
+      for (let i = 0; i < n; i++) rx[i] = t[p + i];
+      p += n;
+      if (live) server.receive(rx, n, ADDRESSES[client], CLIENT_PORT + client);
+    }
+    return p;
+  }
+
+  /** Replay everything before the mark. */
+  warm(): void {
+    this.walk(0, 0x7fffffff, true, null, null);
+  }
+}
+
+export interface TimeResult {
+  /** Server time per 10 ms step, µs: mean over the window, median, 99th percentile, worst. */
+  meanUs: number;
+  medianUs: number;
+  p99Us: number;
+  maxUs: number;
+  /** The dry walk's mean per step, µs (subtracted above). */
+  dryUs: number;
   ticks: number;
-  receives: number;
+  /** The replayed server's totals, to compare with the recording. */
   packetsOut: number;
   bytesOut: number;
-  packetsIn: number;
+}
+
+function sortPrefix(a: Float64Array, n: number): void {
+  for (let gap = n >> 1; gap > 0; gap >>= 1) {
+    for (let i = gap; i < n; i++) {
+      const v = a[i];
+      let j = i;
+      while (j >= gap && a[j - gap] > v) {
+        a[j] = a[j - gap];
+        j -= gap;
+      }
+      a[j] = v;
+    }
+  }
+}
+
+function stepCosts(start: number, ends: Float64Array, n: number, out: Float64Array): void {
+  let prev = start;
+  for (let i = 0; i < n; i++) {
+    out[i] = ends[i] - prev;
+    prev = ends[i];
+  }
+}
+
+/** Warm the server, then time the window: a dry walk, then the real one. `clock` is in ms. */
+export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => number): TimeResult {
+  const r = new Replay(o, trace);
+  r.warm();
+  const n = r.windowTicks;
+  const ends = new Float64Array(n);
+  const dry = new Float64Array(n);
+  const real = new Float64Array(n);
+  // The dry walk four times; the least of the last three counts (the first warms its code,
+  // and a pause of the engine in one of them must not be taken off the server's time).
+  let dryMean = Infinity;
+  for (let k = 0; k < 4; k++) {
+    const t0 = clock();
+    r.walk(r.windowStart, n, false, clock, ends);
+    stepCosts(t0, ends, n, dry);
+    let dryTotal = 0;
+    for (let i = 0; i < n; i++) dryTotal += dry[i];
+    if (k > 0 && dryTotal / n < dryMean) dryMean = dryTotal / n;
+  }
+  const t0 = clock();
+  r.walk(r.windowStart, n, true, clock, ends);
+  stepCosts(t0, ends, n, real);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    real[i] -= dryMean;
+    total += real[i];
+  }
+  sortPrefix(real, n);
+  const c = r.server.counters;
+  return {
+    meanUs: (total / n) * 1000,
+    medianUs: real[n >> 1] * 1000,
+    p99Us: real[Math.min(n - 1, Math.floor(n * 0.99))] * 1000,
+    maxUs: real[n - 1] * 1000,
+    dryUs: dryMean * 1000,
+    ticks: n,
+    packetsOut: c[C.PacketsOut],
+    bytesOut: c[C.BytesOut],
+  };
+}
+
+export interface CountResult {
+  ticks: number;
 }
 
 /**
- * Drive a lone server (and game) through a trace recorded for the same case. With `timed`
- * false the calls after the mark are skipped, so that two runs differ only by the
- * server's work in the timed part.
+ * For instruction counts under callgrind: warm the server, then walk the first `ticks`
+ * ticks of the window dry inside `Array.prototype.every` and for real inside
+ * `Array.prototype.some`. Those two native functions bracket the two walks, so the
+ * profile's inclusive counts for fx_Array_prototype_some and fx_Array_prototype_every
+ * differ by exactly the server's instructions. Neither is used anywhere else.
  */
-export function replayTrace(o: CaseOptions, trace: Uint8Array, timed: boolean): ReplayResult {
-  const host = new ReplayHost();
-  const server = createServer(makeConfig(configFor(o)), host);
-  if (o.game) createGame(server.config, server, o.seed);
-  for (let i = 0; i < o.entities; i++) server.entities.add(0, NO_PLAYER, (i % 20) * 100 - 1000, ((i / 20) | 0) * 100 - 500);
-  const f64 = new Float64Array(1);
-  const b64 = new Uint8Array(f64.buffer);
-  const rx = new Uint8Array(2048);
-  let p = 0;
-  let live = true;
-  let ticks = 0;
-  let receives = 0;
-  while (p < trace.length) {
-    const kind = trace[p++];
-    if (kind === 0) break;
-    if (kind === MARK) {
-      live = timed;
-      continue;
-    }
-    for (let i = 0; i < 8; i++) b64[i] = trace[p++];
-    host.time = f64[0];
-    if (kind === TICK) {
-      if (live) server.tick(host.time);
-      ticks++;
-      continue;
-    }
-    const client = trace[p++];
-    const n = trace[p] | (trace[p + 1] << 8);
-    p += 2;
-    for (let i = 0; i < n; i++) rx[i] = trace[p + i];
-    p += n;
-    if (live) server.receive(rx, n, ADDRESSES[client], 40000 + client);
-    receives++;
-  }
-  const c = server.counters;
-  return { ticks, receives, packetsOut: c[C.PacketsOut], bytesOut: c[C.BytesOut], packetsIn: c[C.PacketsIn] };
+export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number): CountResult {
+  const r = new Replay(o, trace);
+  r.warm();
+  const n = ticks < r.windowTicks ? ticks : r.windowTicks;
+  const one = [0];
+  one.every(() => {
+    r.walk(r.windowStart, n, false, null, null);
+    return true;
+  });
+  one.some(() => {
+    r.walk(r.windowStart, n, true, null, null);
+    return false;
+  });
+  return { ticks: n };
 }
 
-/** Ticks after the mark, i.e. the steps a replay times. */
-export function ticksAfterMark(trace: Uint8Array): number {
-  let p = 0;
-  let after = false;
-  let ticks = 0;
-  while (p < trace.length) {
-    const kind = trace[p++];
-    if (kind === 0) break;
-    if (kind === MARK) {
-      after = true;
-      continue;
-    }
-    p += 8;
-    if (kind === TICK) {
-      if (after) ticks++;
-      continue;
-    }
-    p++;
-    const n = trace[p] | (trace[p + 1] << 8);
-    p += 2 + n;
-  }
-  return ticks;
+/** Bytes of a trace as 32-bit words (little-endian, zero-padded), for a script literal. */
+export function traceWords(bytes: Uint8Array): Int32Array {
+  const words = new Int32Array(Math.ceil(bytes.length / 4) + 1);
+  new Uint8Array(words.buffer).set(bytes);
+  return words;
 }

@@ -8,9 +8,10 @@
  * same inputs give the same world, bit for bit, on any engine. `hash()` proves it.
  *
  * Step order: planets, spawns, ships (input, gravity, clamp, boundary, sun and planets,
- * fire), projectiles (lifetime, the sun's gravity, sun and planets), ships against ships
- * and projectiles through the grid, deaths and removals, health. Ships are walked by
- * player slot, projectiles once over the pool; the rest of a step touches only what moved.
+ * fire), ships against ships, projectiles (lifetime, the sun's gravity, sun, planets and
+ * ships), deaths and removals, health. Ships are walked by player slot, projectiles once
+ * over the pool. On XS every typed-array access is a call, so the projectile loop keeps
+ * its reads and writes few: the broad phase costs it one byte (see ReachGrid).
  */
 import { ConfigError, type Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
@@ -18,9 +19,9 @@ import { Random } from "../random";
 import type { GameHooks, Server } from "../server/server";
 import { PriorityPlanner, type PlannerFocus } from "../server/updates";
 import { EntityError, NO_PLAYER, type EntityTable } from "./entities";
-import { Grid } from "./grid";
+import { ReachGrid } from "./grid";
 import {
-  ARENA_RADIUS, BOUNDARY_RESTITUTION, DT, JOIN_SPAWN_STEPS, Kind, MAX_SHIP_RADIUS, MAX_SHIP_SPEED, MAX_SHOT_RADIUS,
+  ARENA_RADIUS, BOUNDARY_RESTITUTION, DT, JOIN_SPAWN_STEPS, Kind, MAX_PLANET_RADIUS, MAX_SHIP_RADIUS, MAX_SHIP_SPEED, MAX_SHOT_RADIUS,
   ORBIT_INNER, ORBIT_OUTER, ORBIT_SPEED_FACTOR, PLANET_BASE, PLANET_DAMAGE_BASE, PLANET_DAMAGE_FACTOR, PLANET_GM,
   PLANET_RESTITUTION, PLANET_TYPES, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MASS,
   SHIP_MAX_SPEED, SHIP_RESTITUTION, SHIP_THRUST, SHIP_TURN, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE, SHOT_MAX_SPEED,
@@ -59,12 +60,19 @@ const MAX_CATCH_UP = 4;
 const GENTLE_SPEED = 30;
 /** Projectiles keep this far from a spawn point. */
 const SPAWN_SHOT_CLEARANCE = 120;
-const GRID_CELL = 512;
-/** How far a projectile can move in one step, for the quick reject against planets. */
-const SHOT_STEP = SHOT_MAX_SPEED * DT;
-/** Grid search distance beyond a ship's radius: the largest other radius plus a step of closing motion. */
-const REACH = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT + 1;
+const GRID_CELL = 256;
+/**
+ * How far beyond its radius a ship marks the grid: the largest other radius plus one step
+ * of closing motion, plus what a bounce off another ship can move it after marking.
+ */
+const REACH = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT + 2 * MAX_SHIP_RADIUS;
+/** A projectile further than this from a ship at the end of a step cannot have touched it. */
+const CLOSE = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT;
 const SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
+/** Squared distance from the sun within which some projectile touches it. */
+const SUN_REACH2 = (SUN_RADIUS + MAX_SHOT_RADIUS) * (SUN_RADIUS + MAX_SHOT_RADIUS);
+/** Radial distance from an orbit within which a projectile may touch that orbit's planet this step. */
+const PLANET_NEAR = MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + SHOT_MAX_SPEED * DT;
 
 /** The per-player arrays the game reads (input, selection) and writes (scores). The Server has them. */
 export interface GamePlayers {
@@ -114,17 +122,15 @@ export class Game implements GameHooks, PlannerFocus {
   readonly radius: Float32Array;
   /** Ship hit points (the table's `health` is the percentage sent to clients). */
   readonly hp: Int16Array;
-  /** Projectile steps left. */
-  readonly life: Uint16Array;
-  /** Projectile steps lived, for the arming delay against its own ship. */
-  readonly age: Uint16Array;
-  /** Position before this step, for swept tests. */
+  /** Step in which a projectile expires, and the step it was fired in (for the arming delay). */
+  readonly expires: Uint32Array;
+  readonly fired: Uint32Array;
+  /** Position before this step, for swept tests (ships and bodies; projectiles derive theirs). */
   readonly prevX: Float32Array;
   readonly prevY: Float32Array;
   /** Player id of whatever brought the ship to 0 hp this step; NO_PLAYER for the environment. */
   readonly killer: Uint32Array;
-  /** 1 for a projectile that has hit something or expired this step; the list, in doom order. */
-  readonly #doomed: Uint8Array;
+  /** Projectiles that hit something or expired this step, in that order; removed at the end of it. */
   readonly #doomedList: Uint16Array;
   #doomedCount = 0;
   /** Ships alive. */
@@ -139,12 +145,14 @@ export class Game implements GameHooks, PlannerFocus {
   readonly orbitPhase: Float64Array;
 
   readonly #rng: Random;
-  readonly #grid: Grid;
+  readonly #grid: ReachGrid;
   /** Bit views of the Float32 fields, for hash(). */
   readonly #bits: Uint32Array[];
   /** Distance between neighbouring orbits (0 with fewer than two planets). */
   readonly #orbitSpacing: number;
   #nextStepAt = -1;
+  /** Whether ships bounced off each other this step (the grid is marked again). */
+  #rammed = false;
   // Scratch results of #gravity and #sweep.
   #gx = 0;
   #gy = 0;
@@ -183,12 +191,11 @@ export class Game implements GameHooks, PlannerFocus {
     this.kind = new Uint8Array(cap);
     this.radius = new Float32Array(cap);
     this.hp = new Int16Array(cap);
-    this.life = new Uint16Array(cap);
-    this.age = new Uint16Array(cap);
+    this.expires = new Uint32Array(cap);
+    this.fired = new Uint32Array(cap);
     this.prevX = new Float32Array(cap);
     this.prevY = new Float32Array(cap);
     this.killer = new Uint32Array(cap);
-    this.#doomed = new Uint8Array(cap);
     this.#doomedList = new Uint16Array(cap);
 
     this.bodies = fixed;
@@ -200,7 +207,7 @@ export class Game implements GameHooks, PlannerFocus {
 
     this.#orbitSpacing = config.planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (config.planets - 1) : 0;
     this.#rng = new Random(this.seed);
-    this.#grid = new Grid(cap, ARENA_RADIUS, GRID_CELL);
+    this.#grid = new ReachGrid(ARENA_RADIUS, GRID_CELL);
     const e = entities;
     this.#bits = [
       new Uint32Array(e.x.buffer, e.x.byteOffset, cap), new Uint32Array(e.y.buffer, e.y.byteOffset, cap),
@@ -230,7 +237,6 @@ export class Game implements GameHooks, PlannerFocus {
       this.kind[i] = b === 0 ? Kind.Sun : Kind.Planet;
       this.radius[i] = TEMPLATE_RADIUS[e.type[i]];
       this.hp[i] = 0;
-      this.life[i] = 0;
     }
     this.#moveBodies();
   }
@@ -295,11 +301,12 @@ export class Game implements GameHooks, PlannerFocus {
     // Only the game adds entities: all that is not a body or a ship is a projectile.
     this.shots = e.count - this.bodies - this.#ships;
     this.#doomedCount = 0;
-    this.#grid.begin();
     for (let s = 0; s < n; s++) if (this.focusIndex[s] >= 0) this.#moveShip(this.focusIndex[s], s);
+    this.#markShips();
+    this.#rammed = false;
+    for (let s = 0; s < n; s++) if (this.focusIndex[s] >= 0) this.#collideShips(s);
+    if (this.#rammed) this.#markShips();
     this.#moveShots();
-    this.#grid.build();
-    for (let s = 0; s < n; s++) if (this.focusIndex[s] >= 0) this.#collideShip(this.focusIndex[s]);
     this.#reap();
   }
 
@@ -382,7 +389,6 @@ export class Game implements GameHooks, PlannerFocus {
     this.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
     this.hp[i] = SHIP_HP[st];
     this.killer[i] = NO_PLAYER;
-    this.#doomed[i] = 0;
     this.shipType[slot] = st;
     this.weaponType[slot] = wt;
     this.focusIndex[slot] = i;
@@ -467,7 +473,6 @@ export class Game implements GameHooks, PlannerFocus {
     if (x * x + y * y < reach * reach) this.#damage(i, this.hp[i], NO_PLAYER);
     for (let b = 1; b < this.bodies && this.hp[i] > 0; b++) this.#shipPlanet(i, this.bodyIndex[b]);
     if (this.hp[i] <= 0) return;
-    this.#grid.insert(i, e.x[i], e.y[i]);
     if ((input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
   }
 
@@ -492,18 +497,18 @@ export class Game implements GameHooks, PlannerFocus {
     this.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + w];
     this.prevX[j] = e.x[j];
     this.prevY[j] = e.y[j];
-    this.life[j] = WEAPON_LIFE[w];
-    this.age[j] = 0;
+    // The firing step is the first of its life.
+    this.expires[j] = this.steps + WEAPON_LIFE[w] - 1;
+    this.fired[j] = this.steps;
     this.hp[j] = 0;
-    this.#doomed[j] = 0;
     this.shots++;
     this.counters[GameCounter.ShotsFired]++;
   }
 
   /**
    * Every projectile: lifetime, the sun's gravity (planets pull ships only), motion, then
-   * the arena, the sun and the planets. One loop with the arrays in locals: this is the
-   * bulk of a step.
+   * the arena, the sun, the planets and the ships. One loop with the arrays in locals:
+   * this is the bulk of a step.
    */
   #moveShots(): void {
     const e = this.entities;
@@ -514,96 +519,112 @@ export class Game implements GameHooks, PlannerFocus {
     const ey = e.y;
     const evx = e.vx;
     const evy = e.vy;
-    const px = this.prevX;
-    const py = this.prevY;
-    const life = this.life;
-    const age = this.age;
+    const expires = this.expires;
     const radius = this.radius;
-    const doomed = this.#doomed;
+    const mask = this.#grid.mask;
     const grid = this.#grid;
+    const side = grid.side;
+    const focus = this.focusIndex;
     const bodies = this.bodies;
     const bodyIndex = this.bodyIndex;
     const orbit = this.orbitRadius;
     const spacing = this.#orbitSpacing;
+    const steps = this.steps;
     const max2 = SHOT_MAX_SPEED * SHOT_MAX_SPEED;
     const arena2 = ARENA_RADIUS * ARENA_RADIUS;
+    // Locals: on XS a property or global lookup per projectile adds up.
+    const SHOT = Kind.Shot;
+    const sqrt = Math.sqrt;
     for (let i = 0; i < cap; i++) {
-      if (alive[i] === 0 || kind[i] !== Kind.Shot) continue;
-      doomed[i] = 0;
-      if (life[i] <= 1) {
-        life[i] = 0;
+      if (alive[i] === 0 || kind[i] !== SHOT) continue;
+      if (steps >= expires[i]) {
         this.#doom(i);
         continue;
       }
-      life[i]--;
-      if (age[i] < 0xffff) age[i]++;
-      let x = ex[i];
-      let y = ey[i];
-      const r2 = x * x + y * y;
-      const r = Math.sqrt(r2);
+      const x0 = ex[i];
+      const y0 = ey[i];
+      const r2 = x0 * x0 + y0 * y0;
+      const r = sqrt(r2);
       const f = r2 >= 1 ? (-SUN_GM * DT) / (r2 * r) : 0;
-      let vx = evx[i] + x * f;
-      let vy = evy[i] + y * f;
+      let vx = evx[i] + x0 * f;
+      let vy = evy[i] + y0 * f;
       const v2 = vx * vx + vy * vy;
       if (v2 > max2) {
-        const k = SHOT_MAX_SPEED / Math.sqrt(v2);
+        const k = SHOT_MAX_SPEED / sqrt(v2);
         vx *= k;
         vy *= k;
       }
-      px[i] = x;
-      py[i] = y;
-      x += vx * DT;
-      y += vy * DT;
+      const x = x0 + vx * DT;
+      const y = y0 + vy * DT;
       ex[i] = x;
       ey[i] = y;
       evx[i] = vx;
       evy[i] = vy;
       const end2 = x * x + y * y;
-      const rad = radius[i];
-      const sun = SUN_RADIUS + rad;
-      if (end2 > arena2 || end2 < sun * sun) {
+      if (end2 > arena2 || (end2 < SUN_REACH2 && end2 < (SUN_RADIUS + radius[i]) * (SUN_RADIUS + radius[i]))) {
         this.#doom(i);
         continue;
       }
       // A planet keeps to its orbit and a shot moves at most SHOT_STEP; orbits are further
       // apart than twice that reach, so only the nearest orbit can hold a planet to hit.
-      let hit = false;
       if (bodies > 1) {
-        let b = spacing > 0 ? 1 + Math.round((r - ORBIT_INNER) / spacing) : 1;
+        // Nearest orbit; below the first one the truncation lands on 1 or less, then clamped.
+        let b = spacing > 0 ? 1 + (((r - ORBIT_INNER) / spacing + 0.5) | 0) : 1;
         if (b < 1) b = 1;
         else if (b >= bodies) b = bodies - 1;
-        const p = bodyIndex[b];
         const d = r - orbit[b];
-        const near = radius[p] + rad + SHOT_STEP;
-        if (d < near && d > -near) {
-          const bx = x - ex[p];
-          const by = y - ey[p];
-          if (bx < near && bx > -near && by < near && by > -near) hit = this.#sweep(p, i, radius[p] + rad);
+        if (d < PLANET_NEAR && d > -PLANET_NEAR) {
+          const p = bodyIndex[b];
+          const dx = x - ex[p];
+          const dy = y - ey[p];
+          const close = dx < PLANET_NEAR && dx > -PLANET_NEAR && dy < PLANET_NEAR && dy > -PLANET_NEAR;
+          if (close && this.#sweep(this.prevX[p], this.prevY[p], ex[p], ey[p], x0, y0, x, y, radius[p] + radius[i])) {
+            this.#doom(i);
+            continue;
+          }
         }
       }
-      if (hit) this.#doom(i);
-      else grid.insert(i, x, y);
+      // Ships whose reach covers the cell the shot ended in.
+      let cx = ((x + ARENA_RADIUS) / GRID_CELL) | 0;
+      let cy = ((y + ARENA_RADIUS) / GRID_CELL) | 0;
+      if (cx >= side) cx = side - 1;
+      if (cy >= side) cy = side - 1;
+      let m = mask[cy * side + cx];
+      for (let s = 0; m !== 0; s++, m >>= 1) {
+        if ((m & 1) === 0) continue;
+        const ship = focus[s];
+        if (ship < 0) continue;
+        // Beyond both radii plus a step of closing motion at the end: no hit this step.
+        const dx = ex[ship] - x;
+        const dy = ey[ship] - y;
+        if (dx > CLOSE || dx < -CLOSE || dy > CLOSE || dy < -CLOSE) continue;
+        if (this.#shipShot(ship, i, x0, y0, x, y)) break;
+      }
     }
   }
 
   #doom(i: number): void {
-    this.#doomed[i] = 1;
     this.#doomedList[this.#doomedCount++] = i;
   }
 
   // ---------------------------------------------------------------- collisions
 
   /**
-   * Whether a and b came within `r` of each other during the step, their motion taken
-   * as straight from prev to now. The relative position at closest approach goes to
-   * #hitX, #hitY.
+   * Whether a (from a0 to a1) and b (from b0 to b1) came within `r` of each other during
+   * the step, both moving in straight lines. The relative position of b at closest
+   * approach goes to #hitX, #hitY.
    */
-  #sweep(a: number, b: number, r: number): boolean {
-    const e = this.entities;
-    const d0x = this.prevX[b] - this.prevX[a];
-    const d0y = this.prevY[b] - this.prevY[a];
-    const ex = e.x[b] - e.x[a] - d0x;
-    const ey = e.y[b] - e.y[a] - d0y;
+  #sweep(
+    ax0: number, ay0: number, ax1: number, ay1: number, bx0: number, by0: number, bx1: number, by1: number, r: number,
+  ): boolean {
+    const d0x = bx0 - ax0;
+    const d0y = by0 - ay0;
+    const ex = bx1 - ax1 - d0x;
+    const ey = by1 - ay1 - d0y;
+    // Cheap reject: both ends of the relative path on one side, beyond r.
+    const d1x = d0x + ex;
+    const d1y = d0y + ey;
+    if ((d0x > r && d1x > r) || (d0x < -r && d1x < -r) || (d0y > r && d1y > r) || (d0y < -r && d1y < -r)) return false;
     const len2 = ex * ex + ey * ey;
     let t = len2 > 0 ? -(d0x * ex + d0y * ey) / len2 : 0;
     if (t < 0) t = 0;
@@ -651,54 +672,50 @@ export class Game implements GameHooks, PlannerFocus {
     if (-vn >= GENTLE_SPEED) this.#damage(i, PLANET_DAMAGE_BASE + Math.floor(-vn * PLANET_DAMAGE_FACTOR), NO_PLAYER);
   }
 
-  /** One ship against the ships and projectiles near it, through the grid. Projectiles do not collide with each other. */
-  #collideShip(i: number): void {
+  /** Every live ship marks the grid cells within its reach. */
+  #markShips(): void {
     const e = this.entities;
-    if (this.hp[i] <= 0) return;
     const g = this.#grid;
-    const kind = this.kind;
-    const doomed = this.#doomed;
-    const ex = e.x;
-    const ey = e.y;
-    const side = g.side;
-    const start = g.start;
-    const items = g.items;
-    const x = ex[i];
-    const y = ey[i];
-    const reach = this.radius[i] + REACH;
-    g.range(x, y, reach);
-    for (let cy = g.y0; cy <= g.y1; cy++) {
-      for (let cx = g.x0; cx <= g.x1; cx++) {
-        const c = cy * side + cx;
-        for (let k = start[c]; k < start[c + 1]; k++) {
-          const j = items[k];
-          // Cells are large: most of what they hold is out of reach.
-          const dx = ex[j] - x;
-          const dy = ey[j] - y;
-          if (dx > reach || dx < -reach || dy > reach || dy < -reach || j === i) continue;
-          if (kind[j] === Kind.Ship) {
-            if (j > i && this.hp[j] > 0) this.#shipShip(i, j);
-          } else if (doomed[j] === 0) this.#shipShot(i, j);
-          if (this.hp[i] <= 0) return;
-        }
-      }
+    g.clear();
+    for (let s = 0; s < this.maxPlayers; s++) {
+      const i = this.focusIndex[s];
+      if (i >= 0 && this.hp[i] > 0) g.mark(1 << s, e.x[i], e.y[i], this.radius[i] + REACH);
     }
   }
 
-  #shipShot(ship: number, shot: number): void {
+  /** The ship of slot `s` against the ships of higher slots that reach into its cell. */
+  #collideShips(s: number): void {
     const e = this.entities;
-    if (e.owner[shot] === e.owner[ship] && this.age[shot] < SHOT_ARM_STEPS) return;
-    if (!this.#sweep(ship, shot, this.radius[ship] + this.radius[shot])) return;
+    const i = this.focusIndex[s];
+    if (this.hp[i] <= 0) return;
+    let m = this.#grid.mask[this.#grid.cell(e.x[i], e.y[i])] >> (s + 1);
+    for (let t = s + 1; m !== 0 && this.hp[i] > 0; t++, m >>= 1) {
+      if ((m & 1) === 0) continue;
+      const j = this.focusIndex[t];
+      if (j >= 0 && this.hp[j] > 0) this.#shipShip(i, j);
+    }
+  }
+
+  /** A projectile that moved from (x0, y0) to (x1, y1) against a ship; true when it hit. */
+  #shipShot(ship: number, shot: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const e = this.entities;
+    if (this.hp[ship] <= 0) return false;
+    if (e.owner[shot] === e.owner[ship] && this.steps - this.fired[shot] + 1 < SHOT_ARM_STEPS) return false;
+    const reach = this.radius[ship] + this.radius[shot];
+    if (!this.#sweep(this.prevX[ship], this.prevY[ship], e.x[ship], e.y[ship], x0, y0, x1, y1, reach)) return false;
     this.#doom(shot);
     this.counters[GameCounter.ShotHits]++;
     this.#damage(ship, WEAPON_DAMAGE[e.type[shot] - SHOT_BASE], e.owner[shot]);
+    return true;
   }
 
   /** Both ships bounce apart (by mass) and both take damage by the closing speed. */
   #shipShip(a: number, b: number): void {
     const e = this.entities;
     const reach = this.radius[a] + this.radius[b];
-    if (!this.#sweep(a, b, reach)) return;
+    const px = this.prevX;
+    const py = this.prevY;
+    if (!this.#sweep(px[a], py[a], e.x[a], e.y[a], px[b], py[b], e.x[b], e.y[b], reach)) return;
     let nx = this.#hitX;
     let ny = this.#hitY;
     let d = Math.sqrt(nx * nx + ny * ny);
@@ -730,6 +747,7 @@ export class Game implements GameHooks, PlannerFocus {
     e.vx[b] += j * ib * nx;
     e.vy[b] += j * ib * ny;
     this.counters[GameCounter.Rams]++;
+    this.#rammed = true;
     if (-vn < GENTLE_SPEED) return;
     const dmg = RAM_DAMAGE_BASE + Math.floor(-vn * RAM_DAMAGE_FACTOR);
     this.#damage(a, dmg, e.owner[b]);
@@ -788,8 +806,9 @@ export class Game implements GameHooks, PlannerFocus {
       this.focusY.byteLength + this.respawnStep.byteLength + this.cooldown.byteLength + this.shipType.byteLength +
       this.weaponType.byteLength + this.kills.byteLength + this.deaths.byteLength;
     const perEntity =
-      this.kind.byteLength + this.radius.byteLength + this.#doomedList.byteLength + this.hp.byteLength + this.life.byteLength + this.age.byteLength + this.prevX.byteLength + this.prevY.byteLength +
-      this.killer.byteLength + this.#doomed.byteLength;
+      this.kind.byteLength + this.radius.byteLength + this.#doomedList.byteLength + this.hp.byteLength +
+      this.expires.byteLength + this.fired.byteLength + this.prevX.byteLength + this.prevY.byteLength +
+      this.killer.byteLength;
     const bodies =
       this.bodyIndex.byteLength + this.bodyGm.byteLength + this.orbitRadius.byteLength + this.orbitOmega.byteLength +
       this.orbitPhase.byteLength;
@@ -815,8 +834,9 @@ export class Game implements GameHooks, PlannerFocus {
       if (e.alive[i] === 0) continue;
       h = mix(h, e.owner[i]);
       for (let f = 0; f < 5; f++) h = mix(h, this.#bits[f][i]);
-      h = mix(h, this.hp[i] | (this.life[i] << 16));
-      h = mix(h, this.age[i]);
+      h = mix(h, this.hp[i]);
+      h = mix(h, this.expires[i]);
+      h = mix(h, this.fired[i]);
     }
     for (let s = 0; s < this.maxPlayers; s++) {
       h = mix(h, this.present[s]);

@@ -111,5 +111,6 @@ export const WEAPON_LIFE: readonly number[] = Object.freeze([90, 75, 120]);
 
 /** The largest ship and projectile radii and speeds, for the broad phase. */
 export const MAX_SHIP_RADIUS = 20;
+export const MAX_PLANET_RADIUS = 64;
 export const MAX_SHOT_RADIUS = 8;
 export const MAX_SHIP_SPEED = 420;

@@ -69,7 +69,6 @@ const FRESH = 1;
 const OVERDUE = 2;
 const DUE = OVERDUE + DISTANCE_BUCKETS;
 const BUCKETS = DUE + DISTANCE_BUCKETS;
-const SKIP = 255;
 
 export interface PriorityOptions {
   /** Entities nearer than these distances are due every 1, 2 and 3 update ticks; the rest every 4. */

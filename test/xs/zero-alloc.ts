@@ -75,6 +75,9 @@ class Probe implements Core {
   tickChunks = 0;
   tickMs = 0;
   constructor(readonly inner: Core) {}
+  reset(): void {
+    this.slots = this.chunks = this.ms = this.tickSlots = this.tickChunks = this.tickMs = 0;
+  }
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     const s = xs.slotsUsed();
     const c = xs.chunksUsed();
@@ -190,6 +193,8 @@ deaths.set(game.deaths);
 chatsAt.set(tally.chatFrom);
 namesAt.set(tally.nameOf);
 selectionsAt.set(tally.selectionOf);
+// What the warm-up covered. Every client applies each player's default name once when
+// it joins: 8 Names per player, so a rename shows as more than 8.
 const warmUp = {
   ms: Math.round(warmMs),
   ready: match.ready(),
@@ -201,6 +206,7 @@ const warmUp = {
   inputChanges,
 };
 inputChanges = 0;
+for (const p of probes) p.reset();
 
 // ---------------------------------------------------------------- the measured window
 xs.gc();

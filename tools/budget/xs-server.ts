@@ -12,7 +12,8 @@
  *   end    after the match, collected
  * and the lines `port N` (once listening), `players N` (most seen at once),
  * `garbage <slots> <chunk bytes>` (what one device-style receive allocates; see below),
- * `datagrams N`, `collections N` (during the match) and `seconds S` (of the match).
+ * `gcms T` (one full collection, ms), `datagrams N`, `collections N` (during the match)
+ * and `seconds S` (of the match).
  * The measurements run from the loop, once the script's own top level has returned,
  * so that nothing only its frame referenced is counted.
  *
@@ -128,7 +129,10 @@ function setUp(): void {
   const s1 = xs.slotsUsed();
   const c1 = xs.chunksUsed();
   print("garbage", s1 - s0, c1 - c0);
+  // What one full collection of this heap costs here.
+  const g0 = xs.now();
   xs.gc();
+  print("gcms", (xs.now() - g0).toFixed(3));
   peakSlots = xs.slotsUsed();
   peakChunks = xs.chunksUsed();
   collections0 = xs.collections();
