@@ -300,9 +300,15 @@ export class Replay {
   }
 }
 
+/** A step costing more than this many times the 99th percentile (and over the floor, ms) is an outlier. */
+const OUTLIER_FACTOR = 3;
+const OUTLIER_FLOOR_MS = 1;
+
 export interface TimeResult {
-  /** Server time per 10 ms step, µs: mean over the window, median, 99th percentile, worst. */
+  /** Server time per 10 ms step, µs: mean over the window less outliers, median, 99th percentile, worst. */
   meanUs: number;
+  /** Steps left out of the mean: over 3 × the 99th percentile and over 1 ms. */
+  outliers: number;
   medianUs: number;
   p99Us: number;
   maxUs: number;
@@ -336,8 +342,17 @@ function stepCosts(start: number, ends: Float64Array, n: number, out: Float64Arr
   }
 }
 
-/** Warm the server, then time the window: a dry walk, then the real one. `clock` is in ms. */
-export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => number): TimeResult {
+/**
+ * Warm the server, then time the window: a dry walk, then the real one. `clock` is in ms.
+ * With `rehearse`, a throwaway server is first replayed through the whole trace, so that
+ * a JIT has compiled the server's code before the timed one starts.
+ */
+export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => number, rehearse = false): TimeResult {
+  if (rehearse) {
+    const t = new Replay(o, trace);
+    t.warm();
+    t.walk(t.windowStart, t.windowTicks, true, null, null);
+  }
   const r = new Replay(o, trace);
   r.warm();
   const n = r.windowTicks;
@@ -358,17 +373,24 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
   const t0 = clock();
   r.walk(r.windowStart, n, true, clock, ends);
   stepCosts(t0, ends, n, real);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    real[i] -= dryMean;
-    total += real[i];
-  }
+  for (let i = 0; i < n; i++) real[i] -= dryMean;
   sortPrefix(real, n);
+  // Steps far above the 99th percentile are the machine's doing (the process was preempted,
+  // or the engine paused): left out of the mean, and counted.
+  const p99 = real[Math.min(n - 1, Math.floor(n * 0.99))];
+  let total = 0;
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    if (real[i] > OUTLIER_FACTOR * p99 && real[i] > OUTLIER_FLOOR_MS) continue;
+    total += real[i];
+    kept++;
+  }
   const c = r.server.counters;
   return {
-    meanUs: (total / n) * 1000,
+    meanUs: (total / kept) * 1000,
+    outliers: n - kept,
     medianUs: real[n >> 1] * 1000,
-    p99Us: real[Math.min(n - 1, Math.floor(n * 0.99))] * 1000,
+    p99Us: p99 * 1000,
     maxUs: real[n - 1] * 1000,
     dryUs: dryMean * 1000,
     ticks: n,

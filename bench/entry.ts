@@ -4,11 +4,15 @@
  *
  *   time  <case JSON>           time the server through the trace; prints `result <JSON>`
  *   count <case JSON> <ticks>   the two bracketed walks for callgrind (see countReplay)
+ *   deep  <case JSON>           replay the whole trace with as few frames under the server's
+ *                               calls as the device has (for probing the stack it needs)
+ *   load                        nothing: what loading this script takes
  */
-import { DEFAULT_CASE, countReplay, timeReplay, type CaseOptions } from "./driver";
+import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "./driver";
+import { C } from "../modules/protocol/counters";
 
 declare const xs:
-  | { now(): number; args: string[]; collections(): number; run(tick: (() => void) | null, intervalMs?: number): void }
+  | { now(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void }
   | undefined;
 declare const print: ((...values: unknown[]) => void) | undefined;
 declare const BENCH_TRACE: ArrayLike<number> | undefined;
@@ -24,6 +28,7 @@ function main(): void {
   const onXs = typeof xs !== "undefined";
   const args = onXs ? xs.args : (g.process?.argv.slice(2) ?? []);
   const out = onXs && typeof print !== "undefined" ? (s: string) => print(s) : (s: string) => g.console.log(s);
+  if (args[0] === "load") return out("result {}");
   const options: CaseOptions = Object.assign({}, DEFAULT_CASE, args[1] ? (JSON.parse(args[1]) as Partial<CaseOptions>) : {});
   if (typeof BENCH_TRACE === "undefined") throw new Error("no BENCH_TRACE: load the trace script first");
   const words = new Int32Array(BENCH_TRACE.length);
@@ -32,21 +37,37 @@ function main(): void {
   const mode = args[0] ?? "time";
   if (mode === "time") {
     const clock = onXs ? () => xs.now() : () => g.performance!.now();
-    const collections = onXs ? xs.collections() : 0;
-    const result = timeReplay(options, trace, clock);
-    const gcs = onXs ? xs.collections() - collections : 0;
-    out("result " + JSON.stringify(Object.assign(result, { collections: gcs })));
+    // Node: one untimed replay first, for the JIT (XS has none).
+    const result = timeReplay(options, trace, clock, !onXs);
+    out("result " + JSON.stringify(result));
   } else if (mode === "count") {
     out("result " + JSON.stringify(countReplay(options, trace, Number(args[2] ?? 100))));
+  } else if (mode === "deep") {
+    const r = new Replay(options, trace);
+    const run = () => {
+      r.walk(0, 0x7fffffff, true, null, null);
+      r.walk(r.windowStart, 0x7fffffff, true, null, null);
+      out("result " + JSON.stringify({ packetsOut: r.server.counters[C.PacketsOut] }));
+    };
+    // Straight from the event loop, as a device's timer or socket callback calls the core.
+    if (onXs) deepRun = run;
+    else run();
   } else throw new Error("unknown mode " + mode);
 }
 
-// Under lwxs, work from the event loop once this script's top level has returned: the
-// bundle's top-level function holds every module-level binding in one frame (about 190
-// stack slots), and the work on top of it would not fit the ESP32's 512-slot stack.
+// Under lwxs, work from the event loop once this script's top level has returned: loading
+// the bundle, whose one top-level function holds every module-level binding, takes about
+// 440 stack slots, and the work on top of that would not fit the ESP32's 512-slot stack.
+let deepRun: (() => void) | null = null;
+
 if (typeof xs !== "undefined") {
   xs.run(() => {
-    xs.run(null);
+    if (deepRun !== null) {
+      xs.run(null);
+      deepRun();
+      return;
+    }
     main();
+    if (deepRun === null) xs.run(null);
   }, 1);
 } else main();

@@ -14,7 +14,7 @@
  * The last line is `total: N KiB`: the net peak (slots × 16 + chunk bytes). docs/memory.md
  * explains the conversion from the 64-bit host to the ESP32.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -166,8 +166,56 @@ async function runServer(script: string, mode: string, seconds: number, budget: 
   };
 }
 
+export interface StackReport {
+  /** Stack slots that loading the bench bundle takes (lwxs only: a device loads preloaded modules). */
+  load: number;
+  /** Stack slots the server and game need, called straight from the event loop through a recorded match. */
+  server: number;
+}
+
+/** Smallest stack in [lo, hi] for which `fits` holds; `fits` must hold at `hi`. */
+async function smallest(lo: number, hi: number, fits: (stack: number) => Promise<boolean>): Promise<number> {
+  if (!(await fits(hi))) return -1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (await fits(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * The XS stack the server needs: a busy 8-player match with the game is recorded on Node,
+ * then a lone server is replayed through it in lwxs (bench/entry.ts, mode "deep") with
+ * smaller and smaller stacks until it overflows.
+ */
+export async function measureStack(): Promise<StackReport> {
+  const { bundle } = await import("./xs/bundle");
+  const { runXs } = await import("./xs/run");
+  const { DEFAULT_CASE, recordTrace, traceWords } = await import("../bench/driver");
+  const dir = mkdtempSync(join(tmpdir(), "lwar-stack-"));
+  try {
+    const entry = join(dir, "entry.js");
+    await bundle(fileURLToPath(new URL("../bench/entry.ts", import.meta.url)), entry);
+    const options = { ...DEFAULT_CASE, players: defaultConfig.maxPlayers, game: true, capacity: defaultConfig.maxEntities };
+    const trace = recordTrace(options);
+    const traceScript = join(dir, "trace.js");
+    writeFileSync(traceScript, `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`);
+    const fits = (mode: string) => async (stack: number) => {
+      const r = await runXs([traceScript, entry], { slots: 400000, chunks: 16 * 1024 * 1024, stack, args: [mode, JSON.stringify(options)], timeoutMs: 60_000 });
+      return r.code === 0 && r.stdout.includes("result ");
+    };
+    const load = await smallest(16, 2048, fits("load"));
+    const server = await smallest(16, 2048, fits("deep"));
+    return { load, server };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface HeapReport {
   quiet: XsRun;
+  stack: StackReport | null;
   fit: XsRun | null;
   fitBudget: { slots: number; chunks: number } | null;
   creation: Creation;
@@ -190,7 +238,8 @@ export async function measureHeap(seconds: number, fit: boolean, pools: PoolTabl
       fitBudget = lwxsBudgetFor(creation, quiet, pools);
       fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack });
     }
-    return { quiet, fit: fitRun, fitBudget, creation, pools };
+    const stack = await measureStack();
+    return { quiet, stack, fit: fitRun, fitBudget, creation, pools };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -266,6 +315,11 @@ export function formatHeap(r: HeapReport): string[] {
     lines.push(`    ${ok ? "fits" : "DOES NOT FIT (exit " + f.code + ")"}: ${f.players} players, ${f.datagrams} datagrams in ${f.seconds.toFixed(1)} s, ` +
       `${f.collections} collections (${rate.toFixed(1)}/s, ${f.gcMs.toFixed(2)} ms each here)`);
     if (!ok && f.stderr) lines.push("    " + f.stderr.split("\n").join("\n    "));
+  }
+  if (r.stack) {
+    const st = r.stack;
+    lines.push(`  stack: the server and game need ${st.server} slots through a recorded 8-player match, called straight from the loop` +
+      `${st.server <= st.load ? ` (at most: loading the one-script bundle takes ${st.load} here)` : ""}; the creation has ${c.stack}`);
   }
   lines.push("");
   const live = bytes(dev);

@@ -15,6 +15,7 @@
  */
 import { ConfigError, type Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
+import { HEADER_SIZE, MAX_PACKET, UPDATE_ENTRY } from "../protocol/constants";
 import { Random } from "../random";
 import type { GameHooks, Server } from "../server/server";
 import { PriorityPlanner, type PlannerFocus } from "../server/updates";
@@ -62,12 +63,11 @@ const GENTLE_SPEED = 30;
 const SPAWN_SHOT_CLEARANCE = 120;
 const GRID_CELL = 256;
 /**
- * How far beyond its radius a ship marks the grid: the largest other radius plus one step
- * of closing motion, plus what a bounce off another ship can move it after marking.
+ * How far a projectile or ship can be from a ship at the end of a step and still have
+ * touched it: both largest radii, one step of closing motion, and what a push out of a
+ * planet or another ship adds. Ships mark the grid this far beyond their radius.
  */
 const REACH = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT + 2 * MAX_SHIP_RADIUS;
-/** A projectile further than this from a ship at the end of a step cannot have touched it. */
-const CLOSE = MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + (SHOT_MAX_SPEED + MAX_SHIP_SPEED) * DT;
 const SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
 /** Squared distance from the sun within which some projectile touches it. */
 const SUN_REACH2 = (SUN_RADIUS + MAX_SHOT_RADIUS) * (SUN_RADIUS + MAX_SHOT_RADIUS);
@@ -120,6 +120,8 @@ export class Game implements GameHooks, PlannerFocus {
   /** Kind (templates' Kind) and collision radius, set when the game adds the entity. */
   readonly kind: Uint8Array;
   readonly radius: Float32Array;
+  /** 1 for projectiles: their paths extrapolate well, so Updates can be rarer (PlannerFocus). */
+  readonly steady: Uint8Array;
   /** Ship hit points (the table's `health` is the percentage sent to clients). */
   readonly hp: Int16Array;
   /** Step in which a projectile expires, and the step it was fired in (for the arming delay). */
@@ -190,6 +192,7 @@ export class Game implements GameHooks, PlannerFocus {
 
     this.kind = new Uint8Array(cap);
     this.radius = new Float32Array(cap);
+    this.steady = new Uint8Array(cap);
     this.hp = new Int16Array(cap);
     this.expires = new Uint32Array(cap);
     this.fired = new Uint32Array(cap);
@@ -235,6 +238,7 @@ export class Game implements GameHooks, PlannerFocus {
       const i = this.bodyIndex[b];
       if (i < 0) throw new EntityError("no room for the sun and planets");
       this.kind[i] = b === 0 ? Kind.Sun : Kind.Planet;
+      this.steady[i] = 1;
       this.radius[i] = TEMPLATE_RADIUS[e.type[i]];
       this.hp[i] = 0;
     }
@@ -386,6 +390,7 @@ export class Game implements GameHooks, PlannerFocus {
     this.prevX[i] = e.x[i];
     this.prevY[i] = e.y[i];
     this.kind[i] = Kind.Ship;
+    this.steady[i] = 0;
     this.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
     this.hp[i] = SHIP_HP[st];
     this.killer[i] = NO_PLAYER;
@@ -494,6 +499,7 @@ export class Game implements GameHooks, PlannerFocus {
     e.vy[j] = e.vy[ship] + s * WEAPON_SPEED[w];
     e.rot[j] = e.rot[ship];
     this.kind[j] = Kind.Shot;
+    this.steady[j] = 1;
     this.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + w];
     this.prevX[j] = e.x[j];
     this.prevY[j] = e.y[j];
@@ -594,10 +600,10 @@ export class Game implements GameHooks, PlannerFocus {
         if ((m & 1) === 0) continue;
         const ship = focus[s];
         if (ship < 0) continue;
-        // Beyond both radii plus a step of closing motion at the end: no hit this step.
+        // Beyond the reach at the end of the step: no hit this step.
         const dx = ex[ship] - x;
         const dy = ey[ship] - y;
-        if (dx > CLOSE || dx < -CLOSE || dy > CLOSE || dy < -CLOSE) continue;
+        if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
         if (this.#shipShot(ship, i, x0, y0, x, y)) break;
       }
     }
@@ -672,14 +678,14 @@ export class Game implements GameHooks, PlannerFocus {
     if (-vn >= GENTLE_SPEED) this.#damage(i, PLANET_DAMAGE_BASE + Math.floor(-vn * PLANET_DAMAGE_FACTOR), NO_PLAYER);
   }
 
-  /** Every live ship marks the grid cells within its reach. */
+  /** Every live ship marks the grid cells within REACH of it. */
   #markShips(): void {
     const e = this.entities;
     const g = this.#grid;
     g.clear();
     for (let s = 0; s < this.maxPlayers; s++) {
       const i = this.focusIndex[s];
-      if (i >= 0 && this.hp[i] > 0) g.mark(1 << s, e.x[i], e.y[i], this.radius[i] + REACH);
+      if (i >= 0 && this.hp[i] > 0) g.mark(1 << s, e.x[i], e.y[i], REACH);
     }
   }
 
@@ -806,7 +812,7 @@ export class Game implements GameHooks, PlannerFocus {
       this.focusY.byteLength + this.respawnStep.byteLength + this.cooldown.byteLength + this.shipType.byteLength +
       this.weaponType.byteLength + this.kills.byteLength + this.deaths.byteLength;
     const perEntity =
-      this.kind.byteLength + this.radius.byteLength + this.#doomedList.byteLength + this.hp.byteLength +
+      this.kind.byteLength + this.radius.byteLength + this.steady.byteLength + this.#doomedList.byteLength + this.hp.byteLength +
       this.expires.byteLength + this.fired.byteLength + this.prevX.byteLength + this.prevY.byteLength +
       this.killer.byteLength;
     const bodies =
@@ -863,7 +869,9 @@ function mix(h: number, v: number): number {
  */
 export function createGame(config: Config, server: Server, seed: number): Game {
   const game = new Game(config, server.entities, server, seed);
-  const planner = new PriorityPlanner(server.entities, config.maxPlayers, game);
+  // No tick can carry more Update entries than its packets hold.
+  const limit = config.maxUpdatePacketsPerTick * Math.floor((MAX_PACKET - HEADER_SIZE - 2) / UPDATE_ENTRY);
+  const planner = new PriorityPlanner(server.entities, config.maxPlayers, game, { limit });
   game.planner = planner;
   server.planner = planner;
   server.game = game;

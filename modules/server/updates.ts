@@ -2,7 +2,7 @@
  * Chooses, per client and update tick, which entities go into its Update messages and
  * in what order. This default plan is a fair round robin over the entities the client
  * has been sent an Add for; the server sends as many as fit under its packet cap and
- * reports back how many went out.
+ * reports back how many went out. The game installs PriorityPlanner (below) instead.
  */
 import { NO_PLAYER, type EntityTable } from "../game/entities";
 
@@ -56,6 +56,11 @@ export interface PlannerFocus {
   /** The own ship's position, kept while the player waits to respawn. */
   readonly focusX: Float32Array;
   readonly focusY: Float32Array;
+  /**
+   * By entity index, 1 for an entity whose path a client can extrapolate from its last
+   * Update (a projectile: no thrust, no turns). It needs no more than every 2nd tick.
+   */
+  readonly steady?: Uint8Array;
 }
 
 /** Longest gap, in update ticks, between two Updates of one entity to one client. */
@@ -75,24 +80,32 @@ export interface PriorityOptions {
   near?: number;
   mid?: number;
   far?: number;
+  /** Most entities one plan lists: what the server's packets per tick can carry (default: all). */
+  limit?: number;
 }
+
+/** End of a bucket's list (capacity is at most 65535, so no index is 0xFFFF). */
+const NONE = 0xffff;
 
 /**
  * The game's plan: each client's own ship every tick, then entities by distance from
  * its ship, nearer ones more often: within `near` every tick, `mid` every 2, `far`
- * every 3, beyond that every MAX_UPDATE_GAP. Bodies without an owner (sun, planets:
- * on predictable paths) and entities at rest go every MAX_UPDATE_GAP ticks. Entities the
+ * every 3, beyond that every MAX_UPDATE_GAP. Steady entities (projectiles, whose paths
+ * clients extrapolate well) go at most every 2nd tick. Bodies without an owner (sun,
+ * planets: on known paths) and entities at rest go every MAX_UPDATE_GAP ticks. Entities the
  * client has never had an Update for come right after its own ship. An entity whose gap
  * has reached MAX_UPDATE_GAP is overdue and goes before every merely due one, so the
  * guard holds as long as one tick's packets can carry a quarter of the entities.
  *
- * State per client and entity: the update tick it was last sent in, the id it had (a
- * recycled index counts as never sent) and the interval its distance called for then;
- * an entity is measured again only once that interval has passed. What all clients
- * share (ids, which entities ignore distance) is worked out once per update tick: the
- * server plans every client at the same `now`, with no change to the entities in
- * between. Distances are octagonal (no square root). The sort is a counting sort over
- * buckets; nothing allocates after construction.
+ * State per client and entity: the update tick it was last sent in, and the tick it is
+ * due again (by the distance it had then; 0: never sent). An entity that is not due costs
+ * two reads. What all clients share (which indices hold a new entity, each entity's
+ * shortest interval) is worked out once per update tick: the server plans every client at
+ * the same `now`, with no change to the entities in between. Distances are octagonal (no
+ * square root). Candidates go into a linked list per sort bucket, and the plan walks the
+ * buckets in order until `limit` entries: nothing is spent on what cannot be sent. On XS
+ * every typed-array access is a call, so the loops keep them few; nothing allocates after
+ * construction.
  */
 export class PriorityPlanner implements UpdatePlanner {
   readonly #entities: EntityTable;
@@ -101,24 +114,21 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly near: number;
   readonly mid: number;
   readonly far: number;
-  /** Update ticks planned, per slot. */
+  readonly limit: number;
+  /** Update ticks planned, per slot; they count from 1. */
   readonly #tick: Uint32Array;
   readonly #synced: Int32Array;
-  /** [slot × capacity + index]: tick of the last send, and the entity id then. */
-  readonly #lastSent: Uint32Array;
-  readonly #sentId: Uint32Array;
-  /** [slot × capacity + index]: update ticks until it is due again, chosen by its distance when last sent. */
-  readonly #every: Uint8Array;
-  /** Per entity, refreshed once per update tick: its id, and its interval when distance does not count (0 when it does). */
+  /** [slot × capacity + index]: the tick of the last send, and the tick it is due again (0: never sent). */
+  readonly #sent: Uint32Array;
+  readonly #due: Uint32Array;
+  /** Per entity: its id at the last update tick, and the shortest interval it may have. */
   readonly #id: Uint32Array;
-  readonly #fixed: Uint8Array;
+  readonly #least: Uint8Array;
   #preparedAt = -1;
   readonly #planned: Uint8Array;
-  readonly #bucket: Uint8Array;
-  /** Per candidate of the current plan: the interval its distance calls for. */
-  readonly #interval: Uint8Array;
-  readonly #candidates: Uint16Array;
-  readonly #start: Uint16Array;
+  /** The current plan's candidates: the first of each sort bucket, and the next in its bucket. */
+  readonly #head: Uint16Array;
+  readonly #next: Uint16Array;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
@@ -127,42 +137,49 @@ export class PriorityPlanner implements UpdatePlanner {
     this.near = options?.near ?? 700;
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
+    this.limit = options?.limit ?? this.#cap;
     this.#tick = new Uint32Array(maxPlayers);
     this.#synced = new Int32Array(maxPlayers);
-    this.#lastSent = new Uint32Array(maxPlayers * this.#cap);
-    this.#sentId = new Uint32Array(maxPlayers * this.#cap);
-    this.#every = new Uint8Array(maxPlayers * this.#cap);
+    this.#sent = new Uint32Array(maxPlayers * this.#cap);
+    this.#due = new Uint32Array(maxPlayers * this.#cap);
     this.#id = new Uint32Array(this.#cap);
-    this.#fixed = new Uint8Array(this.#cap);
+    this.#least = new Uint8Array(this.#cap);
     this.#planned = new Uint8Array(maxPlayers);
-    this.#bucket = new Uint8Array(this.#cap);
-    this.#interval = new Uint8Array(this.#cap);
-    this.#candidates = new Uint16Array(this.#cap);
-    this.#start = new Uint16Array(BUCKETS + 1);
+    this.#head = new Uint16Array(BUCKETS);
+    this.#next = new Uint16Array(this.#cap);
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
   resetSlot(slot: number): void {
     const base = slot * this.#cap;
-    this.#sentId.fill(0, base, base + this.#cap);
+    this.#due.fill(0, base, base + this.#cap);
     this.#synced[slot] = 0;
   }
 
-  /** What every client's plan shares in one update tick (the server plans them all at one `now`). */
+  /** What every client's plan shares in one update tick. */
   #prepare(): void {
     const e = this.#entities;
+    const cap = this.#cap;
     const alive = e.alive;
     const gen = e.generation;
     const owner = e.owner;
     const vx = e.vx;
     const vy = e.vy;
     const id = this.#id;
-    const fixed = this.#fixed;
-    for (let i = 0; i < this.#cap; i++) {
+    const least = this.#least;
+    const steady = this.focus !== null && this.focus.steady !== undefined ? this.focus.steady : null;
+    const due = this.#due;
+    for (let i = 0; i < cap; i++) {
       if (alive[i] === 0) continue;
-      id[i] = ((gen[i] << 16) | i) >>> 0;
-      // Bodies without an owner move on predictable paths; resting entities do not move.
-      fixed[i] = owner[i] === NO_PLAYER || vx[i] * vx[i] + vy[i] * vy[i] < 1 ? MAX_UPDATE_GAP : 0;
+      const current = ((gen[i] << 16) | i) >>> 0;
+      if (id[i] !== current) {
+        // A new entity in this slot of the pool: never sent to anyone.
+        id[i] = current;
+        for (let k = i; k < due.length; k += cap) due[k] = 0;
+      }
+      // Bodies without an owner move on known paths; resting entities do not move.
+      if (owner[i] === NO_PLAYER || vx[i] * vx[i] + vy[i] * vy[i] < 1) least[i] = MAX_UPDATE_GAP;
+      else least[i] = steady !== null && steady[i] !== 0 ? 2 : 1;
     }
   }
 
@@ -178,7 +195,6 @@ export class PriorityPlanner implements UpdatePlanner {
     this.#planned[slot] = 1;
     if (synced < this.#synced[slot]) this.resetSlot(slot);
     this.#synced[slot] = synced;
-    // Update ticks count from 1 (a never-sent entity has tick 0); a Uint32 lasts 9 years at 15 Hz.
     const tick = this.#tick[slot] + 1;
     this.#tick[slot] = tick;
     const base = slot * cap;
@@ -188,77 +204,73 @@ export class PriorityPlanner implements UpdatePlanner {
     const alive = e.alive;
     const ex = e.x;
     const ey = e.y;
-    const id = this.#id;
-    const fixed = this.#fixed;
-    const sentId = this.#sentId;
-    const lastSent = this.#lastSent;
-    const every = this.#every;
-    const interval = this.#interval;
-    const bucket = this.#bucket;
-    const candidates = this.#candidates;
-    const start = this.#start;
+    const sent = this.#sent;
+    const dueAt = this.#due;
+    const head = this.#head;
+    const next = this.#next;
+    head.fill(NONE);
+    const end = synced < cap ? synced : cap;
+    // Backwards, so that each bucket's list comes out in index order.
+    for (let i = end - 1, k = base + end - 1; i >= 0; i--, k--) {
+      if (alive[i] === 0) continue;
+      let b: number;
+      if (i === own) b = OWN;
+      else {
+        const due = dueAt[k];
+        if (due > tick) continue;
+        let dx = ex[i] - fx;
+        let dy = ey[i] - fy;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        // Octagonal distance: within 8% of the true one, without a square root.
+        let db = ((dx > dy ? dx + 0.41 * dy : dy + 0.41 * dx) * PER_BUCKET) | 0;
+        if (db >= DISTANCE_BUCKETS) db = DISTANCE_BUCKETS - 1;
+        b = due === 0 ? FRESH : tick - sent[k] >= MAX_UPDATE_GAP ? OVERDUE + db : DUE + db;
+      }
+      next[i] = head[b];
+      head[b] = i;
+    }
+    const limit = this.limit;
+    let n = 0;
+    for (let b = 0; b < BUCKETS && n < limit; b++)
+      for (let i = head[b]; i !== NONE && n < limit; i = next[i]) list[n++] = i;
+    return n;
+  }
+
+  /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
+  commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
+    const e = this.#entities;
+    const base = slot * this.#cap;
+    const tick = this.#tick[slot];
+    const last = this.#sent;
+    const due = this.#due;
+    const least = this.#least;
+    const ex = e.x;
+    const ey = e.y;
+    const fx = this.focus !== null ? this.focus.focusX[slot] : 0;
+    const fy = this.focus !== null ? this.focus.focusY[slot] : 0;
     const near = this.near;
     const mid = this.mid;
     const far = this.far;
-    start.fill(0);
-    let count = 0;
-    const end = synced < cap ? synced : cap;
-    if (own >= 0 && own < end && alive[own] !== 0) {
-      interval[own] = 1;
-      bucket[own] = OWN;
-      candidates[count++] = own;
-      start[OWN + 1]++;
-    }
-    for (let i = 0, k = base; i < end; i++, k++) {
-      if (alive[i] === 0 || i === own) continue;
-      const fresh = sentId[k] !== id[i];
-      const gap = tick - lastSent[k];
-      // Not due yet by the interval chosen when it was last sent: skip without measuring.
-      if (!fresh && gap < every[k]) continue;
+    for (let k = 0; k < sent; k++) {
+      const i = list[k];
       let dx = ex[i] - fx;
       let dy = ey[i] - fy;
       if (dx < 0) dx = -dx;
       if (dy < 0) dy = -dy;
-      // Octagonal distance: within 8% of the true one, without a square root.
       const d = dx > dy ? dx + 0.41 * dy : dy + 0.41 * dx;
-      let db = (d * PER_BUCKET) | 0;
-      if (db >= DISTANCE_BUCKETS) db = DISTANCE_BUCKETS - 1;
-      const b = fresh ? FRESH : gap >= MAX_UPDATE_GAP ? OVERDUE + db : DUE + db;
-      interval[i] = fixed[i] !== 0 ? fixed[i] : d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
-      bucket[i] = b;
-      candidates[count++] = i;
-      start[b + 1]++;
-    }
-    for (let b = 0; b < BUCKETS; b++) start[b + 1] += start[b];
-    for (let k = 0; k < count; k++) {
-      const i = candidates[k];
-      list[start[bucket[i]]++] = i;
-    }
-    return count;
-  }
-
-  commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
-    const base = slot * this.#cap;
-    const tick = this.#tick[slot];
-    const id = this.#id;
-    const lastSent = this.#lastSent;
-    const sentId = this.#sentId;
-    const every = this.#every;
-    const interval = this.#interval;
-    for (let k = 0; k < sent; k++) {
-      const i = list[k];
-      lastSent[base + i] = tick;
-      sentId[base + i] = id[i];
-      every[base + i] = interval[i];
+      const by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
+      const l = least[i];
+      last[base + i] = tick;
+      due[base + i] = tick + (by > l ? by : l);
     }
   }
 
   poolBytes(): number {
     return (
-      this.#tick.byteLength + this.#synced.byteLength + this.#lastSent.byteLength + this.#sentId.byteLength + this.#every.byteLength +
-      this.#interval.byteLength +
-      this.#id.byteLength + this.#fixed.byteLength + this.#planned.byteLength + this.#bucket.byteLength + this.#candidates.byteLength +
-      this.#start.byteLength
+      this.#tick.byteLength + this.#synced.byteLength + this.#sent.byteLength + this.#due.byteLength +
+      this.#id.byteLength + this.#least.byteLength + this.#planned.byteLength + this.#head.byteLength +
+      this.#next.byteLength
     );
   }
 }

@@ -103,6 +103,41 @@ describe("PriorityPlanner", function () {
     assert.equal(plan(planner, list, 1).length, 2);
   });
 
+  it("sends steady entities (projectiles) at most every 2nd tick, however near", function () {
+    const e = new EntityTable(CAP);
+    const steady = new Uint8Array(CAP);
+    const focus = { focusIndex: new Int32Array(1).fill(-1), focusX: new Float32Array(1), focusY: new Float32Array(1), steady };
+    const planner = new PriorityPlanner(e, 1, focus);
+    const list = new Uint16Array(CAP);
+    const ship = mover(e, 100, 0);
+    const shot = mover(e, 120, 0);
+    const farShot = mover(e, 2000, 0);
+    steady[shot] = 1;
+    steady[farShot] = 1;
+    const sends = new Map<number, number[]>();
+    for (let t = 1; t <= 12; t++) for (const i of plan(planner, list)) sends.set(i, [...(sends.get(i) ?? []), t]);
+    assert.deepEqual(sends.get(ship), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert.deepEqual(sends.get(shot), [1, 3, 5, 7, 9, 11]);
+    assert.deepEqual(sends.get(farShot), [1, 4, 7, 10], "far: its distance's rate");
+  });
+
+  it("lists at most `limit` entries, the best ones", function () {
+    const e = new EntityTable(CAP);
+    const focus = { focusIndex: new Int32Array(1).fill(-1), focusX: new Float32Array(1), focusY: new Float32Array(1) };
+    const planner = new PriorityPlanner(e, 1, focus, { limit: 5 });
+    const list = new Uint16Array(CAP);
+    for (let k = 0; k < 20; k++) mover(e, 3000 - 100 * k, 0);
+    focus.focusIndex[0] = mover(e, 0, 0);
+    assert.equal(planner.plan(0, CAP, list, 1), 5);
+    planner.commit(0, list, 5, 1);
+    assert.equal(list[0], 20, "own ship first");
+    // The other four went in index order (all never sent); next tick the rest of the
+    // never-sent ones come first, then what is due, nearest first.
+    assert.deepEqual(Array.from(list.subarray(1, 5)), [0, 1, 2, 3]);
+    assert.equal(planner.plan(0, CAP, list, 2), 5);
+    assert.deepEqual(Array.from(list.subarray(0, 5)), [20, 4, 5, 6, 7]);
+  });
+
   it("only plans entities below the client's sync cursor", function () {
     const { e, planner, list } = setup();
     for (let k = 0; k < 10; k++) mover(e, 100 * k, 0);
