@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -57,6 +57,8 @@ export interface EngineResult {
   maxUs: number;
   /** Each run's mean. */
   runs: number[];
+  /** Steps left out as interruptions, over all runs. */
+  outliers: number;
 }
 
 export interface CaseResult {
@@ -112,6 +114,7 @@ function summarize(results: TimeResult[]): EngineResult {
     p99Us: median(results.map((r) => r.p99Us)),
     maxUs: median(results.map((r) => r.maxUs)),
     runs: results.map((r) => r.meanUs),
+    outliers: results.reduce((n, r) => n + r.outliers, 0),
   };
 }
 
@@ -272,6 +275,7 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), "lwar-bench-"));
   const started = performance.now();
+  const loadBefore = loadavg()[0];
   try {
     const entry = join(dir, "entry.js");
     await bundle(fileURLToPath(new URL("./entry.ts", import.meta.url)), entry);
@@ -347,12 +351,18 @@ async function main(): Promise<void> {
     const report = {
       generated: new Date().toISOString(),
       command: `npm run bench${quick ? " -- --quick" : ""}`,
-      machine: { cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, node: process.version, valgrind: valgrind ?? null },
+      machine: {
+        cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, node: process.version, valgrind: valgrind ?? null,
+        // Other work on the machine shows in the µs figures (not in the instruction counts).
+        loadAverage: { before: loadBefore, after: loadavg()[0] },
+      },
       method:
         "A busy match (test/helpers/scenario.ts) is recorded on Node; a lone server is then replayed through the " +
         "recording with a send() that does nothing, once without calling the server and once for real; the " +
         "difference is the server's cost (server.tick plus server.receive, the game included). µs: median over runs " +
-        "of each run's mean per 10 ms step. Instructions: callgrind, inclusive counts of the two walks, per tick.",
+        "of each run's mean per 10 ms step, steps over 3 × the run's 99th percentile and over 1 ms left out as " +
+        "interruptions (counted in each case's outliers). Node replays the trace once untimed first, for its JIT. " +
+        "Instructions: callgrind on lwxs, inclusive counts of the two walks, per tick, over the first callgrindTicks ticks.",
       settings: { runs, warmSteps: DEFAULT_CASE.warmSteps, steps, callgrindTicks, xsHeaps: XS_HEAPS },
       seconds: Math.round(seconds),
       cases: results,
@@ -360,7 +370,7 @@ async function main(): Promise<void> {
     writeFileSync(outPath, JSON.stringify(report, null, 2) + "\n");
     for (const line of formatResults(results, runs)) console.log(line);
     console.log("");
-    console.log(`results: ${outPath} (${seconds.toFixed(0)} s)`);
+    console.log(`results: ${outPath} (${seconds.toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -304,8 +304,9 @@ export function formatHeap(r: HeapReport): string[] {
   lines.push(`On the ESP32 (estimate): server + game ${server.slots} slots, ${Math.round(est)} chunk bytes; with the host and main.ts`);
   lines.push(`  (about ${DEVICE_HOST_SLOTS} slots, ${DEVICE_HOST_CHUNKS} B) ${dev.slots} slots = ${dev.slots * ESP32_SLOT_BYTES} B and ${dev.chunks} chunk bytes: ${kib(bytes(dev))} KiB live in RAM`);
   const c = r.creation;
-  lines.push(`  manifest creation: ${c.chunks} chunk bytes, ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B), stack ${c.stack}: ` +
-    `${kib(c.chunks + c.slots * ESP32_SLOT_BYTES)} KiB; headroom for garbage ${c.slots - dev.slots} slots, ${c.chunks - dev.chunks} chunk bytes`);
+  lines.push(`  manifest creation: ${c.chunks} chunk bytes and ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B): ` +
+    `${kib(c.chunks + c.slots * ESP32_SLOT_BYTES)} KiB, plus a stack of ${c.stack} slots (${c.stack * ESP32_SLOT_BYTES} B);`);
+  lines.push(`  headroom for garbage ${c.slots - dev.slots} slots and ${c.chunks - dev.chunks} chunk bytes`);
   if (r.fit && r.fitBudget) {
     const f = r.fit;
     const ok = f.code === 0 && f.players >= defaultConfig.maxPlayers;
