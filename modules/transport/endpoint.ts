@@ -25,7 +25,8 @@ export class Endpoint {
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   readonly buf: Uint8Array;
   readonly #length: Uint16Array;
-  readonly #firstSent: Float64Array;
+  /** First-send time of each message, in ms mod 2^32 (RTT samples are far shorter than the wrap). */
+  readonly #firstSent: Uint32Array;
   readonly #sends: Uint8Array;
   /** Bytes and messages queued. */
   usedBytes = 0;
@@ -57,7 +58,7 @@ export class Endpoint {
     this.capacityMessages = capacityMessages;
     this.buf = new Uint8Array(capacityBytes);
     this.#length = new Uint16Array(capacityMessages);
-    this.#firstSent = new Float64Array(capacityMessages);
+    this.#firstSent = new Uint32Array(capacityMessages);
     this.#sends = new Uint8Array(capacityMessages);
   }
 
@@ -116,7 +117,7 @@ export class Endpoint {
     const n = seqDiff(ack, this.firstSeq) + 1;
     if (n <= 0) return true; // old or initial ack
     if (n > this.count || this.#sends[n - 1] === 0) return false; // acks a seqno never sent
-    if (this.#sends[n - 1] === 1) this.#sample(now - this.#firstSent[n - 1]);
+    if (this.#sends[n - 1] === 1) this.#sample(((now >>> 0) - this.#firstSent[n - 1]) >>> 0);
     let bytes = 0;
     for (let i = 0; i < n; i++) bytes += this.#length[i];
     this.buf.copyWithin(0, bytes, this.usedBytes);
@@ -194,7 +195,7 @@ export class Endpoint {
       from += len;
       o += len;
       if (this.#sends[i] === 0) {
-        this.#firstSent[i] = now;
+        this.#firstSent[i] = now >>> 0;
         this.sent++;
       } else this.resent++;
       if (this.#sends[i] < 255) this.#sends[i]++;
