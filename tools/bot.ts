@@ -1,6 +1,7 @@
 /**
  * `npm run bot -- --host H --port P --count N --duration S`: N bots play, then leave.
  */
+import { failer, numberOption } from "./cli";
 import { parseArgs } from "node:util";
 import { DEFAULT_PORT } from "../modules/protocol/constants";
 import { ClientState } from "../modules/client/client";
@@ -23,16 +24,10 @@ Options:
   --help             show this help
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`bot: ${message}\nTry 'npm run bot -- --help'.\n`);
-  process.exit(2);
-}
+const fail: (message: string) => never = failer("bot", "bot");
 
 function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) fail(`--${name} must be a number in ${min}..${max}, got '${text}'`);
-  return n;
+  return numberOption(fail, name, text, fallback, min, max);
 }
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@
  * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
  * the sun, planets, ships with names, projectiles, and the scoreboard from Stats.
  */
+import { failer, numberOption } from "./cli";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { makeConfig } from "../modules/config";
@@ -171,16 +172,10 @@ Options:
 Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts.
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`watch: ${message}\nTry 'npm run watch -- --help'.\n`);
-  process.exit(2);
-}
+const fail: (message: string) => never = failer("watch", "watch");
 
 function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) fail(`--${name} must be a number in ${min}..${max}, got '${text}'`);
-  return n;
+  return numberOption(fail, name, text, fallback, min, max);
 }
 
 async function main(): Promise<void> {
