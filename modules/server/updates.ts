@@ -118,9 +118,13 @@ export class PriorityPlanner implements UpdatePlanner {
   /** Update ticks planned, per slot; they count from 1. */
   readonly #tick: Uint32Array;
   readonly #synced: Int32Array;
-  /** [slot × capacity + index]: the tick of the last send, and the tick it is due again (0: never sent). */
-  readonly #sent: Uint32Array;
-  readonly #due: Uint32Array;
+  /**
+   * [slot × capacity + index]: the tick of the last send (mod 2^16), and the interval in ticks
+   * before it is due again (0: never sent). Ages are taken mod 2^16: the starvation guard
+   * keeps every age far below the wrap.
+   */
+  readonly #sent: Uint16Array;
+  readonly #gap: Uint8Array;
   /** Per entity: its id at the last update tick, and the shortest interval it may have. */
   readonly #id: Uint32Array;
   readonly #least: Uint8Array;
@@ -140,8 +144,8 @@ export class PriorityPlanner implements UpdatePlanner {
     this.limit = options?.limit ?? this.#cap;
     this.#tick = new Uint32Array(maxPlayers);
     this.#synced = new Int32Array(maxPlayers);
-    this.#sent = new Uint32Array(maxPlayers * this.#cap);
-    this.#due = new Uint32Array(maxPlayers * this.#cap);
+    this.#sent = new Uint16Array(maxPlayers * this.#cap);
+    this.#gap = new Uint8Array(maxPlayers * this.#cap);
     this.#id = new Uint32Array(this.#cap);
     this.#least = new Uint8Array(this.#cap);
     this.#planned = new Uint8Array(maxPlayers);
@@ -152,7 +156,7 @@ export class PriorityPlanner implements UpdatePlanner {
   /** Forget what was sent to `slot` (a new player took it). */
   resetSlot(slot: number): void {
     const base = slot * this.#cap;
-    this.#due.fill(0, base, base + this.#cap);
+    this.#gap.fill(0, base, base + this.#cap);
     this.#synced[slot] = 0;
   }
 
@@ -168,14 +172,14 @@ export class PriorityPlanner implements UpdatePlanner {
     const id = this.#id;
     const least = this.#least;
     const steady = this.focus !== null && this.focus.steady !== undefined ? this.focus.steady : null;
-    const due = this.#due;
+    const gap = this.#gap;
     for (let i = 0; i < cap; i++) {
       if (alive[i] === 0) continue;
       const current = ((gen[i] << 16) | i) >>> 0;
       if (id[i] !== current) {
         // A new entity in this slot of the pool: never sent to anyone.
         id[i] = current;
-        for (let k = i; k < due.length; k += cap) due[k] = 0;
+        for (let k = i; k < gap.length; k += cap) gap[k] = 0;
       }
       // Bodies without an owner move on known paths; resting entities do not move.
       if (owner[i] === NO_PLAYER || vx[i] * vx[i] + vy[i] * vy[i] < 1) least[i] = MAX_UPDATE_GAP;
@@ -205,7 +209,7 @@ export class PriorityPlanner implements UpdatePlanner {
     const ex = e.x;
     const ey = e.y;
     const sent = this.#sent;
-    const dueAt = this.#due;
+    const gapOf = this.#gap;
     const head = this.#head;
     const next = this.#next;
     head.fill(NONE);
@@ -216,8 +220,9 @@ export class PriorityPlanner implements UpdatePlanner {
       let b: number;
       if (i === own) b = OWN;
       else {
-        const due = dueAt[k];
-        if (due > tick) continue;
+        const gap = gapOf[k];
+        const age = (tick - sent[k]) & 0xffff;
+        if (gap !== 0 && age < gap) continue;
         let dx = ex[i] - fx;
         let dy = ey[i] - fy;
         if (dx < 0) dx = -dx;
@@ -225,7 +230,7 @@ export class PriorityPlanner implements UpdatePlanner {
         // Octagonal distance: within 8% of the true one, without a square root.
         let db = ((dx > dy ? dx + 0.41 * dy : dy + 0.41 * dx) * PER_BUCKET) | 0;
         if (db >= DISTANCE_BUCKETS) db = DISTANCE_BUCKETS - 1;
-        b = due === 0 ? FRESH : tick - sent[k] >= MAX_UPDATE_GAP ? OVERDUE + db : DUE + db;
+        b = gap === 0 ? FRESH : age >= MAX_UPDATE_GAP ? OVERDUE + db : DUE + db;
       }
       next[i] = head[b];
       head[b] = i;
@@ -243,7 +248,7 @@ export class PriorityPlanner implements UpdatePlanner {
     const base = slot * this.#cap;
     const tick = this.#tick[slot];
     const last = this.#sent;
-    const due = this.#due;
+    const gap = this.#gap;
     const least = this.#least;
     const ex = e.x;
     const ey = e.y;
@@ -262,13 +267,13 @@ export class PriorityPlanner implements UpdatePlanner {
       const by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
       const l = least[i];
       last[base + i] = tick;
-      due[base + i] = tick + (by > l ? by : l);
+      gap[base + i] = by > l ? by : l;
     }
   }
 
   poolBytes(): number {
     return (
-      this.#tick.byteLength + this.#synced.byteLength + this.#sent.byteLength + this.#due.byteLength +
+      this.#tick.byteLength + this.#synced.byteLength + this.#sent.byteLength + this.#gap.byteLength +
       this.#id.byteLength + this.#least.byteLength + this.#planned.byteLength + this.#head.byteLength +
       this.#next.byteLength
     );
