@@ -8,7 +8,7 @@ import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
-  TYPE_BASE, UPDATE_ENTRY, typeTable,
+  UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
 import {
@@ -314,7 +314,6 @@ export class Client implements Core {
       this.state = ClientState.Closed;
       return;
     }
-    const sizes = typeTable().size;
     const rel = headerRel(rx);
     const unrel = headerUnrel(rx);
     let o = HEADER_SIZE;
@@ -322,7 +321,7 @@ export class Client implements Core {
       const seq = getU32(rx, o);
       const type = rx[o + 4];
       const p = o + RELIABLE_HEADER;
-      o = p + (sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length));
+      o = p + payloadSize(rx, p, type, length);
       const verdict = ep.acceptReliable(seq);
       if (verdict !== PROCESS) {
         counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
@@ -349,7 +348,7 @@ export class Client implements Core {
     for (let m = 0; m < unrel; m++) {
       const type = rx[o];
       const p = o + 1;
-      o = p + (sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length));
+      o = p + payloadSize(rx, p, type, length);
       if (type === Msg.Stats) {
         readStats(rx, p, this.scores, this.pings);
         this.statsReceived++;

@@ -11,7 +11,7 @@ import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
-  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable, TYPE_BASE,
+  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
 import {
@@ -271,7 +271,6 @@ export class Server implements Core, EntityListener {
     }
     ep.lastHeard = now;
     const id = this.playerId(slot);
-    const sizes = typeTable().size;
     const rel = headerRel(rx);
     const unrel = headerUnrel(rx);
     let o = HEADER_SIZE;
@@ -279,7 +278,7 @@ export class Server implements Core, EntityListener {
       const seq = getU32(rx, o);
       const type = rx[o + 4];
       const p = o + RELIABLE_HEADER;
-      const size = sizes[type - TYPE_BASE] >= 0 ? sizes[type - TYPE_BASE] : payloadSize(rx, p, type, length);
+      const size = payloadSize(rx, p, type, length);
       o = p + size;
       const verdict = ep.acceptReliable(seq);
       if (verdict !== PROCESS) {
@@ -298,7 +297,7 @@ export class Server implements Core, EntityListener {
     for (let m = 0; m < unrel; m++) {
       const type = rx[o];
       const p = o + 1;
-      o = p + sizes[type - TYPE_BASE];
+      o = p + payloadSize(rx, p, type, length);
       if (type === Msg.Input) this.input[slot] = readInput(rx, p);
     }
   }
