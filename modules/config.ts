@@ -9,8 +9,6 @@ export interface Config {
   maxPlayers: number;
   /** Bytes of encoded reliable messages a peer may have unacknowledged. */
   reliableQueueBytes: number;
-  /** Messages a peer may have unacknowledged (bounded by the bytes too). */
-  reliableQueueMessages: number;
   /** Entity pool capacity (ships, sun, planets, projectiles). */
   maxEntities: number;
   /** Number of ship and weapon templates; Selection values must be below these. */
@@ -34,7 +32,6 @@ export interface Config {
 export const defaultConfig: Readonly<Config> = Object.freeze({
   maxPlayers: MAX_PLAYERS,
   reliableQueueBytes: 2048,
-  reliableQueueMessages: 160,
   maxEntities: 192,
   shipTypes: 3,
   weaponTypes: 3,
@@ -63,8 +60,6 @@ export function makeConfig(overrides?: Partial<Config>): Config {
   const c: Config = Object.assign({}, defaultConfig, overrides);
   checkInt("maxPlayers", c.maxPlayers, 1, MAX_PLAYERS);
   checkInt("reliableQueueBytes", c.reliableQueueBytes, 512, 65535);
-  // A newcomer among 7 others is sent 3 + 3 × 7 messages before any Add, plus a Leave.
-  checkInt("reliableQueueMessages", c.reliableQueueMessages, 3 * MAX_PLAYERS + 8, 65535);
   checkInt("maxEntities", c.maxEntities, 1, 65535);
   checkInt("shipTypes", c.shipTypes, 1, 255);
   checkInt("weaponTypes", c.weaponTypes, 1, 255);

@@ -86,7 +86,7 @@ export function formatPoolTable(t: PoolTable): string[] {
   const width = Math.max(...t.rows.map((r) => r.name.length), 24) + 2;
   const lines = [
     `Pools under the default config: ${c.maxPlayers} players, ${c.maxEntities} entities, ` +
-      `reliable queues of ${c.reliableQueueBytes} B / ${c.reliableQueueMessages} messages`,
+      `reliable queues of ${c.reliableQueueBytes} B`,
     `  ${padEnd("pool", width)}${pad("bytes", 8)}`,
   ];
   for (const r of t.rows) lines.push(`  ${padEnd(r.name, width)}${pad(r.bytes, 8)}`);

@@ -130,7 +130,7 @@ export class Client implements Core {
     this.serverAddress = serverAddress;
     this.serverPort = serverPort;
     this.counters = createCounters();
-    this.endpoint = new Endpoint(config.reliableQueueBytes, config.reliableQueueMessages);
+    this.endpoint = new Endpoint(config.reliableQueueBytes);
     this.present = new Uint8Array(MAX_PLAYERS);
     this.playerIds = new Uint32Array(MAX_PLAYERS);
     this.names = new Uint8Array(MAX_PLAYERS * NAME_LENGTH);

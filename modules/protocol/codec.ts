@@ -67,6 +67,23 @@ export function payloadSize(b: Uint8Array, o: number, type: number, end: number)
   return -2;
 }
 
+/**
+ * Size of a reliable message we queued ourselves, `seqno u32, type u8, payload`, starting
+ * at `o`. Our writers always produce well-formed payloads (Chat NUL-terminated, Name
+ * padded), so nothing is checked here: the queue walks its messages with this instead of
+ * keeping a length per message.
+ */
+export function queuedSize(b: Uint8Array, o: number): number {
+  const type = b[o + 4];
+  const p = o + RELIABLE_HEADER;
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) return RELIABLE_HEADER + fixed;
+  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
+  let i = p + 4;
+  while (b[i] !== 0) i++;
+  return i + 1 - o;
+}
+
 /** Bumps the counter for a bad payloadSize() result. */
 function countBadSize(size: number, counters: Uint32Array): void {
   if (size === -2) counters[C.UnterminatedChat]++;

@@ -41,7 +41,7 @@ const LEAVE_SIZE = RELIABLE_HEADER + 4;
 
 /** Room for a message of `payload` bytes plus the final Leave a kick would need. */
 function hasRoom(ep: Endpoint, payload: number): boolean {
-  return ep.count + 1 < ep.capacityMessages && ep.canQueue(payload + LEAVE_SIZE);
+  return ep.canQueue(payload + LEAVE_SIZE);
 }
 
 /** ASCII letters fold to lower case; everything else compares as is. */
@@ -104,7 +104,7 @@ export class Server implements Core, EntityListener {
     this.address = new Array<string>(n).fill("");
     this.port = new Int32Array(n);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(config.reliableQueueBytes, config.reliableQueueMessages));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(config.reliableQueueBytes));
     this.names = new Uint8Array(n * NAME_LENGTH);
     this.nameLength = new Uint8Array(n);
     this.ship = new Uint8Array(n);

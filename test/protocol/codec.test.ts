@@ -274,7 +274,7 @@ describe("codec: golden packets", () => {
       "00".repeat(28), //                      NUL padding to 32 bytes
     );
     assert.equal(golden.length, 64);
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     ep.reset(0);
     ep.acceptReliable(0);
     writeId(ep.buf, ep.queue(Msg.Join, 4), 0x00010003);

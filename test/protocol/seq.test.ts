@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { seqDiff, seqGreater, seqGreaterEq, seqLess, seqNext } from "../../modules/protocol/seq";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
-import { headerAck, headerRel, validatePacket } from "../../modules/protocol/codec";
+import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
 import { C, createCounters } from "../../modules/protocol/counters";
 import { DUPLICATE, Endpoint, finishPacket, OUT_OF_ORDER, PROCESS } from "../../modules/transport/endpoint";
 
@@ -73,7 +73,7 @@ describe("seq: wrap-safe comparison", () => {
 
 describe("Endpoint: queue and acks across the wrap", () => {
   it("queued messages carry consecutive seqnos through 0xFFFFFFFF → 0", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     ep.reset(0, 0xfffffffe, 0);
     const seqs = [push(ep, 10), push(ep, 11), push(ep, 12), push(ep, 13)];
     assert.deepEqual(seqs, [0xfffffffe, 0xffffffff, 0, 1]);
@@ -88,7 +88,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack across the wrap removes exactly the messages up to it", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 4; i++) push(ep, 20 + i);
@@ -105,7 +105,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an old ack (before the wrap) changes nothing", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 3; i++) push(ep, i);
@@ -118,7 +118,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack of a seqno never queued is refused and changes nothing", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 3; i++) push(ep, i);
@@ -129,7 +129,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack of a queued but never sent seqno is refused", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xffffffff, 0);
     push(ep, 0);
@@ -142,25 +142,26 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("the initial ack of a peer that has processed nothing is accepted", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     ep.reset(0);
     push(ep, 0);
     assert.equal(ep.acknowledge(NO_ACK, 5), true);
     assert.equal(ep.count, 1);
   });
 
-  it("queue returns -1 when the message count is exhausted", () => {
-    const ep = new Endpoint(1024, 8);
-    ep.reset(0, 0xfffffffc, 0);
-    for (let i = 0; i < 8; i++) push(ep, i);
+  it("only bytes bound the queue: 113 messages of 9 bytes fill 1024 bytes, the 114th is refused", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0, 0xffffffc0, 0);
+    for (let i = 0; i < 113; i++) push(ep, i);
+    assert.equal(ep.usedBytes, 1017);
     assert.equal(ep.canQueue(4), false);
     assert.equal(ep.queue(Msg.Join, 4), -1);
-    assert.equal(ep.count, 8);
-    assert.equal(ep.nextSeq, 4, "a refused message takes no seqno");
+    assert.equal(ep.count, 113);
+    assert.equal(ep.nextSeq, 0x31, "a refused message takes no seqno");
   });
 
   it("queue returns -1 when the bytes are exhausted, and accepts again after an ack", () => {
-    const ep = new Endpoint(512, 64);
+    const ep = new Endpoint(512);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     // 12 Names of 41 bytes = 492 bytes; a 13th would need 533.
@@ -177,14 +178,14 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("a message that could never fit a packet throws", () => {
-    const ep = new Endpoint(1024, 8);
+    const ep = new Endpoint(1024);
     ep.reset(0);
     assert.throws(() => ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER + 1), RangeError);
     assert.ok(ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER) >= 0);
   });
 
   it("fill takes the oldest messages that fit one packet, and nothing more", () => {
-    const ep = new Endpoint(2048, 64);
+    const ep = new Endpoint(2048);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0x42);
     for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);
@@ -200,29 +201,38 @@ describe("Endpoint: queue and acks across the wrap", () => {
     assert.equal(headerAck(out), 0x41, "the ack is the seqno before the peer's first");
     assert.deepEqual(seqnosIn(out, 36).slice(0, 3), [0xfffffffe, 0xffffffff, 0]);
   });
+});
 
-  it("rewind drops the backlog and reuses the seqno after the last acked one", () => {
-    const ep = new Endpoint(1024, 16);
+describe("Endpoint: messages of every size, found from their bytes", () => {
+  it("a mix of Join, Name and Chat is sent, acked and cut at the right boundaries", () => {
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
-    for (let i = 0; i < 4; i++) push(ep, i);
-    ep.fill(out, 10, 10);
-    ep.acknowledge(0xfffffffe, 20);
-    ep.rewind();
-    assert.equal(ep.count, 0);
+    const text = Uint8Array.of(0x68, 0x69, 0x21); // "hi!"
+    writeChat(ep.buf, ep.queue(Msg.Chat, 4 + 3 + 1), 7, text, 0, 3); //  13 bytes
+    writeName(ep.buf, ep.queue(Msg.Name, 36), 7, text, 0, 2); //           41 bytes
+    push(ep, 5); //                                                         9 bytes
+    writeChat(ep.buf, ep.queue(Msg.Chat, 4 + 0 + 1), 7, text, 0, 0); //   10 bytes
+    assert.equal(ep.usedBytes, 73);
+    const end = ep.fill(out, 10, 10);
+    assert.equal(end, HEADER_SIZE + 73);
+    assert.equal(headerRel(out), 4);
+    assert.ok(validatePacket(out, end, FROM_ANY, createCounters()));
+    assert.equal(ep.acknowledge(0xffffffff, 20), true, "acks the Chat and the Name");
+    assert.equal(ep.usedBytes, 19);
+    assert.equal(getU32(ep.buf, 0), 0);
+    assert.equal(ep.buf[4], Msg.Join);
+    assert.equal(getU32(ep.buf, 9), 1);
+    assert.equal(ep.buf[13], Msg.Chat);
+    assert.equal(ep.acknowledge(1, 30), true);
     assert.equal(ep.usedBytes, 0);
-    assert.equal(ep.nextSeq, 0xffffffff);
-    assert.equal(push(ep, 99), 0xffffffff);
-    const end = ep.fill(out, 30, 30);
-    assert.equal(headerRel(out), 1);
-    assert.deepEqual(seqnosIn(out), [0xffffffff]);
-    assert.equal(end, HEADER_SIZE + 9);
+    assert.equal(ep.count, 0);
   });
 });
 
 describe("Endpoint: receiving across the wrap", () => {
   it("acceptReliable processes only last + 1, through the wrap", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     ep.reset(0, 0, 0xfffffffe);
     assert.equal(ep.lastProcessed, 0xfffffffd);
     assert.equal(ep.acceptReliable(0xffffffff), OUT_OF_ORDER);
@@ -238,7 +248,7 @@ describe("Endpoint: receiving across the wrap", () => {
   });
 
   it("acceptUnreliable ignores timestamps older than the newest applied, across the wrap", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     ep.reset(0);
     assert.equal(ep.acceptUnreliable(0xfffffff0), true);
     assert.equal(ep.acceptUnreliable(0xffffffef), false);
@@ -249,8 +259,8 @@ describe("Endpoint: receiving across the wrap", () => {
   });
 
   it("two endpoints exchange 40 messages through the wrap, exactly once and in order", () => {
-    const a = new Endpoint(2048, 64);
-    const b = new Endpoint(2048, 64);
+    const a = new Endpoint(2048);
+    const b = new Endpoint(2048);
     a.reset(0, 0xfffffff0, 0x100);
     b.reset(0, 0x100, 0xfffffff0);
     const counters = createCounters();
@@ -287,7 +297,7 @@ describe("Endpoint: receiving across the wrap", () => {
 
 describe("Endpoint: round-trip time (Karn's rule)", () => {
   it("a message sent once gives a sample", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -298,7 +308,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("a message that was resent gives no sample", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -314,7 +324,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("the first sample is taken as is, later ones are smoothed by 1/8", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -328,7 +338,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("the newest message an ack covers decides, even if an older one was resent", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xffffffff, 0);
     push(ep, 0);
@@ -340,7 +350,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("no sample before any ack; ping is capped to 16 bits", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     assert.equal(ep.ping(), 0);
@@ -353,7 +363,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
 
 describe("Endpoint: when to send", () => {
   it("wants to send a never-sent message at once, a sent one after resendMs", () => {
-    const ep = new Endpoint(1024, 16);
+    const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     assert.equal(ep.wantsSend(0, 100), false, "nothing queued");
@@ -367,7 +377,7 @@ describe("Endpoint: when to send", () => {
   });
 
   it("does not count a never-sent message that would not fit the next packet", () => {
-    const ep = new Endpoint(2048, 64);
+    const ep = new Endpoint(2048);
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);

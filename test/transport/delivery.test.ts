@@ -15,7 +15,7 @@ import { Network, type MemHost, type LinkOptions } from "../helpers/link";
 
 /** A peer that sends `total` reliable Join-typed messages whose payload is their index. */
 class Pusher implements Core {
-  readonly ep = new Endpoint(2048, 160);
+  readonly ep = new Endpoint(2048);
   readonly counters = createCounters();
   readonly tx = new Uint8Array(MAX_PACKET);
   queued = 0;
