@@ -82,6 +82,16 @@ export class Server implements Core, EntityListener {
   readonly #pendingKick: Uint8Array;
   readonly #rx: Uint8Array;
   readonly #tx: Uint8Array;
+  /**
+   * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
+   * entity's Update entry as encoded in the current update tick. An entry is encoded once
+   * per update tick, by the first client whose plan has it, and copied into every packet
+   * with one native copyWithin: on XS that is about ten times cheaper than encoding it
+   * again for each client.
+   */
+  readonly #txAndEntries: Uint8Array;
+  /** Per entity: 1 once its entry is encoded in the current update tick. */
+  readonly #encoded: Uint8Array;
   readonly #list: Uint16Array;
   readonly #fields = new Fields();
   readonly #nameScratch: Uint8Array;
@@ -117,7 +127,9 @@ export class Server implements Core, EntityListener {
     this.lastChat = new Uint8Array(CHAT_LENGTH);
     this.#pendingKick = new Uint8Array(n);
     this.#rx = new Uint8Array(MAX_PACKET);
-    this.#tx = new Uint8Array(MAX_PACKET);
+    this.#txAndEntries = new Uint8Array(MAX_PACKET + config.maxEntities * UPDATE_ENTRY);
+    this.#tx = this.#txAndEntries.subarray(0, MAX_PACKET);
+    this.#encoded = new Uint8Array(config.maxEntities);
     this.#list = new Uint16Array(config.maxEntities);
     this.#nameScratch = new Uint8Array(NAME_LENGTH);
     typeTable();
@@ -139,7 +151,8 @@ export class Server implements Core, EntityListener {
       this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength;
     const rows: Array<[string, number]> = [
       ["packet buffers (rx, tx)", this.#rx.byteLength + this.#tx.byteLength],
-      [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B + metadata)`, queues],
+      ["update entries, encoded once per update tick", this.#txAndEntries.byteLength - this.#tx.byteLength + this.#encoded.byteLength],
+      [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B)`, queues],
       ["player tables", slots],
       ["stats (scores, pings), last chat", this.scores.byteLength + this.pings.byteLength + this.lastChat.byteLength],
       [`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()],
@@ -590,6 +603,7 @@ export class Server implements Core, EntityListener {
         if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
         for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
       }
+      this.#encoded.fill(0);
       for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0) this.#sendUpdates(s, now, stats);
     } else {
       for (let s = 0; s < cfg.maxPlayers; s++) {
@@ -606,6 +620,8 @@ export class Server implements Core, EntityListener {
   #sendUpdates(slot: number, now: number, stats: boolean): void {
     const ep = this.endpoints[slot];
     const tx = this.#tx;
+    const all = this.#txAndEntries;
+    const encoded = this.#encoded;
     const list = this.#list;
     const e = this.entities;
     const n = this.planner.plan(slot, this.syncCursor[slot], list, now);
@@ -626,7 +642,13 @@ export class Server implements Core, EntityListener {
         o += 2;
         while (pos < n && o + UPDATE_ENTRY <= MAX_PACKET && k < 255) {
           const i = list[pos++];
-          o = writeUpdateEntry(tx, o, e.id(i), e.x[i], e.y[i], e.vx[i], e.vy[i], e.rot[i], e.health[i]);
+          const at = MAX_PACKET + i * UPDATE_ENTRY;
+          if (encoded[i] === 0) {
+            writeUpdateEntry(all, at, e.id(i), e.x[i], e.y[i], e.vx[i], e.vy[i], e.rot[i], e.health[i]);
+            encoded[i] = 1;
+          }
+          all.copyWithin(o, at, at + UPDATE_ENTRY);
+          o += UPDATE_ENTRY;
           k++;
         }
         tx[numAt] = k;
