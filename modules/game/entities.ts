@@ -1,10 +1,12 @@
 /**
- * The entity pool: struct-of-arrays typed arrays sized once from the config,
+ * The entity pool: struct-of-arrays typed arrays in one buffer, sized once from the config,
  * generational ids (16-bit generation : 16-bit index) recycled through a free list.
  *
  * The server listens to adds and removes (to send Add/Remove) and reads the
  * fields to write Update messages. The game owns the simulation of the fields.
  */
+import { Arena } from "../arena";
+
 export const NO_PLAYER = 0xffffffff;
 
 /** Receives pool changes. Implemented by the server; one object, no closures. */
@@ -48,17 +50,19 @@ export class EntityTable {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
-    this.alive = new Uint8Array(capacity);
-    this.generation = new Uint16Array(capacity);
-    this.type = new Uint8Array(capacity);
-    this.owner = new Uint32Array(capacity);
-    this.x = new Float32Array(capacity);
-    this.y = new Float32Array(capacity);
-    this.vx = new Float32Array(capacity);
-    this.vy = new Float32Array(capacity);
-    this.rot = new Float32Array(capacity);
-    this.health = new Uint8Array(capacity);
-    this.#free = new Uint16Array(capacity);
+    const a = new Arena(capacity * (6 * 4 + 2 * 2 + 3));
+    this.x = a.f32(capacity);
+    this.y = a.f32(capacity);
+    this.vx = a.f32(capacity);
+    this.vy = a.f32(capacity);
+    this.rot = a.f32(capacity);
+    this.owner = a.u32(capacity);
+    this.generation = a.u16(capacity);
+    this.#free = a.u16(capacity);
+    this.alive = a.u8(capacity);
+    this.type = a.u8(capacity);
+    this.health = a.u8(capacity);
+    a.done();
     // Lowest index on top, so the pool fills from index 0 upwards.
     for (let i = 0; i < capacity; i++) this.#free[i] = capacity - 1 - i;
     this.#freeTop = capacity;

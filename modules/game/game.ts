@@ -13,6 +13,7 @@
  * over the pool. On XS every typed-array access is a call, so the projectile loop keeps
  * its reads and writes few: the broad phase costs it one byte (see ReachGrid).
  */
+import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
 import { HEADER_SIZE, MAX_PACKET, UPDATE_ENTRY } from "../protocol/constants";
@@ -148,8 +149,8 @@ export class Game implements GameHooks, PlannerFocus {
 
   readonly #rng: Random;
   readonly #grid: ReachGrid;
-  /** Bit views of the Float32 fields, for hash(). */
-  readonly #bits: Uint32Array[];
+  /** Bit views of the Float32 fields, for hash() (made on its first call). */
+  #bits: Uint32Array[] | null = null;
   /** Distance between neighbouring orbits (0 with fewer than two planets). */
   readonly #orbitSpacing: number;
   #nextStepAt = -1;
@@ -174,49 +175,46 @@ export class Game implements GameHooks, PlannerFocus {
     this.entities = entities;
     this.players = players;
     this.seed = seed >>> 0;
-    this.counters = new Uint32Array(GAME_COUNTER_COUNT);
     this.maxPlayers = n;
     this.shotCapacity = cap - fixed - n;
-
-    this.present = new Uint8Array(n);
-    this.playerId = new Uint32Array(n);
-    this.focusIndex = new Int32Array(n).fill(-1);
-    this.focusX = new Float32Array(n);
-    this.focusY = new Float32Array(n);
-    this.respawnStep = new Int32Array(n).fill(-1);
-    this.cooldown = new Uint16Array(n);
-    this.shipType = new Uint8Array(n);
-    this.weaponType = new Uint8Array(n);
-    this.kills = new Uint32Array(n);
-    this.deaths = new Uint32Array(n);
-
-    this.kind = new Uint8Array(cap);
-    this.radius = new Float32Array(cap);
-    this.steady = new Uint8Array(cap);
-    this.hp = new Int16Array(cap);
-    this.expires = new Uint32Array(cap);
-    this.fired = new Uint32Array(cap);
-    this.prevX = new Float32Array(cap);
-    this.prevY = new Float32Array(cap);
-    this.killer = new Uint32Array(cap);
-    this.#doomedList = new Uint16Array(cap);
-
     this.bodies = fixed;
-    this.bodyIndex = new Int32Array(fixed);
-    this.bodyGm = new Float64Array(fixed);
-    this.orbitRadius = new Float64Array(fixed);
-    this.orbitOmega = new Float64Array(fixed);
-    this.orbitPhase = new Float64Array(fixed);
+
+    // Widest elements first (see Arena).
+    const a = new Arena(
+      8 * (4 * fixed) + 4 * (2 * n + 3 * cap + 5 * n + 3 * cap + fixed + GAME_COUNTER_COUNT) + 2 * (n + 2 * cap) + (3 * n + 2 * cap),
+    );
+    this.bodyGm = a.f64(fixed);
+    this.orbitRadius = a.f64(fixed);
+    this.orbitOmega = a.f64(fixed);
+    this.orbitPhase = a.f64(fixed);
+    this.focusX = a.f32(n);
+    this.focusY = a.f32(n);
+    this.radius = a.f32(cap);
+    this.prevX = a.f32(cap);
+    this.prevY = a.f32(cap);
+    this.playerId = a.u32(n);
+    this.focusIndex = a.i32(n).fill(-1);
+    this.respawnStep = a.i32(n).fill(-1);
+    this.kills = a.u32(n);
+    this.deaths = a.u32(n);
+    this.expires = a.u32(cap);
+    this.fired = a.u32(cap);
+    this.killer = a.u32(cap);
+    this.bodyIndex = a.i32(fixed);
+    this.counters = a.u32(GAME_COUNTER_COUNT);
+    this.cooldown = a.u16(n);
+    this.hp = a.i16(cap);
+    this.#doomedList = a.u16(cap);
+    this.present = a.u8(n);
+    this.shipType = a.u8(n);
+    this.weaponType = a.u8(n);
+    this.kind = a.u8(cap);
+    this.steady = a.u8(cap);
+    a.done();
 
     this.#orbitSpacing = config.planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (config.planets - 1) : 0;
     this.#rng = new Random(this.seed);
     this.#grid = new ReachGrid(ARENA_RADIUS, GRID_CELL);
-    const e = entities;
-    this.#bits = [
-      new Uint32Array(e.x.buffer, e.x.byteOffset, cap), new Uint32Array(e.y.buffer, e.y.byteOffset, cap),
-      new Uint32Array(e.vx.buffer, e.vx.byteOffset, cap), new Uint32Array(e.vy.buffer, e.vy.byteOffset, cap),
-      new Uint32Array(e.rot.buffer, e.rot.byteOffset, cap),
-    ];
     this.#createBodies();
   }
 
@@ -832,6 +830,12 @@ export class Game implements GameHooks, PlannerFocus {
   /** A 32-bit hash of the whole world: entities, players, scores, step count and PRNG state. */
   hash(): number {
     const e = this.entities;
+    const cap = e.capacity;
+    const bits = (this.#bits ??= [
+      new Uint32Array(e.x.buffer, e.x.byteOffset, cap), new Uint32Array(e.y.buffer, e.y.byteOffset, cap),
+      new Uint32Array(e.vx.buffer, e.vx.byteOffset, cap), new Uint32Array(e.vy.buffer, e.vy.byteOffset, cap),
+      new Uint32Array(e.rot.buffer, e.rot.byteOffset, cap),
+    ]);
     let h = mix(0x811c9dc5, this.steps);
     h = mix(h, this.#rng.state);
     for (let i = 0; i < e.capacity; i++) {
@@ -839,7 +843,7 @@ export class Game implements GameHooks, PlannerFocus {
       h = mix(h, e.generation[i]);
       if (e.alive[i] === 0) continue;
       h = mix(h, e.owner[i]);
-      for (let f = 0; f < 5; f++) h = mix(h, this.#bits[f][i]);
+      for (let f = 0; f < 5; f++) h = mix(h, bits[f][i]);
       h = mix(h, this.hp[i]);
       h = mix(h, this.expires[i]);
       h = mix(h, this.fired[i]);

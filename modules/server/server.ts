@@ -6,6 +6,7 @@
  * Flow in:  host → receive() → copy into `#rx` → validatePacket → per-peer handling.
  * Flow out: tick() → timers → Endpoint.fill (reliables) + Stats/Update → host.send.
  */
+import { Arena } from "../arena";
 import type { Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
@@ -109,29 +110,37 @@ export class Server implements Core, EntityListener {
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
     this.planner = new RoundRobinPlanner(this.entities, n);
-    this.active = new Uint8Array(n);
-    this.generation = new Uint16Array(n);
-    this.address = new Array<string>(n).fill("");
-    this.port = new Int32Array(n);
-    this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(config.reliableQueueBytes));
-    this.names = new Uint8Array(n * NAME_LENGTH);
-    this.nameLength = new Uint8Array(n);
-    this.ship = new Uint8Array(n);
-    this.weapon = new Uint8Array(n);
-    this.input = new Uint8Array(n);
-    this.misbehaviour = new Uint16Array(n);
-    this.syncCursor = new Int32Array(n);
-    this.scores = new Uint16Array(MAX_PLAYERS);
-    this.pings = new Uint16Array(MAX_PLAYERS);
-    this.lastChat = new Uint8Array(CHAT_LENGTH);
-    this.#pendingKick = new Uint8Array(n);
-    this.#rx = new Uint8Array(MAX_PACKET);
-    this.#txAndEntries = new Uint8Array(MAX_PACKET + config.maxEntities * UPDATE_ENTRY);
+    const q = config.reliableQueueBytes;
+    const cap = config.maxEntities;
+    // Widest elements first (see Arena).
+    const a = new Arena(
+      4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap) +
+        (6 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
+    );
+    this.port = a.i32(n);
+    this.syncCursor = a.i32(n);
+    this.generation = a.u16(n);
+    this.misbehaviour = a.u16(n);
+    this.scores = a.u16(MAX_PLAYERS);
+    this.pings = a.u16(MAX_PLAYERS);
+    this.#list = a.u16(cap);
+    this.active = a.u8(n);
+    this.nameLength = a.u8(n);
+    this.ship = a.u8(n);
+    this.weapon = a.u8(n);
+    this.input = a.u8(n);
+    this.#pendingKick = a.u8(n);
+    this.names = a.u8(n * NAME_LENGTH);
+    this.lastChat = a.u8(CHAT_LENGTH);
+    this.#nameScratch = a.u8(NAME_LENGTH);
+    this.#rx = a.u8(MAX_PACKET);
+    this.#txAndEntries = a.u8(MAX_PACKET + cap * UPDATE_ENTRY);
     this.#tx = this.#txAndEntries.subarray(0, MAX_PACKET);
-    this.#encoded = new Uint8Array(config.maxEntities);
-    this.#list = new Uint16Array(config.maxEntities);
-    this.#nameScratch = new Uint8Array(NAME_LENGTH);
+    this.#encoded = a.u8(cap);
+    this.endpoints = [];
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q)));
+    a.done();
+    this.address = new Array<string>(n).fill("");
     typeTable();
     this.#now = host.now();
     this.#nextUpdate = this.#now;

@@ -4,6 +4,7 @@
  * has been sent an Add for; the server sends as many as fit under its packet cap and
  * reports back how many went out. The game installs PriorityPlanner (below) instead.
  */
+import { Arena } from "../arena";
 import { NO_PLAYER, type EntityTable } from "../game/entities";
 
 export interface UpdatePlanner {
@@ -142,15 +143,20 @@ export class PriorityPlanner implements UpdatePlanner {
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
     this.limit = options?.limit ?? this.#cap;
-    this.#tick = new Uint32Array(maxPlayers);
-    this.#synced = new Int32Array(maxPlayers);
-    this.#sent = new Uint16Array(maxPlayers * this.#cap);
-    this.#gap = new Uint8Array(maxPlayers * this.#cap);
-    this.#id = new Uint32Array(this.#cap);
-    this.#least = new Uint8Array(this.#cap);
-    this.#planned = new Uint8Array(maxPlayers);
-    this.#head = new Uint16Array(BUCKETS);
-    this.#next = new Uint16Array(this.#cap);
+    const n = maxPlayers;
+    const cap = this.#cap;
+    // Widest elements first (see Arena).
+    const a = new Arena(4 * (2 * n + cap) + 2 * (n * cap + BUCKETS + cap) + (n * cap + cap + n));
+    this.#tick = a.u32(n);
+    this.#synced = a.i32(n);
+    this.#id = a.u32(cap);
+    this.#sent = a.u16(n * cap);
+    this.#head = a.u16(BUCKETS);
+    this.#next = a.u16(cap);
+    this.#gap = a.u8(n * cap);
+    this.#least = a.u8(cap);
+    this.#planned = a.u8(n);
+    a.done();
   }
 
   /** Forget what was sent to `slot` (a new player took it). */

@@ -61,10 +61,12 @@ export class Endpoint {
   /** A reliable message was processed since our last packet: the peer wants an ack soon. */
   ackDue = false;
 
-  constructor(capacityBytes: number) {
+  /** `storage`, if given, is the queue's buffer (a view from the owner's Arena). */
+  constructor(capacityBytes: number, storage?: Uint8Array) {
     if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
+    if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
     this.capacityBytes = capacityBytes;
-    this.buf = new Uint8Array(capacityBytes);
+    this.buf = storage ?? new Uint8Array(capacityBytes);
   }
 
   /** Bytes of the preallocated buffers (for the memory budget). */
