@@ -349,6 +349,28 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
     assert.equal(ep.srtt, 40);
   });
 
+  it("one message at a time is timed: the first new one in a packet, not those after it", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    ep.acknowledge(0, 130);
+    assert.equal(ep.srtt, 30);
+    push(ep, 1);
+    push(ep, 2);
+    ep.fill(out, 200, 200); // 1 is the probe, 2 rides along untimed
+    ep.acknowledge(1, 240);
+    assert.equal(ep.srtt, 31.25, "30 + (40 - 30) / 8");
+    ep.acknowledge(2, 400);
+    assert.equal(ep.count, 0);
+    assert.equal(ep.srtt, 31.25, "2 was not timed");
+    push(ep, 3);
+    ep.fill(out, 500, 500);
+    ep.acknowledge(3, 560);
+    assert.equal(ep.srtt, 34.84375, "the next packet with a new message starts a new probe: 31.25 + (60 - 31.25) / 8");
+  });
+
   it("no sample before any ack; ping is capped to 16 bits", () => {
     const ep = new Endpoint(1024);
     const out = new Uint8Array(MAX_PACKET);
