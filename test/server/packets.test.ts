@@ -65,4 +65,31 @@ describe("server packets", function () {
     assert.ok(updates >= 40 && updates <= 48, `${updates} Update messages in 1 s`);
     assert.ok(perTick > 30 && perTick <= 33, `${perTick} entities per Update`);
   });
+  it("every client gets each entity's state of the current update tick (entries are encoded once per tick)", function () {
+    const m = new Match({ maxEntities: 64 });
+    const e = m.server.entities;
+    for (let i = 0; i < 40; i++) e.add(4, NO_PLAYER, i, -i);
+    const cs = [m.join(), m.join(), m.join()];
+    m.run(500);
+    for (let round = 1; round <= 12; round++) {
+      for (let i = 0; i < 40; i++) {
+        e.x[i] = round * 100 + i;
+        e.y[i] = -round * 50 - i;
+        e.vx[i] = round;
+        e.health[i] = (round * 7 + i) % 101;
+      }
+      // Move again right after the next update tick: its entries must not be reused.
+      m.run(70);
+      for (let i = 0; i < 40; i++) e.x[i] = round * 100 + i + 1;
+      m.run(230);
+      for (const c of cs) {
+        for (let i = 0; i < 40; i++) {
+          assert.equal(c.x[i], round * 100 + i + 1, `round ${round}, entity ${i}: x`);
+          assert.equal(c.y[i], -round * 50 - i, `round ${round}, entity ${i}: y`);
+          assert.equal(c.vx[i], round);
+          assert.equal(c.health[i], (round * 7 + i) % 101);
+        }
+      }
+    }
+  });
 });
