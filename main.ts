@@ -12,7 +12,7 @@ import config from "mc/config";
 import Net from "net";
 import Timer from "timer";
 import WiFi from "wifi";
-import { makeConfig, type Config } from "./modules/config";
+import { defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
 import { createGame } from "./modules/game/game";
 import { DEFAULT_PORT, NAME_LENGTH } from "./modules/protocol/constants";
@@ -101,7 +101,12 @@ function readSettings(): Settings | null {
       // Math.random is the hardware RNG on ESP32 but unseeded rand() on Linux: add the clock.
       seed: intSetting("seed", ((Math.random() * 0x100000000) ^ (Date.now() % 0x100000000)) >>> 0) >>> 0,
       statusSeconds: intSetting("statusSeconds", 10),
-      lwar: makeConfig({ maxPlayers: intSetting("maxPlayers", 8), timeoutMs: intSetting("timeoutMs", 15000) }),
+      lwar: makeConfig({
+        maxPlayers: intSetting("maxPlayers", defaultConfig.maxPlayers),
+        timeoutMs: intSetting("timeoutMs", defaultConfig.timeoutMs),
+        maxEntities: intSetting("maxEntities", defaultConfig.maxEntities),
+        reliableQueueBytes: intSetting("reliableQueueBytes", defaultConfig.reliableQueueBytes),
+      }),
     };
   } catch (e) {
     trace(`lwar-xs: bad config: ${(e as Error).message}\n`);

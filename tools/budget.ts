@@ -47,6 +47,8 @@ export interface PoolRow {
 
 export interface PoolTable {
   config: Config;
+  /** The fields given on the command line (empty: the default config). */
+  overrides: Partial<Config>;
   rows: PoolRow[];
   /** The sum of the rows. */
   total: number;
@@ -61,14 +63,14 @@ const quietHost: Host = {
 };
 
 /** Every pool of a server with the game attached, under `config` (default: the default config). */
-export function poolTable(overrides?: Partial<Config>): PoolTable {
+export function poolTable(overrides: Partial<Config> = {}): PoolTable {
   const config = makeConfig(overrides);
   const server = createServer(config, quietHost);
   createGame(config, server, 1);
   const rows = server.pools().map(([name, bytes]) => ({ name, bytes }));
   let total = 0;
   for (const r of rows) total += r.bytes;
-  return { config, rows, total };
+  return { config, overrides, rows, total };
 }
 
 function pad(s: string | number, width: number): string {
@@ -80,12 +82,17 @@ function padEnd(s: string, width: number): string {
   return s.length >= width ? s : s + " ".repeat(width - s.length);
 }
 
+function describeConfig(overrides: Partial<Config>): string {
+  const set = Object.entries(overrides).map(([k, v]) => `${k}=${v}`);
+  return set.length === 0 ? "default config" : `config ${set.join(" ")}`;
+}
+
 /** The pool table as lines; the last one is `pools total  N B`. */
 export function formatPoolTable(t: PoolTable): string[] {
   const c = t.config;
   const width = Math.max(...t.rows.map((r) => r.name.length), 24) + 2;
   const lines = [
-    `Pools under the default config: ${c.maxPlayers} players, ${c.maxEntities} entities, ` +
+    `Pools under the ${describeConfig(t.overrides)}: ${c.maxPlayers} players, ${c.maxEntities} entities, ` +
       `reliable queues of ${c.reliableQueueBytes} B`,
     `  ${padEnd("pool", width)}${pad("bytes", 8)}`,
   ];
@@ -114,7 +121,9 @@ export interface XsRun {
   stderr: string;
 }
 
-interface Creation {
+export interface Creation {
+  /** Where it comes from, for the report. */
+  label: string;
   chunks: number;
   slots: number;
   stack: number;
@@ -123,10 +132,13 @@ interface Creation {
 /** chunk.initial, heap.initial and stack of manifest.json's creation block. */
 export function manifestCreation(path = fileURLToPath(new URL("../manifest.json", import.meta.url))): Creation {
   const m = JSON.parse(readFileSync(path, "utf8")) as { creation: { chunk: { initial: number }; heap: { initial: number }; stack: number } };
-  return { chunks: m.creation.chunk.initial, slots: m.creation.heap.initial, stack: m.creation.stack };
+  return { label: "manifest creation", chunks: m.creation.chunk.initial, slots: m.creation.heap.initial, stack: m.creation.stack };
 }
 
-async function runServer(script: string, mode: string, seconds: number, budget: { slots: number; chunks: number; stack: number }): Promise<XsRun> {
+async function runServer(
+  script: string, mode: string, seconds: number, budget: { slots: number; chunks: number; stack: number }, pools: PoolTable,
+): Promise<XsRun> {
+  const players = pools.config.maxPlayers;
   const { runXs } = await import("./xs/run");
   const { runBots } = await import("./botlib");
   let gotPort: (port: number) => void = () => {};
@@ -138,7 +150,7 @@ async function runServer(script: string, mode: string, seconds: number, budget: 
     slots: budget.slots,
     chunks: budget.chunks,
     stack: budget.stack,
-    args: [mode, "1", String(defaultConfig.maxPlayers), String(seconds + 30)],
+    args: [mode, "1", String(players), String(seconds + 30), JSON.stringify(pools.overrides)],
     timeoutMs: (seconds + 45) * 1000,
     onStdout(line) {
       const words = line.trim().split(/\s+/);
@@ -150,7 +162,7 @@ async function runServer(script: string, mode: string, seconds: number, budget: 
   });
   const port = await Promise.race([portReady, xs.then(() => 0)]);
   if (port > 0) {
-    await runBots({ host: "127.0.0.1", port, count: defaultConfig.maxPlayers, durationS: seconds, behaviour: "hunt", chatEveryS: 3, seed: 7 });
+    await runBots({ host: "127.0.0.1", port, count: players, durationS: seconds, behaviour: "hunt", chatEveryS: 3, seed: 7 });
   }
   const r = await xs;
   return {
@@ -189,7 +201,7 @@ async function smallest(lo: number, hi: number, fits: (stack: number) => Promise
  * then a lone server is replayed through it in lwxs (bench/entry.ts, mode "deep") with
  * smaller and smaller stacks until it overflows.
  */
-export async function measureStack(): Promise<StackReport> {
+export async function measureStack(config: Config = defaultConfig): Promise<StackReport> {
   const { bundle } = await import("./xs/bundle");
   const { runXs } = await import("./xs/run");
   const { DEFAULT_CASE, recordTrace, traceWords } = await import("../bench/driver");
@@ -197,7 +209,7 @@ export async function measureStack(): Promise<StackReport> {
   try {
     const entry = join(dir, "entry.js");
     await bundle(fileURLToPath(new URL("../bench/entry.ts", import.meta.url)), entry);
-    const options = { ...DEFAULT_CASE, players: defaultConfig.maxPlayers, game: true, capacity: defaultConfig.maxEntities };
+    const options = { ...DEFAULT_CASE, players: config.maxPlayers, game: true, capacity: config.maxEntities };
     const trace = recordTrace(options);
     const traceScript = join(dir, "trace.js");
     writeFileSync(traceScript, `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`);
@@ -223,22 +235,21 @@ export interface HeapReport {
 }
 
 /** Bundle the XS server and play the match(es). */
-export async function measureHeap(seconds: number, fit: boolean, pools: PoolTable): Promise<HeapReport> {
+export async function measureHeap(seconds: number, fit: boolean, pools: PoolTable, creation: Creation = manifestCreation()): Promise<HeapReport> {
   const { bundle } = await import("./xs/bundle");
   const dir = mkdtempSync(join(tmpdir(), "lwar-budget-"));
   try {
     const script = join(dir, "xs-server.js");
     await bundle(fileURLToPath(new URL("./budget/xs-server.ts", import.meta.url)), script);
     // Generous heaps: this run measures, it must not be what limits.
-    const creation = manifestCreation();
-    const quiet = await runServer(script, "quiet", seconds, { slots: 16384, chunks: 262144, stack: creation.stack });
+    const quiet = await runServer(script, "quiet", seconds, { slots: 16384, chunks: 262144, stack: creation.stack }, pools);
     let fitRun: XsRun | null = null;
     let fitBudget: { slots: number; chunks: number } | null = null;
     if (fit && quiet.code === 0) {
       fitBudget = lwxsBudgetFor(creation, quiet, pools);
-      fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack });
+      fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack }, pools);
     }
-    const stack = await measureStack();
+    const stack = await measureStack(pools.config);
     return { quiet, stack, fit: fitRun, fitBudget, creation, pools };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -304,12 +315,12 @@ export function formatHeap(r: HeapReport): string[] {
   lines.push(`On the ESP32 (estimate): server + game ${server.slots} slots, ${Math.round(est)} chunk bytes; with the host and main.ts`);
   lines.push(`  (about ${DEVICE_HOST_SLOTS} slots, ${DEVICE_HOST_CHUNKS} B) ${dev.slots} slots = ${dev.slots * ESP32_SLOT_BYTES} B and ${dev.chunks} chunk bytes: ${kib(bytes(dev))} KiB live in RAM`);
   const c = r.creation;
-  lines.push(`  manifest creation: ${c.chunks} chunk bytes and ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B): ` +
+  lines.push(`  ${c.label}: ${c.chunks} chunk bytes and ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B): ` +
     `${kib(c.chunks + c.slots * ESP32_SLOT_BYTES)} KiB, plus a stack of ${c.stack} slots (${c.stack * ESP32_SLOT_BYTES} B);`);
   lines.push(`  headroom for garbage ${c.slots - dev.slots} slots and ${c.chunks - dev.chunks} chunk bytes`);
   if (r.fit && r.fitBudget) {
     const f = r.fit;
-    const ok = f.code === 0 && f.players >= defaultConfig.maxPlayers;
+    const ok = f.code === 0 && f.players >= r.pools.config.maxPlayers;
     const rate = f.seconds > 0 ? f.collections / f.seconds : 0;
     lines.push(`  fit check, device-style receive in lwxs heaps of ${r.fitBudget.slots} slots and ${r.fitBudget.chunks} chunk bytes`);
     lines.push(`  (the creation less the host allowance, plus what lwxs counts and the device keeps in flash or halves):`);
@@ -324,6 +335,7 @@ export function formatHeap(r: HeapReport): string[] {
   }
   lines.push("");
   const live = bytes(dev);
+  if (Object.keys(r.pools.overrides).length > 0) lines.push(`(Under the ${describeConfig(r.pools.overrides)}; the goals are set for the default config.)`);
   lines.push(`Goal, the server in ${GOAL_BYTES / 1024} KiB of XS heap: ${live <= GOAL_BYTES ? "met" : "not met"}, ` +
     `${kib(live)} KiB live on the ESP32 before any garbage`);
   const stretch = dev.chunks <= STRETCH.chunks && dev.slots <= STRETCH.slots;
@@ -341,14 +353,41 @@ const HELP = `lwar-xs memory budget: the pools and the XS heap of the server und
 Usage: npm run budget -- [options]
 
 Options:
-  --seconds S   length of each measured match with 8 bots (default 8)
-  --no-xs       print the pool table only
-  --no-fit      skip the fit check against manifest.json's creation block
-  --help        show this help
+  --seconds S          length of each measured match with the bots (default 8)
+  --set FIELD=N        change one config field (repeatable), e.g. --set maxEntities=128
+  --creation C         fit-check against another creation than manifest.json's: "esp32" (the
+                       plain -p esp32 heaps: 32768 chunk bytes, 2048 slots) or CHUNKS,SLOTS;
+                       the stack stays the manifest's
+  --no-xs              print the pool table only
+  --no-fit             skip the fit check
+  --help               show this help
 
 The XS part needs the lwxs host (built by npm install) and runs one or two real-time matches.
 The last line is \`total: N KiB\`: the peak XS heap above an empty machine (slots × 16 + chunk bytes).
 `;
+
+/** `--set FIELD=N` options as config overrides; makeConfig checks the values. */
+export function parseSets(sets: string[]): Partial<Config> {
+  const out: Record<string, number> = {};
+  for (const set of sets) {
+    const m = /^([A-Za-z]+)=(-?\d+)$/.exec(set);
+    if (!m) throw new Error(`--set wants FIELD=INTEGER, got '${set}'`);
+    if (!(m[1] in defaultConfig)) throw new Error(`--set: no config field '${m[1]}' (fields: ${Object.keys(defaultConfig).join(", ")})`);
+    out[m[1]] = Number(m[2]);
+  }
+  makeConfig(out as Partial<Config>);
+  return out as Partial<Config>;
+}
+
+/** `--creation`: the manifest's (default), the plain esp32 one, or CHUNKS,SLOTS with the manifest's stack. */
+export function parseCreation(value: string | undefined): Creation {
+  const manifest = manifestCreation();
+  if (value === undefined) return manifest;
+  if (value === "esp32") return { label: "plain -p esp32 creation", chunks: 32768, slots: 2048, stack: manifest.stack };
+  const m = /^(\d+),(\d+)$/.exec(value);
+  if (!m) throw new Error(`--creation wants "esp32" or CHUNKS,SLOTS, got '${value}'`);
+  return { label: "creation", chunks: Number(m[1]), slots: Number(m[2]), stack: manifest.stack };
+}
 
 async function main(): Promise<void> {
   let values;
@@ -356,6 +395,8 @@ async function main(): Promise<void> {
     ({ values } = parseArgs({
       options: {
         seconds: { type: "string" },
+        set: { type: "string", multiple: true },
+        creation: { type: "string" },
         "no-xs": { type: "boolean" },
         "no-fit": { type: "boolean" },
         help: { type: "boolean" },
@@ -374,10 +415,20 @@ async function main(): Promise<void> {
     process.stderr.write("budget: --seconds must be a number in 2..600\n");
     process.exit(2);
   }
-  const pools = poolTable();
+  let overrides: Partial<Config>;
+  let creation: Creation;
+  let pools: PoolTable;
+  try {
+    overrides = parseSets(values.set ?? []);
+    creation = parseCreation(values.creation);
+    pools = poolTable(overrides);
+  } catch (e) {
+    process.stderr.write(`budget: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
   for (const line of formatPoolTable(pools)) console.log(line);
   if (values["no-xs"]) return;
-  const report = await measureHeap(seconds, !values["no-fit"], pools);
+  const report = await measureHeap(seconds, !values["no-fit"], pools, creation);
   if (report.quiet.code !== 0 || !report.quiet.heap.peak) {
     process.stderr.write(`budget: the XS run failed (exit ${report.quiet.code})\n${report.quiet.stderr}\n`);
     process.exit(1);

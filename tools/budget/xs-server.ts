@@ -17,13 +17,14 @@
  * The measurements run from the loop, once the script's own top level has returned,
  * so that nothing only its frame referenced is counted.
  *
- * Arguments (after `--`): mode, seed, players to wait for, deadline in seconds.
+ * Arguments (after `--`): mode, seed, players to wait for, deadline in seconds, and
+ * optionally config overrides as JSON (`npm run budget -- --set ...`).
  *   quiet   datagrams go straight into the server's buffer: the server's own heap
  *   device  each datagram first becomes what ECMA-419 `read()` returns on the device
  *           (a fresh ArrayBuffer with `address` and `port`) and the Uint8Array that
  *           hosts/moddable/host.ts wraps around it: the per-datagram garbage of the device
  */
-import { makeConfig } from "../../modules/config";
+import { makeConfig, type Config } from "../../modules/config";
 import type { Host } from "../../modules/host";
 import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/game/game";
@@ -81,6 +82,7 @@ const mode = xs.args[0] ?? "quiet";
 const seed = Number(xs.args[1] ?? 1);
 const wanted = Number(xs.args[2] ?? 8);
 const deadlineS = Number(xs.args[3] ?? 60);
+const overrides = JSON.parse(xs.args[4] ?? "{}") as Partial<Config>;
 const device = mode === "device";
 
 let server: Server | null = null;
@@ -117,7 +119,7 @@ function setUp(): void {
   rx = new Uint8Array(1500);
   xs.gc();
   print("heap host", xs.slotsUsed() - xs.baseSlots, xs.chunksUsed() - xs.baseChunks);
-  const config = makeConfig();
+  const config = makeConfig(overrides);
   server = createServer(config, host);
   createGame(config, server, seed);
   xs.gc();
