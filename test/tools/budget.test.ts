@@ -1,6 +1,6 @@
 /** The memory budget's pool table (tools/budget.ts): every pool is listed and the rows add up to the printed total. */
 import assert from "node:assert/strict";
-import { formatPoolTable, poolTable } from "../../tools/budget";
+import { formatPoolTable, manifestCreation, parseCreation, parseSets, poolTable } from "../../tools/budget";
 
 describe("memory budget table", function () {
   const table = poolTable();
@@ -30,5 +30,26 @@ describe("memory budget table", function () {
     const queues = (t: typeof table) => t.rows.find((r) => /reliable queues/.test(r.name))!.bytes;
     assert.equal(queues(table) - queues(small), 8 * 1024);
     assert.equal(table.total - small.total, 8 * 1024);
+  });
+
+  it("names the config it was given", function () {
+    const lines = formatPoolTable(poolTable({ maxEntities: 128 }));
+    assert.match(lines[0], /^Pools under the config maxEntities=128: 8 players, 128 entities/);
+    assert.match(formatPoolTable(table)[0], /^Pools under the default config:/);
+  });
+
+  it("--set takes known integer fields, checked like any config", function () {
+    assert.deepEqual(parseSets(["maxEntities=128", "reliableQueueBytes=1024"]), { maxEntities: 128, reliableQueueBytes: 1024 });
+    assert.throws(() => parseSets(["maxEntites=128"]), /no config field 'maxEntites'/);
+    assert.throws(() => parseSets(["maxEntities=12.5"]), /FIELD=INTEGER/);
+    assert.throws(() => parseSets(["maxPlayers=9"]), /maxPlayers must be an integer in 1\.\.8/);
+  });
+
+  it("--creation: the manifest's by default, the plain esp32 heaps, or CHUNKS,SLOTS", function () {
+    const m = manifestCreation();
+    assert.deepEqual(parseCreation(undefined), m);
+    assert.deepEqual(parseCreation("esp32"), { label: "plain -p esp32 creation", chunks: 32768, slots: 2048, stack: m.stack });
+    assert.deepEqual(parseCreation("49152,2304"), { label: "creation", chunks: 49152, slots: 2304, stack: m.stack });
+    assert.throws(() => parseCreation("big"), /esp32" or CHUNKS,SLOTS/);
   });
 });
