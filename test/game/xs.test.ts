@@ -18,7 +18,7 @@ describe("game on XS", function () {
   let script = "";
 
   before(function () {
-    if (!existsSync(LWXS)) this.skip();
+    assert.ok(existsSync(LWXS), `${LWXS} is missing: the build in postinstall failed; run \`npm run build:xs\``);
     dir = mkdtempSync(join(tmpdir(), "lwar-game-xs-"));
     script = join(dir, "game.js");
     buildSync({ entryPoints: [ENTRY], outfile: script, bundle: true, format: "iife", target: "es2022", platform: "neutral", logLevel: "silent" });
