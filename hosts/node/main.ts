@@ -2,7 +2,7 @@
  * `npm start`: the lwar-xs dedicated server on Node.
  */
 import { parseArgs } from "node:util";
-import { makeConfig, ConfigError } from "../../modules/config";
+import { defaultConfig, makeConfig, ConfigError } from "../../modules/config";
 import { createServer, type Server } from "../../modules/server/server";
 import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
@@ -20,6 +20,9 @@ Options:
   --host ADDR       address to bind (default 0.0.0.0)
   --timeout-ms N    drop a client silent this long (default 15000)
   --max-players N   player slots, 1..8 (default 8)
+  --max-entities N  entity pool: sun, planets, ships, projectiles (default 192)
+  --queue-bytes N   unacknowledged reliable bytes per player before a queue-overflow
+                    kick (default 2048)
   --status-s N      seconds between status lines, 0 = none (default 10)
   --seed N          world seed (default: from the clock)
   --help            show this help
@@ -55,6 +58,8 @@ async function main(): Promise<void> {
         host: { type: "string" },
         "timeout-ms": { type: "string" },
         "max-players": { type: "string" },
+        "max-entities": { type: "string" },
+        "queue-bytes": { type: "string" },
         "status-s": { type: "string" },
         seed: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -77,6 +82,8 @@ async function main(): Promise<void> {
     config = makeConfig({
       timeoutMs: intOption("timeout-ms", args["timeout-ms"], 15000, 100, 3600000),
       maxPlayers: intOption("max-players", args["max-players"], 8, 1, 8),
+      maxEntities: intOption("max-entities", args["max-entities"], defaultConfig.maxEntities, 1, 65535),
+      reliableQueueBytes: intOption("queue-bytes", args["queue-bytes"], defaultConfig.reliableQueueBytes, 512, 65535),
     });
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
@@ -114,14 +121,20 @@ async function main(): Promise<void> {
   };
 
   const host = new NodeHost({ log });
+  try {
+    server = createServer(config, host);
+    // The game checks that the pool holds the sun, the planets, a ship per player and a shot.
+    createGame(config, server, seed);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
   let bound;
   try {
     bound = await host.listen(port, address);
   } catch (err) {
     fail(`cannot listen on ${address}:${port}: ${(err as Error).message}`);
   }
-  server = createServer(config, host);
-  createGame(config, server, seed);
   host.attach(server);
   console.log(`lwar-xs listening on udp ${bound.address}:${bound.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
 
