@@ -79,8 +79,11 @@ export function queuedSize(b: Uint8Array, o: number): number {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) return RELIABLE_HEADER + fixed;
   if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
+  // Chat: id, then text up to its NUL, which writeChat always puts within CHAT_LENGTH.
+  const end = p + 4 + CHAT_LENGTH;
   let i = p + 4;
-  while (b[i] !== 0) i++;
+  while (i < end && b[i] !== 0) i++;
+  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
   return i + 1 - o;
 }
 

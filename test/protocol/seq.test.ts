@@ -230,6 +230,17 @@ describe("Endpoint: messages of every size, found from their bytes", () => {
   });
 });
 
+describe("Endpoint: misuse", () => {
+  it("a queued Chat whose text was never written (no NUL) throws instead of running off the queue", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    const o = ep.queue(Msg.Chat, 4 + 127 + 1);
+    ep.buf.fill(0x41, o + 4, ep.buf.length);
+    assert.throws(() => ep.fill(out, 1, 1), /queued Chat has no NUL/);
+  });
+});
+
 describe("Endpoint: receiving across the wrap", () => {
   it("acceptReliable processes only last + 1, through the wrap", () => {
     const ep = new Endpoint(1024);
