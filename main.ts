@@ -14,7 +14,7 @@ import Timer from "timer";
 import WiFi from "wifi";
 import { defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
-import { createGame } from "./modules/game/game";
+import { createGame } from "./modules/match";
 import { DEFAULT_PORT, NAME_LENGTH } from "./modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST, DROP_LAST } from "./modules/protocol/counters";
 import { LogEvent, describeEvent, describeKick } from "./modules/server/events";

@@ -12,15 +12,17 @@
  *    same bytes), which the bench checks.
  * The timed part (the "window", after the mark) is walked twice: once without calling the
  * server ("dry": decoding the trace, copying each datagram into the receive buffer, reading
- * the clock) and once for real. The difference is the server's cost.
+ * the clock) and once for real. The difference is the server's cost: time, and on XS the
+ * emulated floating-point operations the engine counts (`xs.floatOps()`).
  */
 import { makeConfig, type Config } from "../modules/config";
 import type { Core, Host } from "../modules/host";
 import { createServer, type Server } from "../modules/server/server";
-import { createGame } from "../modules/game/game";
+import { createGame } from "../modules/match";
 import { C } from "../modules/protocol/counters";
 import { NO_PLAYER } from "../modules/protocol/constants";
 import { Scenario } from "../test/helpers/scenario";
+import { POS_SHIFT } from "../modules/units";
 
 export interface CaseOptions {
   /** Connected clients, 1..8. */
@@ -243,7 +245,7 @@ export class Replay {
     this.server = createServer(makeConfig(configFor(o)), this.#host);
     if (o.game) createGame(this.server.config, this.server, o.seed);
     // The same entities, in the same order, as Scenario adds them.
-    for (let i = 0; i < o.entities; i++) this.server.entities.add(0, NO_PLAYER, (i % 20) * 100 - 1000, ((i / 20) | 0) * 100 - 500);
+    for (let i = 0; i < o.entities; i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);
     let p = 0;
     while (trace[p] !== MARK && trace[p] !== END) p = this.#skip(p);
     if (trace[p] !== MARK) throw new RangeError("the trace has no mark");
@@ -298,6 +300,69 @@ export class Replay {
   warm(): void {
     this.walk(0, 0x7fffffff, true, null, null);
   }
+
+  /**
+   * The datagrams from `p` over `ticks` ticks: offset of each RECEIVE event, in order.
+   */
+  datagrams(p: number, ticks: number): number[] {
+    const t = this.trace;
+    const found: number[] = [];
+    let done = 0;
+    while (done < ticks && t[p] !== END && t[p] !== MARK) {
+      if (t[p] === TICK) done++;
+      else found.push(p);
+      p = this.#skip(p);
+    }
+    return found;
+  }
+
+  /** The sender (0..7) and bytes of the datagram whose RECEIVE event is at `p`. */
+  datagramAt(p: number): { client: number; bytes: Uint8Array } {
+    const n = this.trace[p + 10] | (this.trace[p + 11] << 8);
+    return { client: this.trace[p + 9], bytes: this.trace.subarray(p + 12, p + 12 + n) };
+  }
+
+  /**
+   * Receive the datagrams at `offsets` (RECEIVE events) `count` times in turn, at the current
+   * time; with `live` false, only copy them into the receive buffer.
+   */
+  receiveAgain(offsets: readonly number[], count: number, live: boolean): void {
+    const t = this.trace;
+    const rx = this.#rx;
+    const server = this.server;
+    const k = offsets.length;
+    for (let i = 0; i < count; i++) {
+      const p = offsets[i % k];
+      const client = t[p + 9];
+      const n = t[p + 10] | (t[p + 11] << 8);
+      const q = p + 12;
+      for (let j = 0; j < n; j++) rx[j] = t[q + j];
+      if (live) server.receive(rx, n, ADDRESSES[client], CLIENT_PORT + client);
+    }
+  }
+}
+
+// Header of a client packet (docs/protocol.md): app id u32, ack u32, timestamp u32,
+// reliable count u8, unreliable count u8; then the messages.
+const HEADER_BYTES = 14;
+const INPUT_TYPE = 203;
+
+/** An ack + Input: no reliable message, one unreliable, an Input. */
+export function isAckInput(b: Uint8Array): boolean {
+  return b.length > HEADER_BYTES && b[12] === 0 && b[13] === 1 && b[HEADER_BYTES] === INPUT_TYPE;
+}
+
+/**
+ * What kind of datagram a client sent, for picking the typical one: its reliable and
+ * unreliable message counts, the type of its first message and its length.
+ */
+export function datagramShape(b: Uint8Array): string {
+  if (b.length < HEADER_BYTES) return `short, ${b.length} B`;
+  const rel = b[12];
+  const unrel = b[13];
+  const first = b.length > HEADER_BYTES + (rel > 0 ? 4 : 0) ? b[HEADER_BYTES + (rel > 0 ? 4 : 0)] : -1;
+  const what = rel === 0 && unrel === 1 && first === INPUT_TYPE ? "ack + Input" : rel + unrel === 0 ? "ack only" : `first message type ${first}`;
+  return `${what}: ${rel} reliable, ${unrel} unreliable, ${b.length} B`;
 }
 
 /** A step costing more than this many times the 99th percentile (and over the floor, ms) is an outlier. */
@@ -315,6 +380,11 @@ export interface TimeResult {
   /** The dry walk's mean per step, µs (subtracted above). */
   dryUs: number;
   ticks: number;
+  /**
+   * Emulated floating-point operations of the server per step over the window (real walk
+   * less dry walk, exact), or null where the engine does not count them (Node).
+   */
+  floatOpsPerTick: number | null;
   /** The replayed server's totals, to compare with the recording. */
   packetsOut: number;
   bytesOut: number;
@@ -345,9 +415,11 @@ function stepCosts(start: number, ends: Float64Array, n: number, out: Float64Arr
 /**
  * Warm the server, then time the window: a dry walk, then the real one. `clock` is in ms.
  * With `rehearse`, a throwaway server is first replayed through the whole trace, so that
- * a JIT has compiled the server's code before the timed one starts.
+ * a JIT has compiled the server's code before the timed one starts. With `floatOps` (XS's
+ * counter of emulated floating-point operations), the counter is read around the last dry
+ * walk and around the real one: their difference is the server's own.
  */
-export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => number, rehearse = false): TimeResult {
+export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => number, rehearse = false, floatOps: (() => number) | null = null): TimeResult {
   if (rehearse) {
     const t = new Replay(o, trace);
     t.warm();
@@ -362,16 +434,21 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
   // The dry walk four times; the least of the last three counts (the first warms its code,
   // and a pause of the engine in one of them must not be taken off the server's time).
   let dryMean = Infinity;
+  let dryOps = 0;
   for (let k = 0; k < 4; k++) {
+    const f0 = floatOps !== null ? floatOps() : 0;
     const t0 = clock();
     r.walk(r.windowStart, n, false, clock, ends);
+    if (floatOps !== null) dryOps = floatOps() - f0;
     stepCosts(t0, ends, n, dry);
     let dryTotal = 0;
     for (let i = 0; i < n; i++) dryTotal += dry[i];
     if (k > 0 && dryTotal / n < dryMean) dryMean = dryTotal / n;
   }
+  const f0 = floatOps !== null ? floatOps() : 0;
   const t0 = clock();
   r.walk(r.windowStart, n, true, clock, ends);
+  const realOps = floatOps !== null ? floatOps() - f0 : 0;
   stepCosts(t0, ends, n, real);
   for (let i = 0; i < n; i++) real[i] -= dryMean;
   sortPrefix(real, n);
@@ -394,36 +471,136 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
     maxUs: real[n - 1] * 1000,
     dryUs: dryMean * 1000,
     ticks: n,
+    floatOpsPerTick: floatOps !== null ? (realOps - dryOps) / n : null,
     packetsOut: c[C.PacketsOut],
     bytesOut: c[C.BytesOut],
   };
 }
 
 export interface CountResult {
+  /** Steps counted: the first ones of the window. */
   ticks: number;
+  /** Per counted step: the server's emulated floating-point operations (real less dry), or null without a counter. */
+  stepFloatOps: number[] | null;
+  /** The typical client datagram, replayed into the warm server after the counted steps. */
+  receive: {
+    /** Its shape (`datagramShape`), and the share of the counted steps' datagrams that are an ack + Input. */
+    shape: string;
+    share: number;
+    /** The most common shape in the counted steps, and its share. */
+    mostCommon: { shape: string; share: number };
+    /** Datagrams replayed (each bracket), and how many distinct ones (one per client) were cycled through. */
+    datagrams: number;
+    distinct: number;
+    /** The server's emulated floating-point operations per datagram, or null without a counter. */
+    floatOpsPerDatagram: number | null;
+  };
 }
 
 /**
- * For instruction counts under callgrind: warm the server, then walk the first `ticks`
- * ticks of the window dry inside `Array.prototype.every` and for real inside
- * `Array.prototype.some`. Those two native functions bracket the two walks, so the
- * profile's inclusive counts for fx_Array_prototype_some and fx_Array_prototype_every
- * differ by exactly the server's instructions. Neither is used anywhere else.
+ * For instruction counts under callgrind, with collection and a dump tied to
+ * `Array.prototype.some` (`--toggle-collect` and `--dump-after`): every call of it is one
+ * segment, counted exactly and on its own. Nothing else calls it. After warming the server:
+ *
+ * 1. each of the first `ticks` steps of the window, walked dry and then for real from the
+ *    same place: two segments per step, whose difference is the step's server instructions;
+ * 2. the typical client datagram (an ack + Input: the header, whose ack field acknowledges
+ *    the server's reliable messages, and one Input), `datagrams` times dry, then
+ *    `datagrams` times for real into the server as the steps left it: two segments whose
+ *    difference, divided by `datagrams`, is the instructions of receiving one.
+ *
+ * A step is the datagrams received since the previous tick, then the tick, as in the timing.
+ * Dry and real segments go through the same closure, so they differ only in the server's
+ * calls. `floatOps`, where given, is read between segments (outside them).
  */
-export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number): CountResult {
+export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, datagrams: number, floatOps: (() => number) | null = null): CountResult {
   const r = new Replay(o, trace);
   r.warm();
   const n = ticks < r.windowTicks ? ticks : r.windowTicks;
+  // The typical client datagram: an ack + Input. Per client, its last one in the counted
+  // steps, if nothing after it carried unreliable messages: replayed, its timestamp is then
+  // still the newest, so its Input is applied, and its ack acknowledges nothing new.
+  const seen = r.datagrams(r.windowStart, n);
+  const shapes = new Map<string, number>();
+  let typical = 0;
+  for (const p of seen) {
+    const b = r.datagramAt(p).bytes;
+    const shape = datagramShape(b);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    if (isAckInput(b)) typical++;
+  }
+  let common = "";
+  let most = 0;
+  for (const [shape, count] of shapes) {
+    if (count > most) {
+      common = shape;
+      most = count;
+    }
+  }
+  const last: number[] = [];
+  let shape = "";
+  for (let client = 0; client < 8; client++) {
+    for (let i = seen.length - 1; i >= 0; i--) {
+      const d = r.datagramAt(seen[i]);
+      if (d.client !== client || d.bytes[13] === 0) continue;
+      if (isAckInput(d.bytes)) {
+        last.push(seen[i]);
+        shape = datagramShape(d.bytes);
+      }
+      break;
+    }
+  }
+  if (last.length === 0) throw new Error("no client's last datagram with unreliable messages is an ack + Input");
+
   const one = [0];
-  one.every(() => {
-    r.walk(r.windowStart, n, false, null, null);
-    return true;
-  });
-  one.some(() => {
-    r.walk(r.windowStart, n, true, null, null);
+  let live = false;
+  let at = r.windowStart;
+  let reached = 0;
+  const step = (): boolean => {
+    reached = r.walk(at, 1, live, null, null);
     return false;
-  });
-  return { ticks: n };
+  };
+  const stepFloatOps: number[] | null = floatOps !== null ? [] : null;
+  for (let i = 0; i < n; i++) {
+    live = false;
+    const f0 = floatOps !== null ? floatOps() : 0;
+    one.some(step);
+    const f1 = floatOps !== null ? floatOps() : 0;
+    live = true;
+    one.some(step);
+    const f2 = floatOps !== null ? floatOps() : 0;
+    if (stepFloatOps !== null) stepFloatOps.push(f2 - f1 - (f1 - f0));
+    at = reached;
+  }
+
+  const c = r.server.counters;
+  const before = [c[C.PacketsIn], c[C.StaleUnreliable], c[C.BadAck], c[C.UnknownPeer], c[C.Kicks]];
+  const receive = (): boolean => {
+    r.receiveAgain(last, datagrams, live);
+    return false;
+  };
+  live = false;
+  const g0 = floatOps !== null ? floatOps() : 0;
+  one.some(receive);
+  const g1 = floatOps !== null ? floatOps() : 0;
+  live = true;
+  one.some(receive);
+  const g2 = floatOps !== null ? floatOps() : 0;
+  const after = [c[C.PacketsIn], c[C.StaleUnreliable], c[C.BadAck], c[C.UnknownPeer], c[C.Kicks]];
+  if (after[0] - before[0] !== datagrams || after[1] !== before[1] || after[2] !== before[2] || after[3] !== before[3] || after[4] !== before[4])
+    throw new Error(`the replayed datagrams did not all take the normal path: packets in, stale, bad ack, unknown peer, kicks ${before.join(",")} -> ${after.join(",")}`);
+  return {
+    ticks: n,
+    stepFloatOps,
+    receive: {
+      shape,
+      share: typical / seen.length,
+      mostCommon: { shape: common, share: most / seen.length },
+      datagrams,
+      distinct: last.length,
+      floatOpsPerDatagram: floatOps !== null ? (g2 - g1 - (g1 - g0)) / datagrams : null,
+    },
+  };
 }
 
 /** Bytes of a trace as 32-bit words (little-endian, zero-padded), for a script literal. */

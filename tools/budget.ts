@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { defaultConfig, makeConfig, type Config } from "../modules/config";
 import type { Host } from "../modules/host";
 import { createServer } from "../modules/server/server";
-import { createGame } from "../modules/game/game";
+import { createGame } from "../modules/match";
 
 /** Bytes of one XS slot on the ESP32 (32-bit pointers); 32 on the 64-bit development host. */
 export const ESP32_SLOT_BYTES = 16;

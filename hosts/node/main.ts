@@ -8,7 +8,7 @@ import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
 import { LogEvent, describeKick } from "../../modules/server/events";
 import { bytesToAscii } from "../../modules/text";
-import { createGame } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 import { NodeHost } from "./host";
 
 const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP.

@@ -317,6 +317,7 @@ export class Client implements Core {
     const rel = headerRel(rx);
     const unrel = headerUnrel(rx);
     let o = HEADER_SIZE;
+    let processed = 0;
     for (let m = 0; m < rel; m++) {
       const seq = getU32(rx, o);
       const type = rx[o + 4];
@@ -328,20 +329,24 @@ export class Client implements Core {
         continue;
       }
       counters[C.ReliableReceived]++;
+      processed++;
       this.lastReliableAt = now;
       this.#reliable(type, p);
       if (this.listener !== null) this.listener.reliable(this, type, seq, rx, p);
       if (this.state === ClientState.Kicked) return;
     }
-    if (unrel === 0) return;
     const ts = headerTimestamp(rx);
+    // What a processed reliable message said (a Remove, say) is newer than any Update
+    // stamped before it: such an Update arriving late (reordered) is stale.
+    if (processed > 0) ep.acceptUnreliable(ts);
+    if (unrel === 0) return;
     // Reject comes in a packet of its own with no reliable state: apply it regardless.
     if (rx[o] === Msg.Reject) {
       this.rejectReason = readReject(rx, o + 1);
       this.state = ClientState.Rejected;
       return;
     }
-    if (!ep.acceptUnreliable(ts)) {
+    if (processed === 0 && !ep.acceptUnreliable(ts)) {
       counters[C.StaleUnreliable] += unrel;
       return;
     }

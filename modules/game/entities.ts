@@ -32,30 +32,35 @@ export class EntityTable {
   readonly type: Uint8Array;
   /** Owning player id, or NO_PLAYER. */
   readonly owner: Uint32Array;
-  /** World units and world units per second. */
-  readonly x: Float32Array;
-  readonly y: Float32Array;
-  readonly vx: Float32Array;
-  readonly vy: Float32Array;
-  /** Heading in radians. */
-  readonly rot: Float32Array;
+  /** Position and velocity in the fixed-point units of modules/units.ts (1/1024 wu, 1/1024 wu per step). */
+  readonly x: Int32Array;
+  readonly y: Int32Array;
+  readonly vx: Int32Array;
+  readonly vy: Int32Array;
+  /** Heading in 1/4096 turn (modules/units.ts). */
+  readonly rot: Int32Array;
   /** 0..100. */
   readonly health: Uint8Array;
   /** Free list as a stack of indices. */
   readonly #free: Uint16Array;
   #freeTop: number;
   listener: EntityListener | null = null;
+  /**
+   * Bumped by whoever changes positions, velocities, headings or health in place (the
+   * game, once per step): the server re-encodes Update entries only after a change.
+   */
+  version = 0;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
     const a = new Arena(capacity * (6 * 4 + 2 * 2 + 3));
-    this.x = a.f32(capacity);
-    this.y = a.f32(capacity);
-    this.vx = a.f32(capacity);
-    this.vy = a.f32(capacity);
-    this.rot = a.f32(capacity);
+    this.x = a.i32(capacity);
+    this.y = a.i32(capacity);
+    this.vx = a.i32(capacity);
+    this.vy = a.i32(capacity);
+    this.rot = a.i32(capacity);
     this.owner = a.u32(capacity);
     this.generation = a.u16(capacity);
     this.#free = a.u16(capacity);
@@ -89,7 +94,7 @@ export class EntityTable {
     return this.generation[index] === id >>> 16 ? index : -1;
   }
 
-  /** Take a slot, or return -1 when the pool is full. Fields are zeroed, health 100. */
+  /** Take a slot, or return -1 when the pool is full. x, y in position units; the rest zeroed, health 100. */
   add(type: number, owner: number, x: number, y: number): number {
     if (this.#freeTop === 0) return -1;
     const i = this.#free[--this.#freeTop];

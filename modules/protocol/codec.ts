@@ -288,45 +288,32 @@ export function readStats(b: Uint8Array, o: number, scores: Uint16Array, pings: 
  * The writer is split: the caller writes `num` last, once it knows it.
  */
 export function writeUpdateEntry(
-  b: Uint8Array, o: number, id: number, x: number, y: number, vx: number, vy: number, rotRadians: number, health: number,
+  b: Uint8Array, o: number, id: number, x: number, y: number, vx: number, vy: number, rot: number, health: number,
 ): number {
-  // Hand-inlined: this runs for every entity, client and update tick, and on XS each call
-  // (setU32, Math.round, ...) costs more than the arithmetic. q16 = Math.round, clamped.
+  // Integers in, wire units already (modules/units.ts converts); only clamped here. Hand-
+  // inlined: on XS each call costs more than this arithmetic.
   b[o] = id >>> 24;
   b[o + 1] = id >>> 16;
   b[o + 2] = id >>> 8;
   b[o + 3] = id;
-  let t = (x < -32768 ? -32768 : x > 32767 ? 32767 : x) + 0.5;
-  let n = t | 0;
-  if (n > t) n--;
+  let n = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
   b[o + 4] = n >> 8;
   b[o + 5] = n;
-  t = (y < -32768 ? -32768 : y > 32767 ? 32767 : y) + 0.5;
-  n = t | 0;
-  if (n > t) n--;
+  n = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
   b[o + 6] = n >> 8;
   b[o + 7] = n;
-  t = (vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx) + 0.5;
-  n = t | 0;
-  if (n > t) n--;
+  n = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
   b[o + 8] = n >> 8;
   b[o + 9] = n;
-  t = (vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy) + 0.5;
-  n = t | 0;
-  if (n > t) n--;
+  n = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
   b[o + 10] = n >> 8;
   b[o + 11] = n;
-  t = rotRadians * CENTIDEGREES_PER_RADIAN + 0.5;
-  n = t | 0;
-  if (n > t) n--;
-  n %= 36000;
-  if (n < 0) n += 36000;
+  n = rot < 0 || rot >= 36000 ? 0 : rot;
   b[o + 12] = n >> 8;
   b[o + 13] = n;
   b[o + 14] = health > 100 ? 100 : health;
   return o + UPDATE_ENTRY;
 }
-const CENTIDEGREES_PER_RADIAN = 18000 / Math.PI;
 /** Update field readers; `o` is the payload offset, `e` an entry's offset (o + 1 + 15 × i). */
 export function updateCount(b: Uint8Array, o: number): number {
   return b[o];

@@ -24,17 +24,12 @@ import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoin
 import { EntityTable, type EntityListener } from "../game/entities";
 import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
-import { RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import type { Focus, Players, Simulation } from "../sim";
+import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
-/** What the game (modules/game) plugs into the server. */
-export interface GameHooks {
-  /** Called once per server tick, before anything is sent. */
-  tick(now: number): void;
-  playerJoined(slot: number, playerId: number): void;
-  playerLeft(slot: number, playerId: number): void;
-  /** [name, bytes] rows of the game's own pools, for the memory budget. */
-  pools?(): Array<[string, number]>;
-}
+const POS_HALF = 1 << (POS_SHIFT - 1);
+const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
 /** Bytes a queued Leave takes; kept free in every queue for a kick. */
@@ -50,13 +45,13 @@ function fold(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 
-export class Server implements Core, EntityListener {
+export class Server implements Core, EntityListener, Players {
   readonly config: Config;
   readonly host: Host;
   readonly counters: Uint32Array;
   readonly entities: EntityTable;
-  game: GameHooks | null = null;
-  planner: UpdatePlanner;
+  #sim: Simulation | null = null;
+  #planner: UpdatePlanner;
 
   // Player slots (struct of arrays, indexed by slot).
   readonly active: Uint8Array;
@@ -97,7 +92,18 @@ export class Server implements Core, EntityListener {
   readonly #fields = new Fields();
   readonly #nameScratch: Uint8Array;
   #now = 0;
-  #nextUpdate = 0;
+  /**
+   * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
+   * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
+   * over the ticks of the cycle instead of landing on one.
+   */
+  #cycleStart = 0;
+  readonly #offset: number[];
+  readonly #updated: Uint8Array;
+  /** A Stats is due in the player's next Update. */
+  readonly #statsDue: Uint8Array;
+  /** The entity table's version when the entries in #txAndEntries were encoded. */
+  #encodedVersion = -1;
   #nextStats = 0;
   #players = 0;
   #closed = false;
@@ -109,13 +115,13 @@ export class Server implements Core, EntityListener {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    this.planner = new RoundRobinPlanner(this.entities, n);
+    this.#planner = new RoundRobinPlanner(this.entities, n);
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
     // Widest elements first (see Arena).
     const a = new Arena(
       4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap) +
-        (6 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
+        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
     );
     this.port = a.i32(n);
     this.syncCursor = a.i32(n);
@@ -130,6 +136,8 @@ export class Server implements Core, EntityListener {
     this.weapon = a.u8(n);
     this.input = a.u8(n);
     this.#pendingKick = a.u8(n);
+    this.#updated = a.u8(n);
+    this.#statsDue = a.u8(n);
     this.names = a.u8(n * NAME_LENGTH);
     this.lastChat = a.u8(CHAT_LENGTH);
     this.#nameScratch = a.u8(NAME_LENGTH);
@@ -141,9 +149,12 @@ export class Server implements Core, EntityListener {
     for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q)));
     a.done();
     this.address = new Array<string>(n).fill("");
+    // Integral offsets (a plain array keeps them integers on XS).
+    this.#offset = new Array<number>(n).fill(0);
+    for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * config.updateIntervalMs) / n);
     typeTable();
     this.#now = host.now();
-    this.#nextUpdate = this.#now;
+    this.#cycleStart = this.#now;
     this.#nextStats = this.#now;
   }
 
@@ -157,7 +168,8 @@ export class Server implements Core, EntityListener {
     const slots =
       this.active.byteLength + this.generation.byteLength + this.port.byteLength + this.names.byteLength +
       this.nameLength.byteLength + this.ship.byteLength + this.weapon.byteLength + this.input.byteLength +
-      this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength;
+      this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength +
+      this.#updated.byteLength + this.#statsDue.byteLength;
     const rows: Array<[string, number]> = [
       ["packet buffers (rx, tx)", this.#rx.byteLength + this.#tx.byteLength],
       ["update entries, encoded once per update tick", this.#txAndEntries.byteLength - this.#tx.byteLength + this.#encoded.byteLength],
@@ -168,9 +180,32 @@ export class Server implements Core, EntityListener {
       ["update plan list", this.#list.byteLength],
       ["counters", this.counters.byteLength],
     ];
-    if (this.planner.poolBytes) rows.push(["update planner", this.planner.poolBytes()]);
-    if (this.game !== null && this.game.pools) for (const row of this.game.pools()) rows.push(row);
+    if (this.#planner.poolBytes) rows.push(["update planner", this.#planner.poolBytes()]);
+    if (this.#sim !== null && this.#sim.pools) for (const row of this.#sim.pools()) rows.push(row);
     return rows;
+  }
+
+  /**
+   * Host a simulation: it is ticked, told of joins and leaves, and its focus centres each
+   * player's Update plan. Players already connected are joined. Start-up only (allocates).
+   */
+  attach(sim: Simulation, focus: Focus | null): void {
+    if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
+    this.#sim = sim;
+    // No update tick can carry more entries than its packets hold.
+    const limit = this.config.maxUpdatePacketsPerTick * Math.floor((MAX_PACKET - HEADER_SIZE - 2) / UPDATE_ENTRY);
+    if (focus !== null) this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit });
+    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
+  }
+
+  /** The hosted simulation, or null. */
+  get simulation(): Simulation | null {
+    return this.#sim;
+  }
+
+  /** The update planner in use. */
+  get planner(): UpdatePlanner {
+    return this.#planner;
   }
 
   /** Players connected now. */
@@ -249,6 +284,8 @@ export class Server implements Core, EntityListener {
     this.scores[slot] = 0;
     this.pings[slot] = 0;
     this.#pendingKick[slot] = 0;
+    this.#updated[slot] = 0;
+    this.#statsDue[slot] = 0;
     this.#players++;
     this.#defaultName(slot);
     const id = this.playerId(slot);
@@ -268,7 +305,8 @@ export class Server implements Core, EntityListener {
       this.#sendName(s, slot);
       this.#sendSelection(s, slot);
     }
-    if (this.game !== null) this.game.playerJoined(slot, id);
+    this.#planner.resetSlot(slot);
+    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
     return slot;
   }
 
@@ -475,7 +513,9 @@ export class Server implements Core, EntityListener {
   #sendAdd(to: number, index: number): void {
     const o = this.#reserve(to, Msg.Add, 9);
     const e = this.entities;
-    if (o >= 0) writeAdd(this.endpoints[to].buf, o, e.id(index), e.owner[index], e.type[index]);
+    if (o < 0) return;
+    writeAdd(this.endpoints[to].buf, o, e.id(index), e.owner[index], e.type[index]);
+    this.#planner.added(to, index);
   }
 
   #sendRemove(to: number, id: number): void {
@@ -485,13 +525,18 @@ export class Server implements Core, EntityListener {
 
   /** EntityListener: a new entity is announced to every player that is past its index. */
   entityAdded(index: number): void {
+    this.#encoded[index] = 0;
     for (let s = 0; s < this.config.maxPlayers; s++)
       if (this.active[s] !== 0 && index < this.syncCursor[s]) this.#sendAdd(s, index);
   }
 
   entityRemoved(index: number, id: number): void {
-    for (let s = 0; s < this.config.maxPlayers; s++)
-      if (this.active[s] !== 0 && index < this.syncCursor[s]) this.#sendRemove(s, id);
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] !== 0 && index < this.syncCursor[s]) {
+        this.#sendRemove(s, id);
+        this.#planner.removed(s, index);
+      }
+    }
   }
 
   /** Walk each newcomer's sync cursor, queueing Adds while a packet's worth of room remains. */
@@ -537,7 +582,7 @@ export class Server implements Core, EntityListener {
     this.scores[slot] = 0;
     this.pings[slot] = 0;
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendLeave(s, id);
-    if (this.game !== null) this.game.playerLeft(slot, id);
+    if (this.#sim !== null) this.#sim.playerLeft(slot, id);
     this.entities.removeOwnedBy(id);
   }
 
@@ -597,30 +642,35 @@ export class Server implements Core, EntityListener {
         this.#remove(s);
       }
     }
-    if (this.game !== null) this.game.tick(now);
+    if (this.#sim !== null) this.#sim.tick(now);
     this.#processKicks();
     this.#advanceSync();
     this.#processKicks();
 
-    if (now >= this.#nextUpdate) {
-      this.#nextUpdate += cfg.updateIntervalMs;
-      if (this.#nextUpdate <= now) this.#nextUpdate = now + cfg.updateIntervalMs;
-      let stats = false;
-      if (now >= this.#nextStats) {
-        stats = true;
-        this.#nextStats += cfg.statsIntervalMs;
-        if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
-        for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
+    if (now >= this.#nextStats) {
+      this.#nextStats += cfg.statsIntervalMs;
+      if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
+      for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
+      this.#statsDue.fill(1);
+    }
+    if (now - this.#cycleStart >= cfg.updateIntervalMs) {
+      this.#cycleStart += cfg.updateIntervalMs;
+      if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
+      this.#updated.fill(0);
+    }
+    const into = now - this.#cycleStart;
+    for (let s = 0; s < cfg.maxPlayers; s++) {
+      if (this.active[s] === 0) continue;
+      if (this.#updated[s] === 0 && into >= this.#offset[s]) {
+        this.#updated[s] = 1;
+        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
+        this.#statsDue[s] = 0;
+        continue;
       }
-      this.#encoded.fill(0);
-      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0) this.#sendUpdates(s, now, stats);
-    } else {
-      for (let s = 0; s < cfg.maxPlayers; s++) {
-        const ep = this.endpoints[s];
-        if (this.active[s] !== 0 && (ep.ackDue || ep.wantsSend(now, cfg.resendIntervalMs))) {
-          const o = this.#fill(this.endpoints[s], now);
-          this.#send(o, this.address[s], this.port[s]);
-        }
+      const ep = this.endpoints[s];
+      if (ep.ackDue || ep.wantsSend(now, cfg.resendIntervalMs)) {
+        const o = this.#fill(ep, now);
+        this.#send(o, this.address[s], this.port[s]);
       }
     }
   }
@@ -633,7 +683,13 @@ export class Server implements Core, EntityListener {
     const encoded = this.#encoded;
     const list = this.#list;
     const e = this.entities;
-    const n = this.planner.plan(slot, this.syncCursor[slot], list, now);
+    // Entries stay valid until the entities change in place (a game step bumps the
+    // version); an entity added at a reused index is re-encoded (entityAdded).
+    if (e.version !== this.#encodedVersion) {
+      encoded.fill(0);
+      this.#encodedVersion = e.version;
+    }
+    const n = this.#planner.plan(slot, this.syncCursor[slot], list, now);
     let pos = 0;
     for (let packets = 0; packets < this.config.maxUpdatePacketsPerTick; packets++) {
       let o = this.#fill(ep, now);
@@ -653,7 +709,12 @@ export class Server implements Core, EntityListener {
           const i = list[pos++];
           const at = MAX_PACKET + i * UPDATE_ENTRY;
           if (encoded[i] === 0) {
-            writeUpdateEntry(all, at, e.id(i), e.x[i], e.y[i], e.vx[i], e.vy[i], e.rot[i], e.health[i]);
+            // Fixed point to wire units (modules/units.ts), rounded half up.
+            writeUpdateEntry(
+              all, at, e.id(i), (e.x[i] + POS_HALF) >> POS_SHIFT, (e.y[i] + POS_HALF) >> POS_SHIFT,
+              (e.vx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT, (e.vy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT,
+              ((e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS, e.health[i],
+            );
             encoded[i] = 1;
           }
           all.copyWithin(o, at, at + UPDATE_ENTRY);
@@ -669,7 +730,7 @@ export class Server implements Core, EntityListener {
       this.#send(o, this.address[slot], this.port[slot]);
       if (pos >= n || k === 0) break;
     }
-    this.planner.commit(slot, list, pos, now);
+    this.#planner.commit(slot, list, pos, now);
   }
 
   /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */

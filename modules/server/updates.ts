@@ -6,6 +6,8 @@
  */
 import { Arena } from "../arena";
 import { NO_PLAYER, type EntityTable } from "../game/entities";
+import type { Focus } from "../sim";
+import { POS_SHIFT } from "../units";
 
 export interface UpdatePlanner {
   /**
@@ -13,8 +15,14 @@ export interface UpdatePlanner {
    * `synced` is the client's sync cursor: only indices below it may be sent.
    */
   plan(slot: number, synced: number, list: Uint16Array, now: number): number;
+  /** The server queued an Add of entity `index` to `slot`. */
+  added(slot: number, index: number): void;
+  /** The server queued a Remove of entity `index` to `slot` (or the entity died unannounced). */
+  removed(slot: number, index: number): void;
   /** The first `sent` entries of the last plan for `slot` went out. */
   commit(slot: number, list: Uint16Array, sent: number, now: number): void;
+  /** Forget what was sent to `slot` (a new player took it). */
+  resetSlot(slot: number): void;
   /** Bytes of the planner's preallocated state, for the memory budget. */
   poolBytes?(): number;
 }
@@ -45,39 +53,32 @@ export class RoundRobinPlanner implements UpdatePlanner {
     if (sent > 0) this.#cursor[slot] = list[sent - 1] + 1;
   }
 
+  resetSlot(slot: number): void {
+    this.#cursor[slot] = 0;
+  }
+
+  added(_slot: number, _index: number): void {}
+
+  removed(_slot: number, _index: number): void {}
+
   poolBytes(): number {
     return this.#cursor.byteLength;
   }
 }
 
-/** Where each player's view is centred; the game implements it. */
-export interface PlannerFocus {
-  /** Entity index of the player's own ship, or -1 while it has none. */
-  readonly focusIndex: Int32Array;
-  /** The own ship's position, kept while the player waits to respawn. */
-  readonly focusX: Float32Array;
-  readonly focusY: Float32Array;
-  /**
-   * By entity index, 1 for an entity whose path a client can extrapolate from its last
-   * Update (a projectile: no thrust, no turns). It needs no more than every 2nd tick.
-   */
-  readonly steady?: Uint8Array;
-}
+/** Where each player's view is centred; the game implements it (modules/sim.ts). */
+export type PlannerFocus = Focus;
 
 /** Longest gap, in update ticks, between two Updates of one entity to one client. */
 export const MAX_UPDATE_GAP = 4;
-/** Distance buckets of the sort, and their width in world units. */
-const DISTANCE_BUCKETS = 32;
-const PER_BUCKET = 1 / 200;
-/** Sort buckets: own ship, never sent, then overdue and due entities, each by distance. */
-const OWN = 0;
-const FRESH = 1;
-const OVERDUE = 2;
-const DUE = OVERDUE + DISTANCE_BUCKETS;
-const BUCKETS = DUE + DISTANCE_BUCKETS;
+/** Due-tick wheel: a power of two above MAX_UPDATE_GAP. */
+const WHEEL = 8;
+/** `#where` values besides 1..WHEEL (wheel position + 1). */
+const UNKNOWN = 0;
+const FRESH = 255;
 
 export interface PriorityOptions {
-  /** Entities nearer than these distances are due every 1, 2 and 3 update ticks; the rest every 4. */
+  /** Entities nearer than these distances (wu) are due every 1, 2 and 3 update ticks; the rest every 4. */
   near?: number;
   mid?: number;
   far?: number;
@@ -85,203 +86,199 @@ export interface PriorityOptions {
   limit?: number;
 }
 
-/** End of a bucket's list (capacity is at most 65535, so no index is 0xFFFF). */
-const NONE = 0xffff;
-
 /**
- * The game's plan: each client's own ship every tick, then entities by distance from
- * its ship, nearer ones more often: within `near` every tick, `mid` every 2, `far`
- * every 3, beyond that every MAX_UPDATE_GAP. Steady entities (projectiles, whose paths
- * clients extrapolate well) go at most every 2nd tick. Bodies without an owner (sun,
- * planets: on known paths) and entities at rest go every MAX_UPDATE_GAP ticks. Entities the
- * client has never had an Update for come right after its own ship. An entity whose gap
- * has reached MAX_UPDATE_GAP is overdue and goes before every merely due one, so the
- * guard holds as long as one tick's packets can carry a quarter of the entities.
+ * The game's plan: each client's own ship every update tick, then the entities it has
+ * never had an Update for, then those due, nearer ones more often: within `near` every
+ * tick, `mid` every 2, `far` every 3, beyond that every MAX_UPDATE_GAP. Steady entities
+ * (projectiles, whose paths clients extrapolate well) go at most every 2nd tick; bodies
+ * without an owner (sun, planets: on known paths) and entities at rest every
+ * MAX_UPDATE_GAP ticks.
  *
- * State per client and entity: the update tick it was last sent in, and the tick it is
- * due again (by the distance it had then; 0: never sent). An entity that is not due costs
- * two reads. What all clients share (which indices hold a new entity, each entity's
- * shortest interval) is worked out once per update tick: the server plans every client at
- * the same `now`, with no change to the entities in between. Distances are octagonal (no
- * square root). Candidates go into a linked list per sort bucket, and the plan walks the
- * buckets in order until `limit` entries: nothing is spent on what cannot be sent. On XS
- * every typed-array access is a call, so the loops keep them few; nothing allocates after
- * construction.
+ * Nothing walks the whole pool. Per client, each entity it knows (its Add was queued) sits
+ * in exactly one place: a "fresh" bit set, or the bit set of the update tick it is due in,
+ * on a wheel of WHEEL ticks. A plan reads the fresh set and this tick's set; a commit moves
+ * each entity sent to the set of the tick its distance makes it due in next, and carries
+ * the ones that did not fit over to the next tick, where they go first after the fresh. An
+ * entity that is not due costs nothing. Distances are octagonal and integer (no square
+ * root, no floating point). Bits are scanned with Math.clz32, one native call per entity.
+ *
+ * State per client: (1 + WHEEL + 1) bit sets of ceil(capacity / 32) words, and one byte per
+ * entity for where it sits. Nothing allocates after construction.
  */
 export class PriorityPlanner implements UpdatePlanner {
   readonly #entities: EntityTable;
   readonly #cap: number;
+  readonly #words: number;
   focus: PlannerFocus | null;
   readonly near: number;
   readonly mid: number;
   readonly far: number;
   readonly limit: number;
-  /** Update ticks planned, per slot; they count from 1. */
-  readonly #tick: Uint32Array;
-  readonly #synced: Int32Array;
-  /**
-   * [slot × capacity + index]: the tick of the last send (mod 2^16), and the interval in ticks
-   * before it is due again (0: never sent). Ages are taken mod 2^16: the starvation guard
-   * keeps every age far below the wrap.
-   */
-  readonly #sent: Uint16Array;
-  readonly #gap: Uint8Array;
-  /** Per entity: its id at the last update tick, and the shortest interval it may have. */
-  readonly #id: Uint32Array;
-  readonly #least: Uint8Array;
-  #preparedAt = -1;
-  readonly #planned: Uint8Array;
-  /** The current plan's candidates: the first of each sort bucket, and the next in its bucket. */
-  readonly #head: Uint16Array;
-  readonly #next: Uint16Array;
+  /** Update ticks planned, per slot. */
+  readonly #tick: Int32Array;
+  /** Bit sets, per slot: [0] fresh, [1] carried over (due since an earlier tick), [2 + w] due in wheel tick w. */
+  readonly #sets: Int32Array;
+  /** [slot × capacity + index]: UNKNOWN, FRESH, or CARRIED + 1, or wheel position + 2. */
+  readonly #where: Uint8Array;
+  /** Entries listed by the last plan, and how many of them came from the fresh set. */
+  #planned = 0;
+  #plannedSlot = -1;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
     this.#cap = entities.capacity;
+    this.#words = (this.#cap + 31) >> 5;
     this.focus = focus;
     this.near = options?.near ?? 700;
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
     this.limit = options?.limit ?? this.#cap;
     const n = maxPlayers;
-    const cap = this.#cap;
-    // Widest elements first (see Arena).
-    const a = new Arena(4 * (2 * n + cap) + 2 * (n * cap + BUCKETS + cap) + (n * cap + cap + n));
-    this.#tick = a.u32(n);
-    this.#synced = a.i32(n);
-    this.#id = a.u32(cap);
-    this.#sent = a.u16(n * cap);
-    this.#head = a.u16(BUCKETS);
-    this.#next = a.u16(cap);
-    this.#gap = a.u8(n * cap);
-    this.#least = a.u8(cap);
-    this.#planned = a.u8(n);
+    const perSlot = (2 + WHEEL) * this.#words;
+    const a = new Arena(4 * (n + n * perSlot) + n * this.#cap);
+    this.#tick = a.i32(n);
+    this.#sets = a.i32(n * perSlot);
+    this.#where = a.u8(n * this.#cap);
     a.done();
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
   resetSlot(slot: number): void {
-    const base = slot * this.#cap;
-    this.#gap.fill(0, base, base + this.#cap);
-    this.#synced[slot] = 0;
+    const perSlot = (2 + WHEEL) * this.#words;
+    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
+    this.#where.fill(UNKNOWN, slot * this.#cap, (slot + 1) * this.#cap);
   }
 
-  /** What every client's plan shares in one update tick. */
-  #prepare(): void {
-    const e = this.#entities;
-    const cap = this.#cap;
-    const alive = e.alive;
-    const gen = e.generation;
-    const owner = e.owner;
-    const vx = e.vx;
-    const vy = e.vy;
-    const id = this.#id;
-    const least = this.#least;
-    const steady = this.focus !== null && this.focus.steady !== undefined ? this.focus.steady : null;
-    const gap = this.#gap;
-    for (let i = 0; i < cap; i++) {
-      if (alive[i] === 0) continue;
-      const current = ((gen[i] << 16) | i) >>> 0;
-      if (id[i] !== current) {
-        // A new entity in this slot of the pool: never sent to anyone.
-        id[i] = current;
-        for (let k = i; k < gap.length; k += cap) gap[k] = 0;
-      }
-      // Bodies without an owner move on known paths; resting entities do not move.
-      if (owner[i] === NO_PLAYER || vx[i] * vx[i] + vy[i] * vy[i] < 1) least[i] = MAX_UPDATE_GAP;
-      else least[i] = steady !== null && steady[i] !== 0 ? 2 : 1;
-    }
+  added(slot: number, index: number): void {
+    const k = slot * this.#cap + index;
+    if (this.#where[k] !== UNKNOWN) this.#unset(slot, index, this.#where[k]);
+    this.#where[k] = FRESH;
+    const w = slot * (2 + WHEEL) * this.#words + (index >> 5);
+    this.#sets[w] |= 1 << (index & 31);
   }
 
-  plan(slot: number, synced: number, list: Uint16Array, now: number): number {
-    const e = this.#entities;
-    const cap = this.#cap;
-    // A new `now`, or a slot planned twice at one `now`, starts a new update tick.
-    if (now !== this.#preparedAt || this.#planned[slot] !== 0) {
-      this.#prepare();
-      this.#preparedAt = now;
-      this.#planned.fill(0);
-    }
-    this.#planned[slot] = 1;
-    if (synced < this.#synced[slot]) this.resetSlot(slot);
-    this.#synced[slot] = synced;
+  removed(slot: number, index: number): void {
+    const k = slot * this.#cap + index;
+    const where = this.#where[k];
+    if (where === UNKNOWN) return;
+    this.#unset(slot, index, where);
+    this.#where[k] = UNKNOWN;
+  }
+
+  /** Clear `index` from the set that `where` names. */
+  #unset(slot: number, index: number, where: number): void {
+    const set = where === FRESH ? 0 : where;
+    const w = (slot * (2 + WHEEL) + set) * this.#words + (index >> 5);
+    this.#sets[w] &= ~(1 << (index & 31));
+  }
+
+  /** Where in `#where` terms an entity due in wheel tick `tick` sits. */
+  static #wheel(tick: number): number {
+    return 2 + (tick & (WHEEL - 1));
+  }
+
+  plan(slot: number, _synced: number, list: Uint16Array, _now: number): number {
     const tick = this.#tick[slot] + 1;
     this.#tick[slot] = tick;
-    const base = slot * cap;
+    const words = this.#words;
+    const sets = this.#sets;
+    const base = slot * (2 + WHEEL) * words;
     const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
-    const fx = this.focus !== null ? this.focus.focusX[slot] : 0;
-    const fy = this.focus !== null ? this.focus.focusY[slot] : 0;
-    const alive = e.alive;
-    const ex = e.x;
-    const ey = e.y;
-    const sent = this.#sent;
-    const gapOf = this.#gap;
-    const head = this.#head;
-    const next = this.#next;
-    head.fill(NONE);
-    const end = synced < cap ? synced : cap;
-    // Backwards, so that each bucket's list comes out in index order.
-    for (let i = end - 1, k = base + end - 1; i >= 0; i--, k--) {
-      if (alive[i] === 0) continue;
-      let b: number;
-      if (i === own) b = OWN;
-      else {
-        const gap = gapOf[k];
-        const age = (tick - sent[k]) & 0xffff;
-        if (gap !== 0 && age < gap) continue;
-        let dx = ex[i] - fx;
-        let dy = ey[i] - fy;
-        if (dx < 0) dx = -dx;
-        if (dy < 0) dy = -dy;
-        // Octagonal distance: within 8% of the true one, without a square root.
-        let db = ((dx > dy ? dx + 0.41 * dy : dy + 0.41 * dx) * PER_BUCKET) | 0;
-        if (db >= DISTANCE_BUCKETS) db = DISTANCE_BUCKETS - 1;
-        b = gap === 0 ? FRESH : age >= MAX_UPDATE_GAP ? OVERDUE + db : DUE + db;
-      }
-      next[i] = head[b];
-      head[b] = i;
-    }
     const limit = this.limit;
+    const clz = Math.clz32;
     let n = 0;
-    for (let b = 0; b < BUCKETS && n < limit; b++)
-      for (let i = head[b]; i !== NONE && n < limit; i = next[i]) list[n++] = i;
+    if (own >= 0 && this.#where[slot * this.#cap + own] !== UNKNOWN) list[n++] = own;
+    // Fresh, then carried over, then due this tick.
+    for (let set = 0; set < 3; set++) {
+      const from = base + (set < 2 ? set : PriorityPlanner.#wheel(tick)) * words;
+      for (let j = 0; j < words && n < limit; j++) {
+        let bits = sets[from + j];
+        while (bits !== 0 && n < limit) {
+          const low = bits & -bits;
+          bits ^= low;
+          const i = (j << 5) + 31 - clz(low);
+          if (i !== own) list[n++] = i;
+        }
+      }
+    }
+    this.#planned = n;
+    this.#plannedSlot = slot;
     return n;
   }
 
   /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
   commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
+    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
     const e = this.#entities;
-    const base = slot * this.#cap;
-    const tick = this.#tick[slot];
-    const last = this.#sent;
-    const gap = this.#gap;
-    const least = this.#least;
     const ex = e.x;
     const ey = e.y;
-    const fx = this.focus !== null ? this.focus.focusX[slot] : 0;
-    const fy = this.focus !== null ? this.focus.focusY[slot] : 0;
+    const evx = e.vx;
+    const evy = e.vy;
+    const owner = e.owner;
+    const words = this.#words;
+    const sets = this.#sets;
+    const where = this.#where;
+    const tick = this.#tick[slot];
+    const base = slot * (2 + WHEEL) * words;
+    const wbase = slot * this.#cap;
+    const focus = this.focus;
+    const fx = focus !== null ? focus.focusX[slot] : 0;
+    const fy = focus !== null ? focus.focusY[slot] : 0;
+    const steady = focus !== null && focus.steady !== undefined ? focus.steady : null;
+    // Distances in wu (position units >> POS_SHIFT), so every product stays an int32.
     const near = this.near;
     const mid = this.mid;
     const far = this.far;
-    for (let k = 0; k < sent; k++) {
+    const n = this.#planned;
+    for (let k = 0; k < n; k++) {
       const i = list[k];
-      let dx = ex[i] - fx;
-      let dy = ey[i] - fy;
-      if (dx < 0) dx = -dx;
-      if (dy < 0) dy = -dy;
-      const d = dx > dy ? dx + 0.41 * dy : dy + 0.41 * dx;
-      const by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
-      const l = least[i];
-      last[base + i] = tick;
-      gap[base + i] = by > l ? by : l;
+      const at = wbase + i;
+      const from = where[at];
+      if (from === UNKNOWN) continue;
+      const bit = 1 << (i & 31);
+      const word = i >> 5;
+      let to: number;
+      if (k >= sent) {
+        // Not sent: fresh ones stay fresh, the rest wait in the carried-over set.
+        if (from === FRESH || from === 1) continue;
+        to = 1;
+      } else {
+        let by: number;
+        if (owner[i] === NO_PLAYER || (evx[i] === 0 && evy[i] === 0)) by = MAX_UPDATE_GAP;
+        else {
+          let dx = (ex[i] - fx) >> POS_SHIFT;
+          let dy = (ey[i] - fy) >> POS_SHIFT;
+          if (dx < 0) dx = -dx;
+          if (dy < 0) dy = -dy;
+          // Octagonal distance, within 8% of the true one: max + 13/32 min.
+          const d = dx > dy ? dx + ((dy * 13) >> 5) : dy + ((dx * 13) >> 5);
+          by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
+          if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
+        }
+        to = 2 + ((tick + by) & (WHEEL - 1));
+      }
+      sets[base + (from === FRESH ? 0 : from) * words + word] &= ~bit;
+      sets[base + to * words + word] |= bit;
+      where[at] = to;
     }
+    // Due this tick and not listed (the limit cut them): carried over too.
+    const due = base + PriorityPlanner.#wheel(tick) * words;
+    const carried = base + words;
+    for (let j = 0; j < words; j++) {
+      const bits = sets[due + j];
+      if (bits === 0) continue;
+      sets[carried + j] |= bits;
+      sets[due + j] = 0;
+      for (let b = bits; b !== 0; ) {
+        const low = b & -b;
+        b ^= low;
+        where[wbase + (j << 5) + 31 - Math.clz32(low)] = 1;
+      }
+    }
+    this.#plannedSlot = -1;
   }
 
   poolBytes(): number {
-    return (
-      this.#tick.byteLength + this.#synced.byteLength + this.#sent.byteLength + this.#gap.byteLength +
-      this.#id.byteLength + this.#least.byteLength + this.#planned.byteLength + this.#head.byteLength +
-      this.#next.byteLength
-    );
+    return this.#tick.byteLength + this.#sets.byteLength + this.#where.byteLength;
   }
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { createClient, type Client } from "../../modules/client/client";
 import { createServer } from "../../modules/server/server";
-import { createGame } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { TemplateId } from "../../modules/game/templates";
 import { Network } from "../helpers/link";

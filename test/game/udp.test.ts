@@ -9,7 +9,8 @@ import type { Core, Host } from "../../modules/host";
 import { makeConfig } from "../../modules/config";
 import { createServer } from "../../modules/server/server";
 import { ClientState, createClient, type Client } from "../../modules/client/client";
-import { createGame, GameCounter } from "../../modules/game/game";
+import { GameCounter } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 import { C } from "../../modules/protocol/counters";
 import { behaviourInput, ownShip } from "../../tools/behaviours";
 

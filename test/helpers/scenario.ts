@@ -7,11 +7,12 @@
 import { makeConfig, type Config } from "../../modules/config";
 import { createServer, type Server } from "../../modules/server/server";
 import { Client, ClientState, createClient } from "../../modules/client/client";
-import { createGame } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 import { Random } from "../../modules/random";
 import { INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { NO_PLAYER } from "../../modules/protocol/constants";
 import { Network, type LinkOptions, type MemHost } from "./link";
+import { POS_SHIFT } from "../../modules/units";
 
 export interface ScenarioOptions {
   players?: number;
@@ -48,7 +49,7 @@ export class Scenario {
     this.serverHost = this.net.host("mem:server", 32422);
     this.server = createServer(this.config, this.serverHost);
     if (o.game) createGame(this.config, this.server, o.seed ?? 1);
-    for (let i = 0; i < (o.entities ?? 0); i++) this.server.entities.add(0, NO_PLAYER, (i % 20) * 100 - 1000, ((i / 20) | 0) * 100 - 500);
+    for (let i = 0; i < (o.entities ?? 0); i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);
     this.serverHost.core = this.server;
     for (let i = 0; i < players; i++) {
       const h = this.net.host("mem:client" + i, 40000 + i);

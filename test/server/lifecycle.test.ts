@@ -8,6 +8,7 @@ import { LogEvent, KickReason } from "../../modules/server/events";
 import { bytesToAscii } from "../../modules/text";
 import { Match, SERVER_ADDRESS, SERVER_PORT } from "../helpers/match";
 import type { Client } from "../../modules/client/client";
+import { fromWu } from "../../modules/units";
 
 function name(c: Client, slot: number): string {
   return bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
@@ -28,7 +29,7 @@ describe("server life cycle", function () {
     const m = new Match();
     const a = m.join();
     const b = m.join();
-    for (let i = 0; i < 3; i++) m.server.entities.add(2, NO_PLAYER, i * 10, 0);
+    for (let i = 0; i < 3; i++) m.server.entities.add(2, NO_PLAYER, fromWu(i * 10), 0);
     m.run(200);
     const c = m.join();
     m.run(500);
@@ -59,7 +60,7 @@ describe("server life cycle", function () {
 
   it("a newcomer is fully synced within 1 s with 200 entities on a loss-free LAN", function () {
     const m = new Match({ maxEntities: 256 });
-    for (let i = 0; i < 200; i++) m.server.entities.add(3, NO_PLAYER, i, -i);
+    for (let i = 0; i < 200; i++) m.server.entities.add(3, NO_PLAYER, fromWu(i), fromWu(-i));
     const c = m.client();
     c.connect();
     const start = m.net.now;
@@ -214,9 +215,9 @@ describe("server life cycle", function () {
     const m = new Match();
     const a = m.join();
     const b = m.join();
-    m.server.entities.add(1, a.selfId, 5, 5);
-    m.server.entities.add(1, a.selfId, 6, 6);
-    m.server.entities.add(1, b.selfId, 7, 7);
+    m.server.entities.add(1, a.selfId, fromWu(5), fromWu(5));
+    m.server.entities.add(1, a.selfId, fromWu(6), fromWu(6));
+    m.server.entities.add(1, b.selfId, fromWu(7), fromWu(7));
     m.run(200);
     assert.equal(b.entityCount, 3);
     a.disconnect();

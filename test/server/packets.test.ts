@@ -4,6 +4,7 @@ import { createCounters } from "../../modules/protocol/counters";
 import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
 import { Match } from "../helpers/match";
+import { fromWu, fromWuPerSecond } from "../../modules/units";
 
 /** Byte length of the messages a valid packet declares. */
 function declaredLength(b: Uint8Array, length: number): number {
@@ -19,7 +20,7 @@ function declaredLength(b: Uint8Array, length: number): number {
 describe("server packets", function () {
   it("every packet is valid, at most 512 bytes, and ends right after its last message", function () {
     const m = new Match({ maxEntities: 200 }, { seed: 9, loss: 0.2, duplicate: 0.1, reorder: 0.2, delayMs: 2, jitterMs: 10 });
-    for (let i = 0; i < 150; i++) m.server.entities.add(4, NO_PLAYER, i, i);
+    for (let i = 0; i < 150; i++) m.server.entities.add(4, NO_PLAYER, fromWu(i), fromWu(i));
     const counters = createCounters();
     let packets = 0;
     let withReliable = 0;
@@ -38,7 +39,7 @@ describe("server packets", function () {
     for (let t = 0; t < 30; t++) {
       for (const c of cs) if (c.state === ClientState.Connected) c.chat(`round ${t}`);
       m.server.entities.remove(t);
-      m.server.entities.add(5, NO_PLAYER, -t, t);
+      m.server.entities.add(5, NO_PLAYER, fromWu(-t), fromWu(t));
       m.run(100);
     }
     m.run(3000);
@@ -53,7 +54,7 @@ describe("server packets", function () {
 
   it("splits a large world over several Update packets per tick, capped per client", function () {
     const m = new Match({ maxEntities: 192, maxUpdatePacketsPerTick: 3 });
-    for (let i = 0; i < 192; i++) m.server.entities.add(4, NO_PLAYER, i, i);
+    for (let i = 0; i < 192; i++) m.server.entities.add(4, NO_PLAYER, fromWu(i), fromWu(i));
     const c = m.join();
     m.run(1000);
     const u0 = c.updatesReceived;
@@ -68,19 +69,21 @@ describe("server packets", function () {
   it("every client gets each entity's state of the current update tick (entries are encoded once per tick)", function () {
     const m = new Match({ maxEntities: 64 });
     const e = m.server.entities;
-    for (let i = 0; i < 40; i++) e.add(4, NO_PLAYER, i, -i);
+    for (let i = 0; i < 40; i++) e.add(4, NO_PLAYER, fromWu(i), fromWu(-i));
     const cs = [m.join(), m.join(), m.join()];
     m.run(500);
     for (let round = 1; round <= 12; round++) {
       for (let i = 0; i < 40; i++) {
-        e.x[i] = round * 100 + i;
-        e.y[i] = -round * 50 - i;
-        e.vx[i] = round;
+        e.x[i] = fromWu(round * 100 + i);
+        e.y[i] = fromWu(-round * 50 - i);
+        e.vx[i] = fromWuPerSecond(round);
         e.health[i] = (round * 7 + i) % 101;
       }
+      e.version++;
       // Move again right after the next update tick: its entries must not be reused.
       m.run(70);
-      for (let i = 0; i < 40; i++) e.x[i] = round * 100 + i + 1;
+      for (let i = 0; i < 40; i++) e.x[i] = fromWu(round * 100 + i + 1);
+      e.version++;
       m.run(230);
       for (const c of cs) {
         for (let i = 0; i < 40; i++) {

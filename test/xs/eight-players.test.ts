@@ -67,7 +67,7 @@ describe("server life cycle with 8 players over a lossy link", function () {
       assert.ok(c.select(i % 3, (i + 1) % 3));
       assert.ok(c.chat(`hello from ${names[i]}`));
     }
-    // Two at once with the same name (in any case): the later one gets a suffix.
+    // Two at once with the same name (in any case): whichever the server takes second gets a suffix.
     m.run(20);
     assert.ok(m.clients[0].rename("STAR"));
     assert.ok(m.clients[1].rename("star"));
@@ -90,7 +90,12 @@ describe("server life cycle with 8 players over a lossy link", function () {
         if (i >= 2) assert.equal(name(c, other.selfSlot), names[i]);
       }
       const star = [name(c, m.clients[0].selfSlot), name(c, m.clients[1].selfSlot)].sort();
-      assert.deepEqual(star, ["STAR", "star-2"].sort(), "a taken name gets a suffix");
+      // Which of the two the server processed first depends on the lossy link.
+      assert.ok(
+        JSON.stringify(star) === JSON.stringify(["STAR", "star-2"].sort()) ||
+          JSON.stringify(star) === JSON.stringify(["STAR-2", "star"].sort()),
+        `a taken name gets a suffix: ${star}`,
+      );
     }
     assert.equal(m.server.counters[C.Misbehaviour], 0);
     assert.ok(m.net.lost > 0 && m.net.duplicated > 0 && m.net.reordered > 0, "the link was lossy");

@@ -15,7 +15,8 @@
 import { makeConfig } from "../../modules/config";
 import type { Host } from "../../modules/host";
 import { createServer } from "../../modules/server/server";
-import { createGame, GameCounter } from "../../modules/game/game";
+import { GameCounter } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { LogEvent } from "../../modules/server/events";
 

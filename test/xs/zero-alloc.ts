@@ -132,7 +132,7 @@ const probing = mode === "probe";
 
 const match = new Scenario({ game: true, seed, players: 8 });
 const server = match.server;
-const game = server.game as Game;
+const game = server.simulation as Game;
 const tally = new Tally();
 const events = new Events();
 match.serverHost.log = events.log;

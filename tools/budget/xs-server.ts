@@ -27,7 +27,7 @@
 import { makeConfig, type Config } from "../../modules/config";
 import type { Host } from "../../modules/host";
 import { createServer, type Server } from "../../modules/server/server";
-import { createGame } from "../../modules/game/game";
+import { createGame } from "../../modules/match";
 
 declare const xs: {
   gc(): void;
