@@ -116,6 +116,8 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly limit: number;
   /** Update ticks planned, per slot. */
   readonly #tick: Int32Array;
+  /** Per slot: the index the next scan of the carried-over set starts at. */
+  readonly #carryCursor: Int32Array;
   /** Bit sets, per slot: [0] fresh, [1] carried over (due since an earlier tick), [2 + w] due in wheel tick w. */
   readonly #sets: Int32Array;
   /** [slot × capacity + index]: UNKNOWN, FRESH, or CARRIED + 1, or wheel position + 2. */
@@ -135,8 +137,9 @@ export class PriorityPlanner implements UpdatePlanner {
     this.limit = options?.limit ?? this.#cap;
     const n = maxPlayers;
     const perSlot = (2 + WHEEL) * this.#words;
-    const a = new Arena(4 * (n + n * perSlot) + n * this.#cap);
+    const a = new Arena(4 * (2 * n + n * perSlot) + n * this.#cap);
     this.#tick = a.i32(n);
+    this.#carryCursor = a.i32(n);
     this.#sets = a.i32(n * perSlot);
     this.#where = a.u8(n * this.#cap);
     a.done();
@@ -147,6 +150,7 @@ export class PriorityPlanner implements UpdatePlanner {
     const perSlot = (2 + WHEEL) * this.#words;
     this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
     this.#where.fill(UNKNOWN, slot * this.#cap, (slot + 1) * this.#cap);
+    this.#carryCursor[slot] = 0;
   }
 
   added(slot: number, index: number): void {
@@ -188,11 +192,19 @@ export class PriorityPlanner implements UpdatePlanner {
     const clz = Math.clz32;
     let n = 0;
     if (own >= 0 && this.#where[slot * this.#cap + own] !== UNKNOWN) list[n++] = own;
-    // Fresh, then carried over, then due this tick.
+    // Fresh, then carried over (round robin from where the last plan stopped, so that a
+    // budget too small for what is due starves nobody), then due this tick.
     for (let set = 0; set < 3; set++) {
       const from = base + (set < 2 ? set : PriorityPlanner.#wheel(tick)) * words;
-      for (let j = 0; j < words && n < limit; j++) {
+      const start = set === 1 ? this.#carryCursor[slot] : 0;
+      const j0 = start >> 5;
+      for (let c = 0; c <= words && n < limit; c++) {
+        let j = j0 + c;
+        if (j >= words) j -= words;
         let bits = sets[from + j];
+        // The first word from the start bit on; its lower bits come last, after the wrap.
+        if (c === 0) bits &= -1 << (start & 31);
+        else if (c === words) bits &= ~(-1 << (start & 31));
         while (bits !== 0 && n < limit) {
           const low = bits & -bits;
           bits ^= low;
@@ -256,6 +268,8 @@ export class PriorityPlanner implements UpdatePlanner {
           if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
         }
         to = 2 + ((tick + by) & (WHEEL - 1));
+        // The carried-over set's next scan starts after the last one of it sent.
+        if (from === 1) this.#carryCursor[slot] = i + 1 < this.#cap ? i + 1 : 0;
       }
       sets[base + (from === FRESH ? 0 : from) * words + word] &= ~bit;
       sets[base + to * words + word] |= bit;
@@ -279,6 +293,6 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   poolBytes(): number {
-    return this.#tick.byteLength + this.#sets.byteLength + this.#where.byteLength;
+    return this.#tick.byteLength + this.#carryCursor.byteLength + this.#sets.byteLength + this.#where.byteLength;
   }
 }
