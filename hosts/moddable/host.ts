@@ -6,6 +6,7 @@ import UDP from "embedded:io/socket/udp";
 import Timer from "timer";
 import Time from "time";
 import type { Core, Host } from "../../modules/host";
+import { MAX_PACKET } from "../../modules/protocol/constants";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
@@ -16,9 +17,20 @@ export interface ModdableHostOptions {
   log?: LogSink;
 }
 
-// write() takes no length, so sends need a view of exactly `length` bytes. Views are
-// cached by length (direct-mapped) so the steady state allocates nothing per send.
-const VIEW_SLOTS = 32;
+/**
+ * Sends allocate nothing. write() sends the whole buffer it is given and takes no length,
+ * so a send of `length` bytes needs a view of exactly that many. The host owns one
+ * resizable ArrayBuffer of SEND_CAPACITY bytes with a length-tracking Uint8Array on it,
+ * both made once, in the constructor. A send shorter than the core's buffer copies that
+ * buffer in (one memcpy), shrinks the ArrayBuffer to `length`, writes the view (whose
+ * length follows the buffer; xsmcGetBufferReadable reads it so), and grows it back. XS
+ * renews the chunk in place while the size stays within what it was allocated with.
+ * It grows back before send() returns because a compacting collection trims every chunk
+ * to its size at that moment: left shrunk, it would need a new chunk to grow. (A write()
+ * that throws, and whose error brings on a collection, costs that one new chunk.)
+ * test/xs/zero-alloc.test.ts proves all this on XS; docs/moddable.md has the details.
+ */
+const SEND_CAPACITY = MAX_PACKET;
 
 export class ModdableHost implements Host {
   #udp: UDP;
@@ -28,16 +40,16 @@ export class ModdableHost implements Host {
   #timer: Timer | null = null;
   #lastTicks: number;
   #now = 0;
-  #views: (Uint8Array | null)[];
-  #viewSources: (Uint8Array | null)[];
+  readonly #sendBuffer: ArrayBuffer;
+  readonly #sendView: Uint8Array;
   /** write() threw: lwIP out of buffers (ERR_MEM), no route, and the like. */
   sendErrors = 0;
 
   constructor(options: ModdableHostOptions) {
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
-    this.#views = new Array(VIEW_SLOTS).fill(null);
-    this.#viewSources = new Array(VIEW_SLOTS).fill(null);
+    this.#sendBuffer = new ArrayBuffer(SEND_CAPACITY, { maxByteLength: SEND_CAPACITY });
+    this.#sendView = new Uint8Array(this.#sendBuffer);
     this.#lastTicks = Time.ticks;
     this.#udp = new UDP({ port: options.port, target: this, onReadable: this.#onReadable });
   }
@@ -49,17 +61,21 @@ export class ModdableHost implements Host {
   }
 
   send(bytes: Uint8Array, length: number, address: string, port: number): void {
-    let view = bytes;
-    if (length !== bytes.length) {
-      const i = length & (VIEW_SLOTS - 1);
-      const cached = this.#views[i];
-      if (cached !== null && cached.length === length && this.#viewSources[i] === bytes) view = cached;
-      else {
-        view = bytes.subarray(0, length);
-        this.#views[i] = view;
-        this.#viewSources[i] = bytes;
-      }
+    if (length >= bytes.length) this.#write(bytes, address, port);
+    else if (bytes.length <= SEND_CAPACITY) {
+      const buffer = this.#sendBuffer;
+      this.#sendView.set(bytes);
+      buffer.resize(length);
+      this.#write(this.#sendView, address, port);
+      buffer.resize(SEND_CAPACITY);
+    } else {
+      // Only for a caller whose buffer is longer than any lwar packet (the server's and
+      // the client's are MAX_PACKET bytes): a new view per send.
+      this.#write(bytes.subarray(0, length), address, port);
     }
+  }
+
+  #write(view: Uint8Array, address: string, port: number): void {
     try {
       this.#udp.write(view, address, port);
     } catch {
@@ -68,7 +84,10 @@ export class ModdableHost implements Host {
   }
 
   // Time.ticks is a signed 32-bit ms count on ESP32 (it wraps after ~24.8 days) and the
-  // wall clock on Linux; Time.delta handles the wrap, and a step back is ignored.
+  // wall clock on Linux; Time.delta(start, end) handles the wrap (on ESP32 it is the
+  // difference as unsigned 32-bit numbers, read as signed). A step back is ignored: the
+  // clock holds still and counts on from the new reading. Always pass `end`: the SDK's
+  // Time.delta hands an omitted `end` to its native as undefined, which reads as 0.
   now(): number {
     const ticks = Time.ticks;
     const delta = Time.delta(this.#lastTicks, ticks);
@@ -88,7 +107,10 @@ export class ModdableHost implements Host {
     this.#core = null;
   }
 
-  // Called with the socket as `this`; `target` is this host.
+  // Called with the socket as `this`; `target` is this host. read() returns a new
+  // ArrayBuffer with `address` and `port` for every datagram (the platform's allocation),
+  // and the core reads bytes through a Uint8Array, so each datagram also costs one view
+  // here: JavaScript has no way to read an ArrayBuffer's bytes without one.
   #onReadable(this: unknown, count: number): void {
     const socket = this as UDP & { target: ModdableHost };
     const core = socket.target.#core;

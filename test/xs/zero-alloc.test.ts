@@ -32,7 +32,7 @@
  * module environments instead.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,5 +146,186 @@ describe("zero allocation on XS: 10,000 server ticks of a busy 8-player match", 
         else assert.ok(slots >= CONTROL_TICKS, `a new ${kind} each tick: slots +${slots}`);
       });
     }
+  });
+});
+
+/**
+ * The Moddable host (hosts/moddable/host.ts) on XS: the same zero-allocation proof for
+ * the device's send path, tick and clock, and the receive path less what the platform
+ * allocates for each datagram. The driver is test/xs/moddable-host.ts; the SDK modules
+ * the host imports are stand-ins (test/xs/moddable-stubs/), mapped by the bundle's alias.
+ *
+ * Checked by hand against hosts/moddable/host.ts (each change then undone):
+ *   - growing the send buffer back at the start of the next send instead of before send()
+ *     returns -> the send, tick and after-error cases fail: a window that starts after a
+ *     collection takes a new chunk for the trimmed buffer (+440 B net over 20 windows,
+ *     at least +16 B in every one);
+ *   - an array literal in now() -> the tick case fails.
+ * The control at the end runs the previous send, a cache of subarray views, every time.
+ */
+const HOST_DRIVER = fileURLToPath(new URL("./moddable-host.ts", import.meta.url));
+const MODDABLE_HOST = fileURLToPath(new URL("../../hosts/moddable/host.ts", import.meta.url));
+const STUBS = fileURLToPath(new URL("./moddable-stubs/", import.meta.url));
+const HOST_HEAPS = { slots: 64_000, chunks: 8 << 20, stack: 2048 };
+
+interface Growth {
+  windows: number;
+  slots: number;
+  chunks: number;
+  collections: number;
+}
+
+/** Growth per window too: the most and the least of any one window. */
+interface WindowGrowth extends Growth {
+  worstSlots: number;
+  worstChunks: number;
+  leastSlots: number;
+  leastChunks: number;
+}
+
+interface ClockRun {
+  steps: number[];
+  ticks: number[];
+  now: number[];
+}
+
+interface HostProof {
+  mode: string;
+  send: WindowGrowth & { sends: number; badSends: number; lengthsCovered: number; wireWriteSlots: number; wireWriteChunks: number; misses: number };
+  tick: WindowGrowth & { ticks: number; badTicks: number; wrapped: boolean; firstTicks: number; lastTicks: number; firstNow: number; lastNow: number; timers: number; timerInterval: number };
+  receive: Growth & {
+    datagrams: number; badReceives: number; platformSlots: number; platformChunks: number;
+    viewSlots: number; viewChunks: number; viewCount: number;
+  };
+  error: WindowGrowth & { sendErrors: number; badSends: number; badSendsAfter: number };
+  keeps: Record<"sendBuffer" | "viewCache" | "pair", { slots: number; chunks: number }>;
+  resize: { regrowSameChunk: number; regrowAfterCollection: number };
+  clock: Record<"esp32Wrap" | "esp32Zero" | "lin", ClockRun> | null;
+}
+
+describe("zero allocation on XS: the Moddable host's send, tick, clock and receive", function () {
+  this.timeout(120_000);
+  let dir = "";
+  let script = "";
+  let proof: HostProof;
+
+  async function run(mode: string): Promise<HostProof> {
+    const xs = await runXs([script], { ...HOST_HEAPS, args: [mode], timeoutMs: 60_000 });
+    assert.equal(xs.code, 0, `lwxs exit ${xs.code}${xs.timedOut ? " (timed out)" : ""}: ${xs.stderr}`);
+    return JSON.parse(xs.stdout.trim().split("\n").pop() ?? "") as HostProof;
+  }
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), "lwar-xs-host-"));
+    script = join(dir, "moddable-host.js");
+    // The entry hands the real host to the driver (which does not import it, so that the
+    // Node typecheck never sees the SDK module names the host imports).
+    const entry = join(dir, "moddable-host.entry.ts");
+    writeFileSync(entry, [
+      `import { ModdableHost } from ${JSON.stringify(MODDABLE_HOST)};`,
+      `import { runHostProof } from ${JSON.stringify(HOST_DRIVER)};`,
+      `runHostProof(ModdableHost);`,
+      ``,
+    ].join("\n"));
+    await bundle(entry, script, {
+      alias: {
+        "embedded:io/socket/udp": join(STUBS, "udp.ts"),
+        timer: join(STUBS, "timer.ts"),
+        time: join(STUBS, "time.ts"),
+      },
+    });
+    proof = await run("");
+  });
+  after(function () {
+    if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Nothing grew in any window: the totals, and the most and least of one window, are 0. */
+  function noGrowth(g: WindowGrowth, what: string): void {
+    assert.ok(g.windows > 0, `${what}: no windows measured`);
+    assert.deepEqual(
+      { slots: g.slots, chunks: g.chunks, collections: g.collections, worstSlots: g.worstSlots, worstChunks: g.worstChunks, leastSlots: g.leastSlots, leastChunks: g.leastChunks },
+      { slots: 0, chunks: 0, collections: 0, worstSlots: 0, worstChunks: 0, leastSlots: 0, leastChunks: 0 },
+      `${what} allocated over ${g.windows} windows`);
+  }
+
+  it("sends of every length from 0 to 512 allocate nothing, each one arriving whole", function () {
+    const s = proof.send;
+    console.log(`      ${s.sends} sends in ${s.windows} windows: slots +${s.slots}, chunks +${s.chunks} B, ${s.collections} collections; ` +
+      `the send buffer keeps ${proof.keeps.sendBuffer.slots - proof.keeps.pair.slots} slots and ${proof.keeps.sendBuffer.chunks - proof.keeps.pair.chunks} chunk bytes ` +
+      `(the previous 32-view cache, full: ${proof.keeps.viewCache.slots - proof.keeps.pair.slots} slots, ${proof.keeps.viewCache.chunks - proof.keeps.pair.chunks} B)`);
+    noGrowth(s, "host.send");
+    assert.equal(s.sends, 20_000);
+    assert.equal(s.lengthsCovered, 513, "every length 0..512 was sent");
+    assert.equal(s.badSends, 0, "every send reached the socket with its length, peer and bytes");
+    assert.deepEqual([s.wireWriteSlots, s.wireWriteChunks], [0, 0], "the stand-in's write allocated nothing itself");
+  });
+
+  it("the Timer tick and now() allocate nothing, counting 10 ms a tick across the 32-bit wrap of Time.ticks", function () {
+    const t = proof.tick;
+    console.log(`      ${t.ticks} ticks, Time.ticks ${t.firstTicks} -> ${t.lastTicks}: slots +${t.slots}, chunks +${t.chunks} B, ${t.collections} collections`);
+    noGrowth(t, "the tick");
+    assert.equal(t.timers, 1);
+    assert.equal(t.timerInterval, 10);
+    assert.equal(t.ticks, 30_000);
+    assert.ok(t.wrapped && t.firstTicks > 0 && t.lastTicks < 0, "Time.ticks wrapped from 0x7FFFFFFF to -0x80000000");
+    assert.equal(t.badTicks, 0, "every tick was 10 ms after the one before");
+    assert.equal(t.lastNow - t.firstNow, 10 * (t.ticks - 1));
+  });
+
+  it("receive allocates nothing but the platform's datagram and one Uint8Array view of it", function () {
+    const r = proof.receive;
+    const hostSlots = r.slots - r.platformSlots;
+    const hostChunks = r.chunks - r.platformChunks;
+    const perView = r.viewSlots / r.viewCount;
+    console.log(`      ${r.datagrams} datagrams: slots +${r.slots}, chunks +${r.chunks} B, of which the stand-in's read() ` +
+      `+${r.platformSlots} slots +${r.platformChunks} B; the host +${hostSlots} slots (${hostSlots / r.datagrams} a datagram) +${hostChunks} B`);
+    assert.equal(r.collections, 0);
+    assert.ok(r.datagrams >= 1900, `datagrams ${r.datagrams}`);
+    assert.equal(r.badReceives, 0, "every datagram reached the core with its length, bytes, address and port");
+    assert.equal(r.viewChunks, 0);
+    assert.ok(perView > 0);
+    assert.equal(hostChunks, 0, "the host's receive path allocated no chunk");
+    assert.equal(hostSlots, r.datagrams * perView, `the host's receive path: exactly one view (${perView} slots) per datagram`);
+  });
+
+  it("after a write() that throws across a collection, sends allocate nothing again", function () {
+    const e = proof.error;
+    assert.equal(e.sendErrors, 1);
+    assert.equal(e.badSends, 1, "the failed send did not reach the socket");
+    noGrowth(e, "host.send after a failed write");
+    assert.equal(e.badSendsAfter, 0);
+    // Why the host grows the buffer back at once: shrunk across a collection, growing
+    // takes a new chunk (the whole MAX_PACKET bytes), not the same one renewed.
+    assert.ok(proof.resize.regrowAfterCollection >= 512 && proof.resize.regrowAfterCollection > proof.resize.regrowSameChunk,
+      JSON.stringify(proof.resize));
+  });
+
+  it("now() is monotonic on ESP32 ticks across 0x7FFFFFFF -> -0x80000000 and -1 -> 0, and on simulator ticks; steps back are ignored", function () {
+    assert.ok(proof.clock !== null);
+    const runs = proof.clock;
+    const wrapAt = (run: ClockRun, from: number, to: number): boolean => run.ticks.some((t, i) => i > 0 && run.ticks[i - 1] === from && t === to);
+    assert.ok(wrapAt(runs.esp32Wrap, 0x7fffffff, -0x80000000), `ticks ${runs.esp32Wrap.ticks.join(" ")}`);
+    assert.ok(wrapAt(runs.esp32Zero, -1, 0), `ticks ${runs.esp32Zero.ticks.join(" ")}`);
+    for (const [name, run] of Object.entries(runs)) {
+      const esp32 = name !== "lin";
+      assert.ok(run.steps.some((s) => s < 0), `${name} steps back somewhere`);
+      assert.equal(run.now[0], 0, `${name} starts at 0`);
+      for (let i = 1; i < run.now.length; i++) {
+        const step = run.steps[i - 1];
+        const ticks = esp32 ? (run.ticks[i - 1] + step) | 0 : run.ticks[i - 1] + step;
+        assert.equal(run.ticks[i], ticks, `${name} ticks[${i}]`);
+        assert.equal(run.now[i] - run.now[i - 1], Math.max(step, 0), `${name}: now() after a step of ${step} ms (ticks ${run.ticks[i - 1]} -> ${run.ticks[i]})`);
+      }
+    }
+  });
+
+  it("control: the previous send (a 32-entry cache of subarray views) is caught allocating", async function () {
+    const control = await run("subarray");
+    const s = control.send;
+    console.log(`      subarray views: slots +${s.slots}, chunks +${s.chunks} B, ${s.collections} collections over ${s.sends} sends, ${s.misses} cache misses in all`);
+    assert.equal(s.badSends, 0);
+    assert.equal(s.collections, 0);
+    assert.ok(s.slots >= s.sends, `a new view on nearly every send: slots +${s.slots}`);
   });
 });

@@ -2,7 +2,11 @@
  * The few Moddable SDK APIs this project uses, declared for type-checking without the
  * SDK (`npm run typecheck:moddable`). The real build (mcconfig) checks against the SDK's
  * own typings instead, so everything here must stay a subset of those.
+ *
+ * Resizable ArrayBuffers (ES2024: `new ArrayBuffer(n, { maxByteLength })`, `resize`) come
+ * from TypeScript's own lib, which the SDK's builds include (they compile with es2025).
  */
+/// <reference lib="es2024.arraybuffer" />
 
 /** Prints to xsbug, or to stdout when no debugger is connected. */
 declare function trace(...items: (string | number | boolean)[]): void;
