@@ -7,14 +7,14 @@ import type { Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
-  CHAT_LENGTH, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
+  CHAT_LENGTH, FROM_SERVER, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
   UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
 import {
-  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readAdd, readChat, readId,
+  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, readAdd, readChat, readId,
   readName, readReject, readSelection, readStats, updateEntryHealth, updateEntryId, updateEntryRot,
-  updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, writeChat, writeInput,
+  updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, MAX_MESSAGES, writeChat, writeInput,
   writeName, writeSelection,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
@@ -116,6 +116,8 @@ export class Client implements Core {
   lastReliableAt = -1;
 
   readonly #rx: Uint8Array;
+  /** Payload offsets of the received packet's messages, recorded by validatePacket. */
+  readonly #offsets: Uint16Array;
   readonly #tx: Uint8Array;
   readonly #fields = new Fields();
   readonly #inputInterval: number;
@@ -152,6 +154,7 @@ export class Client implements Core {
     this.rot = new Uint16Array(cap);
     this.health = new Uint8Array(cap);
     this.#rx = new Uint8Array(MAX_PACKET);
+    this.#offsets = new Uint16Array(MAX_MESSAGES);
     this.#tx = new Uint8Array(MAX_PACKET);
     this.#inputInterval = options?.inputIntervalMs ?? 50;
     typeTable();
@@ -301,7 +304,8 @@ export class Client implements Core {
     }
     const rx = this.#rx;
     for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    if (!validatePacket(rx, length, FROM_SERVER, counters)) return;
+    const offsets = this.#offsets;
+    if (!validatePacket(rx, length, FROM_SERVER, counters, offsets)) return;
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     const now = this.host.now();
     const ep = this.endpoint;
@@ -316,13 +320,11 @@ export class Client implements Core {
     }
     const rel = headerRel(rx);
     const unrel = headerUnrel(rx);
-    let o = HEADER_SIZE;
     let processed = 0;
     for (let m = 0; m < rel; m++) {
-      const seq = getU32(rx, o);
-      const type = rx[o + 4];
-      const p = o + RELIABLE_HEADER;
-      o = p + payloadSize(rx, p, type, length);
+      const p = offsets[m];
+      const seq = getU32(rx, p - RELIABLE_HEADER);
+      const type = rx[p - 1];
       const verdict = ep.acceptReliable(seq);
       if (verdict !== PROCESS) {
         counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
@@ -341,8 +343,8 @@ export class Client implements Core {
     if (processed > 0) ep.acceptUnreliable(ts);
     if (unrel === 0) return;
     // Reject comes in a packet of its own with no reliable state: apply it regardless.
-    if (rx[o] === Msg.Reject) {
-      this.rejectReason = readReject(rx, o + 1);
+    if (rx[offsets[rel] - 1] === Msg.Reject) {
+      this.rejectReason = readReject(rx, offsets[rel]);
       this.state = ClientState.Rejected;
       return;
     }
@@ -350,10 +352,9 @@ export class Client implements Core {
       counters[C.StaleUnreliable] += unrel;
       return;
     }
-    for (let m = 0; m < unrel; m++) {
-      const type = rx[o];
-      const p = o + 1;
-      o = p + payloadSize(rx, p, type, length);
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      const type = rx[p - 1];
       if (type === Msg.Stats) {
         readStats(rx, p, this.scores, this.pings);
         this.statsReceived++;

@@ -16,7 +16,7 @@ import {
 } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
 import {
-  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readChat, readInput, readName,
+  Fields, headerRel, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES, readChat, readName,
   readSelection, validatePacket, writeAdd, writeChat, writeHeader, writeId, writeName, writeReject,
   writeSelection, writeStats, writeUpdateEntry,
 } from "../protocol/codec";
@@ -76,7 +76,12 @@ export class Server implements Core, EntityListener, Players {
   lastChatLength = 0;
 
   readonly #pendingKick: Uint8Array;
-  readonly #rx: Uint8Array;
+  /** A kick is pending in #pendingKick. */
+  #kickPending = false;
+  /** The datagram being handled: the host's own bytes, read in place, never kept. */
+  #rx: Uint8Array;
+  /** Payload offsets of the datagram's messages, recorded by validatePacket. */
+  readonly #offsets: Uint16Array;
   readonly #tx: Uint8Array;
   /**
    * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
@@ -120,9 +125,11 @@ export class Server implements Core, EntityListener, Players {
     const cap = config.maxEntities;
     // Widest elements first (see Arena).
     const a = new Arena(
-      4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap) +
-        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
+      4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap + MAX_MESSAGES) +
+        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
     );
+    // One view of the whole arena: reliable messages go from the queues into #tx with copyWithin.
+    const whole = new Uint8Array(a.buffer);
     this.port = a.i32(n);
     this.syncCursor = a.i32(n);
     this.generation = a.u16(n);
@@ -130,6 +137,7 @@ export class Server implements Core, EntityListener, Players {
     this.scores = a.u16(MAX_PLAYERS);
     this.pings = a.u16(MAX_PLAYERS);
     this.#list = a.u16(cap);
+    this.#offsets = a.u16(MAX_MESSAGES);
     this.active = a.u8(n);
     this.nameLength = a.u8(n);
     this.ship = a.u8(n);
@@ -141,12 +149,12 @@ export class Server implements Core, EntityListener, Players {
     this.names = a.u8(n * NAME_LENGTH);
     this.lastChat = a.u8(CHAT_LENGTH);
     this.#nameScratch = a.u8(NAME_LENGTH);
-    this.#rx = a.u8(MAX_PACKET);
+    this.#rx = this.#nameScratch;
     this.#txAndEntries = a.u8(MAX_PACKET + cap * UPDATE_ENTRY);
     this.#tx = this.#txAndEntries.subarray(0, MAX_PACKET);
     this.#encoded = a.u8(cap);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q)));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q), whole));
     a.done();
     this.address = new Array<string>(n).fill("");
     // Integral offsets (a plain array keeps them integers on XS).
@@ -171,7 +179,7 @@ export class Server implements Core, EntityListener, Players {
       this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength +
       this.#updated.byteLength + this.#statsDue.byteLength;
     const rows: Array<[string, number]> = [
-      ["packet buffers (rx, tx)", this.#rx.byteLength + this.#tx.byteLength],
+      ["packet buffers (tx; rx is the host's), message offsets", this.#tx.byteLength + this.#offsets.byteLength],
       ["update entries, encoded once per update tick", this.#txAndEntries.byteLength - this.#tx.byteLength + this.#encoded.byteLength],
       [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B)`, queues],
       ["player tables", slots],
@@ -229,22 +237,22 @@ export class Server implements Core, EntityListener, Players {
       counters[C.TooLong]++;
       return;
     }
-    const rx = this.#rx;
-    for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    if (!validatePacket(rx, length, FROM_CLIENT, counters)) {
+    // Read in place: the bytes are the host's until this call returns, and nothing keeps them.
+    if (!validatePacket(bytes, length, FROM_CLIENT, counters, this.#offsets)) {
       const known = this.#find(address, port);
       if (known >= 0) this.#misbehave(known);
-      this.#processKicks();
+      if (this.#kickPending) this.#processKicks();
       return;
     }
+    this.#rx = bytes;
     const now = this.host.now();
     let slot = this.#find(address, port);
     if (slot < 0) {
       slot = this.#admit(length, address, port, now);
       if (slot < 0) return;
     }
-    this.#handle(slot, length, now);
-    this.#processKicks();
+    this.#handle(slot, now);
+    if (this.#kickPending) this.#processKicks();
   }
 
   #find(address: string, port: number): number {
@@ -320,45 +328,48 @@ export class Server implements Core, EntityListener, Players {
     this.#send(o, address, port);
   }
 
-  #handle(slot: number, length: number, now: number): void {
+  /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
+  #handle(slot: number, now: number): void {
     const rx = this.#rx;
     const ep = this.endpoints[slot];
     const counters = this.counters;
-    if (!ep.acknowledge(headerAck(rx), now)) {
+    // Signed: only compared modulo 2^32 (an unsigned value above 2^31 is a double on XS).
+    const ack = (rx[4] << 24) | (rx[5] << 16) | (rx[6] << 8) | rx[7];
+    if (!ep.acknowledge(ack, now)) {
       counters[C.BadAck]++;
       this.#misbehave(slot);
       return;
     }
     ep.lastHeard = now;
-    const id = this.playerId(slot);
-    const rel = headerRel(rx);
-    const unrel = headerUnrel(rx);
-    let o = HEADER_SIZE;
-    for (let m = 0; m < rel; m++) {
-      const seq = getU32(rx, o);
-      const type = rx[o + 4];
-      const p = o + RELIABLE_HEADER;
-      const size = payloadSize(rx, p, type, length);
-      o = p + size;
-      const verdict = ep.acceptReliable(seq);
-      if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
-        continue;
+    const rel = rx[12];
+    const unrel = rx[13];
+    const offsets = this.#offsets;
+    if (rel !== 0) {
+      const id = this.playerId(slot);
+      for (let m = 0; m < rel; m++) {
+        const p = offsets[m];
+        const seq = ((rx[p - 5] << 24) | (rx[p - 4] << 16) | (rx[p - 3] << 8) | rx[p - 2]) >>> 0;
+        const verdict = ep.acceptReliable(seq);
+        if (verdict !== PROCESS) {
+          counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+          continue;
+        }
+        counters[C.ReliableReceived]++;
+        this.#reliable(slot, id, rx[p - 1], p);
+        if (this.active[slot] === 0 || this.#pendingKick[slot] !== 0) return;
       }
-      counters[C.ReliableReceived]++;
-      this.#reliable(slot, id, type, p);
-      if (this.active[slot] === 0 || this.#pendingKick[slot] !== 0) return;
     }
     if (unrel === 0) return;
-    if (!ep.acceptUnreliable(headerTimestamp(rx))) {
+    if (!ep.acceptUnreliable(((rx[8] << 24) | (rx[9] << 16) | (rx[10] << 8) | rx[11]) >>> 0)) {
       counters[C.StaleUnreliable] += unrel;
       return;
     }
-    for (let m = 0; m < unrel; m++) {
-      const type = rx[o];
-      const p = o + 1;
-      o = p + payloadSize(rx, p, type, length);
-      if (type === Msg.Input) this.input[slot] = readInput(rx, p);
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      // Input: five bytes, any non-zero one is true (readInput, inlined).
+      if (rx[p - 1] === Msg.Input)
+        this.input[slot] = (rx[p] !== 0 ? INPUT_FORWARD : 0) | (rx[p + 1] !== 0 ? INPUT_BACKWARD : 0) |
+          (rx[p + 2] !== 0 ? INPUT_LEFT : 0) | (rx[p + 3] !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
     }
   }
 
@@ -424,8 +435,10 @@ export class Server implements Core, EntityListener, Players {
 
   #misbehave(slot: number): void {
     this.counters[C.Misbehaviour]++;
-    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0)
+    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
       this.#pendingKick[slot] = KickReason.Misbehaviour;
+      this.#kickPending = true;
+    }
   }
 
   // ---------------------------------------------------------------- names
@@ -481,6 +494,7 @@ export class Server implements Core, EntityListener, Players {
     if (o < 0) {
       this.counters[C.QueueOverflows]++;
       this.#pendingKick[to] = KickReason.QueueOverflow;
+      this.#kickPending = true;
     }
     return o;
   }
@@ -609,6 +623,7 @@ export class Server implements Core, EntityListener, Players {
   }
 
   #processKicks(): void {
+    this.#kickPending = false;
     for (let again = true; again; ) {
       again = false;
       for (let s = 0; s < this.config.maxPlayers; s++) {
@@ -643,9 +658,9 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     if (this.#sim !== null) this.#sim.tick(now);
-    this.#processKicks();
+    if (this.#kickPending) this.#processKicks();
     this.#advanceSync();
-    this.#processKicks();
+    if (this.#kickPending) this.#processKicks();
 
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;

@@ -16,7 +16,7 @@
  *   while no probe is out becomes the probe, and a resend of it voids the sample
  *   (Karn's rule).
  */
-import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER } from "../protocol/constants";
+import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable } from "../protocol/constants";
 import { setU32 } from "../protocol/bytes";
 import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
 import { queuedSize, writeHeader } from "../protocol/codec";
@@ -60,13 +60,35 @@ export class Endpoint {
   filledMessages = 0;
   /** A reliable message was processed since our last packet: the peer wants an ack soon. */
   ackDue = false;
+  /** Fixed payload sizes by type - TYPE_BASE (-1: variable), from the protocol's one table. */
+  readonly #sizes: Int16Array;
+  /**
+   * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
+   * and where `buf` starts in it: fill() then copies a run of messages into the packet with
+   * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
+   */
+  readonly #whole: Uint8Array | null;
+  readonly #base: number;
 
-  /** `storage`, if given, is the queue's buffer (a view from the owner's Arena). */
-  constructor(capacityBytes: number, storage?: Uint8Array) {
+  /**
+   * `storage`, if given, is the queue's buffer (a view from the owner's Arena); `whole`, a
+   * view of all of that Arena's buffer (the owner's packets should come from it too).
+   */
+  constructor(capacityBytes: number, storage?: Uint8Array, whole?: Uint8Array) {
     if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
     if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
     this.capacityBytes = capacityBytes;
     this.buf = storage ?? new Uint8Array(capacityBytes);
+    this.#sizes = typeTable().size;
+    const shared = whole !== undefined && storage !== undefined && whole.buffer === storage.buffer && whole.byteOffset === 0;
+    this.#whole = shared ? whole : null;
+    this.#base = shared ? storage.byteOffset : 0;
+  }
+
+  /** Size of the queued message at `o` (header included): the table, or a scan for Chat. */
+  #queued(o: number): number {
+    const fixed = this.#sizes[this.buf[o + 4] - TYPE_BASE];
+    return fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(this.buf, o);
   }
 
   /** Bytes of the preallocated buffers (for the memory budget). */
@@ -131,8 +153,12 @@ export class Endpoint {
       this.#sample(((now >>> 0) - this.#probeSent) >>> 0);
     }
     const buf = this.buf;
+    const sizes = this.#sizes;
     let bytes = 0;
-    for (let i = 0; i < n; i++) bytes += queuedSize(buf, bytes);
+    for (let i = 0; i < n; i++) {
+      const fixed = sizes[buf[bytes + 4] - TYPE_BASE];
+      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, bytes);
+    }
     buf.copyWithin(0, bytes, this.usedBytes);
     this.usedBytes -= bytes;
     this.count -= n;
@@ -176,7 +202,7 @@ export class Endpoint {
    */
   wantsSend(now: number, resendMs: number): boolean {
     if (this.count === 0) return false;
-    if (this.count > this.sentCount && this.sentBytes + queuedSize(this.buf, this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
+    if (this.count > this.sentCount && this.sentBytes + this.#queued(this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
     return now - this.lastReliableSend >= resendMs;
   }
 
@@ -187,32 +213,50 @@ export class Endpoint {
    * unreliable messages and must then call `finish`.
    */
   fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
-    let o = writeHeader(out, this.lastProcessed, timestamp >>> 0, 0, 0);
+    const start = writeHeader(out, this.lastProcessed, timestamp >>> 0, 0, 0);
     this.ackDue = false;
     const buf = this.buf;
+    const sizes = this.#sizes;
     let from = 0;
-    for (let k = 0; k < first; k++) from += queuedSize(buf, from);
+    for (let k = 0; k < first; k++) from += this.#queued(from);
+    const begin = from;
+    // Measure the run of messages that fits; nothing is copied yet.
+    let o = start;
     let i = first;
     for (; i < this.count; i++) {
-      const len = queuedSize(buf, from);
+      const fixed = sizes[buf[from + 4] - TYPE_BASE];
+      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, from);
       if (o + len > MAX_PACKET) break;
-      for (let k = 0; k < len; k++) out[o + k] = buf[from + k];
       from += len;
       o += len;
-      if (i < this.sentCount) {
-        this.resent++;
-        // Karn: a resent probe's ack could answer either copy.
-        if (this.#probing && seqDiff(this.#probeSeq, this.firstSeq) === i) this.#probing = false;
-      } else {
-        this.sent++;
-        this.sentCount = i + 1;
-        this.sentBytes = from;
-        if (!this.#probing) {
-          this.#probing = true;
-          this.#probeSeq = (this.firstSeq + i) >>> 0;
-          this.#probeSent = now >>> 0;
-        }
+    }
+    const whole = this.#whole;
+    if (whole !== null && out.buffer === whole.buffer) {
+      const at = out.byteOffset + start;
+      whole.copyWithin(at, this.#base + begin, this.#base + from);
+    } else {
+      for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
+    }
+    // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
+    const resentEnd = i < this.sentCount ? i : this.sentCount;
+    if (resentEnd > first) {
+      this.resent += resentEnd - first;
+      // Karn: a resent probe's ack could answer either copy.
+      if (this.#probing) {
+        const probe = seqDiff(this.#probeSeq, this.firstSeq);
+        if (probe >= first && probe < resentEnd) this.#probing = false;
       }
+    }
+    if (i > this.sentCount) {
+      const firstNew = this.sentCount > first ? this.sentCount : first;
+      this.sent += i - firstNew;
+      if (!this.#probing) {
+        this.#probing = true;
+        this.#probeSeq = (this.firstSeq + firstNew) >>> 0;
+        this.#probeSent = now >>> 0;
+      }
+      this.sentCount = i;
+      this.sentBytes = from;
     }
     if (i > first) this.lastReliableSend = now;
     out[12] = i - first;
