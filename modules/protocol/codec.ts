@@ -10,7 +10,7 @@ import { getU16, getU32, setU16, setU32, setI16Clamped, getI16 } from "./bytes";
 import { C } from "./counters";
 import {
   APP_ID, CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
-  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UPDATE_ENTRY, typeTable,
+  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UPDATE_ENTRY, typeTable, types,
 } from "./constants";
 
 /* Packet header, 14 bytes
@@ -123,7 +123,7 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     counters[C.BadAppId]++;
     return false;
   }
-  const t = typeTable();
+  const t = types !== null ? types : typeTable();
   const sizes = t.size;
   const senders = t.senders;
   const reliableRow = t.reliable;

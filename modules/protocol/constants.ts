@@ -79,7 +79,7 @@ function table(): { size: Int16Array; reliable: Uint8Array; senders: Uint8Array 
  * created during preload read-only (they live in flash), which is fine for this table,
  * but it keeps every module free of top-level pools.
  */
-let types: { size: Int16Array; reliable: Uint8Array; senders: Uint8Array } | null = null;
+export let types: { size: Int16Array; reliable: Uint8Array; senders: Uint8Array } | null = null;
 export function typeTable(): { size: Int16Array; reliable: Uint8Array; senders: Uint8Array } {
   if (types === null) types = table();
   return types;

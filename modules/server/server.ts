@@ -157,6 +157,7 @@ export class Server implements Core, EntityListener, Players {
     for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q), whole));
     a.done();
     this.address = new Array<string>(n).fill("");
+    this.port.fill(-1);
     // Integral offsets (a plain array keeps them integers on XS).
     this.#offset = new Array<number>(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * config.updateIntervalMs) / n);
@@ -256,8 +257,9 @@ export class Server implements Core, EntityListener, Players {
   }
 
   #find(address: string, port: number): number {
-    for (let s = 0; s < this.config.maxPlayers; s++)
-      if (this.active[s] !== 0 && this.port[s] === port && this.address[s] === address) return s;
+    // A free slot's port is -1, which no datagram has: one typed read per slot.
+    const ports = this.port;
+    for (let s = 0; s < this.config.maxPlayers; s++) if (ports[s] === port && this.address[s] === address) return s;
     return -1;
   }
 
@@ -335,7 +337,8 @@ export class Server implements Core, EntityListener, Players {
     const counters = this.counters;
     // Signed: only compared modulo 2^32 (an unsigned value above 2^31 is a double on XS).
     const ack = (rx[4] << 24) | (rx[5] << 16) | (rx[6] << 8) | rx[7];
-    if (!ep.acknowledge(ack, now)) {
+    // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
+    if (((ack - ep.firstSeq) | 0) >= 0 && !ep.acknowledge(ack, now)) {
       counters[C.BadAck]++;
       this.#misbehave(slot);
       return;
@@ -360,10 +363,14 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     if (unrel === 0) return;
-    if (!ep.acceptUnreliable(((rx[8] << 24) | (rx[9] << 16) | (rx[10] << 8) | rx[11]) >>> 0)) {
+    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied.
+    const ts = ((rx[8] << 24) | (rx[9] << 16) | (rx[10] << 8) | rx[11]) >>> 0;
+    if (ep.hasTimestamp && ((ts - ep.newestTimestamp) | 0) < 0) {
       counters[C.StaleUnreliable] += unrel;
       return;
     }
+    ep.newestTimestamp = ts;
+    ep.hasTimestamp = true;
     for (let m = rel; m < rel + unrel; m++) {
       const p = offsets[m];
       // Input: five bytes, any non-zero one is true (readInput, inlined).
@@ -590,6 +597,7 @@ export class Server implements Core, EntityListener, Players {
   #remove(slot: number): void {
     const id = this.playerId(slot);
     this.active[slot] = 0;
+    this.port[slot] = -1;
     this.#players--;
     this.#pendingKick[slot] = 0;
     this.input[slot] = 0;
