@@ -120,7 +120,7 @@ export class Server implements Core, EntityListener, Players {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    this.#planner = new RoundRobinPlanner(this.entities, n);
+    this.#planner = new RoundRobinPlanner(this.entities, n, this.#updateLimit());
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
     // Widest elements first (see Arena).
@@ -201,10 +201,13 @@ export class Server implements Core, EntityListener, Players {
   attach(sim: Simulation, focus: Focus | null): void {
     if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#sim = sim;
-    // No update tick can carry more entries than its packets hold.
-    const limit = this.config.maxUpdatePacketsPerTick * Math.floor((MAX_PACKET - HEADER_SIZE - 2) / UPDATE_ENTRY);
-    if (focus !== null) this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit });
+    if (focus !== null) this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit: this.#updateLimit() });
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
+  }
+
+  /** Most Update entries one player's update can carry: its packets, each without reliables. */
+  #updateLimit(): number {
+    return this.config.maxUpdatePacketsPerTick * Math.floor((MAX_PACKET - HEADER_SIZE - 2) / UPDATE_ENTRY);
   }
 
   /** The hosted simulation, or null. */

@@ -30,22 +30,24 @@ export interface UpdatePlanner {
 export class RoundRobinPlanner implements UpdatePlanner {
   readonly #entities: EntityTable;
   readonly #cursor: Uint16Array;
+  /** Most entries one plan lists: what the server's packets per update can carry. */
+  readonly limit: number;
 
-  constructor(entities: EntityTable, maxPlayers: number) {
+  constructor(entities: EntityTable, maxPlayers: number, limit = entities.capacity) {
     this.#entities = entities;
     this.#cursor = new Uint16Array(maxPlayers);
+    this.limit = limit;
   }
 
   plan(slot: number, synced: number, list: Uint16Array, _now: number): number {
-    const e = this.#entities;
-    const cap = e.capacity;
-    const start = this.#cursor[slot] < cap ? this.#cursor[slot] : 0;
+    const alive = this.#entities.alive;
+    const end = synced < this.#entities.capacity ? synced : this.#entities.capacity;
+    const start = this.#cursor[slot] < end ? this.#cursor[slot] : 0;
+    const limit = this.limit;
     let n = 0;
-    for (let k = 0; k < cap; k++) {
-      let i = start + k;
-      if (i >= cap) i -= cap;
-      if (i < synced && e.alive[i] !== 0) list[n++] = i;
-    }
+    // From the cursor to the end, then from 0 up to the cursor, until the packets are full.
+    for (let i = start; i < end && n < limit; i++) if (alive[i] !== 0) list[n++] = i;
+    for (let i = 0; i < start && n < limit; i++) if (alive[i] !== 0) list[n++] = i;
     return n;
   }
 
