@@ -46,20 +46,25 @@ export const C = Object.freeze({
   SendErrors: 36,
 } as const);
 
-export const COUNTER_COUNT = 37;
+/** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */
+export const COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(C));
 
-/** Names for status lines and tests, in index order. */
-export const COUNTER_NAMES: readonly string[] = Object.freeze([
-  "packetsIn", "bytesIn", "packetsOut", "bytesOut",
-  "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection",
-  "truncated", "unterminatedChat", "unterminatedName", "trailingBytes",
-  "unknownPeer", "badAck",
-  "duplicateReliable", "outOfOrderReliable", "staleUnreliable", "spoofedId",
-  "badName", "badSelection", "badChat",
-  "joins", "leaves", "timeouts", "kicks", "rejects", "queueOverflows", "misbehaviour",
-  "reliableSent", "reliableResent", "reliableReceived", "updatesSent", "statsSent",
-  "updateEntitiesSent", "sendErrors",
-]);
+export const COUNTER_COUNT = COUNTER_NAMES.length;
+
+/**
+ * The names of a counter declaration (`{ Name: index }`), checking that the indices run
+ * 0..n-1 without gaps. Start-up only.
+ */
+export function counterNames(declaration: Readonly<Record<string, number>>): string[] {
+  const names: string[] = [];
+  for (const key of Object.keys(declaration)) {
+    const index = declaration[key];
+    if (names[index] !== undefined) throw new RangeError(`counter index ${index} used twice`);
+    names[index] = key[0].toLowerCase() + key.slice(1);
+  }
+  for (let i = 0; i < names.length; i++) if (names[i] === undefined) throw new RangeError(`no counter has index ${i}`);
+  return names;
+}
 
 /** The counters that mean "a whole packet was dropped" (for status lines). */
 export const DROP_FIRST = C.TooShort;

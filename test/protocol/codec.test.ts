@@ -762,3 +762,14 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     assert.equal(getU32(ep.buf, 5), 0x00010000);
   });
 });
+
+describe("counters: one declaration", () => {
+  it("names and count come from C, in index order", async () => {
+    const { C, COUNTER_COUNT, COUNTER_NAMES, counterNames } = await import("../../modules/protocol/counters");
+    assert.equal(COUNTER_COUNT, Object.keys(C).length);
+    assert.equal(COUNTER_NAMES[C.PacketsIn], "packetsIn");
+    assert.equal(COUNTER_NAMES[C.SendErrors], "sendErrors");
+    assert.throws(() => counterNames({ A: 0, B: 2 }), /no counter has index 1/);
+    assert.throws(() => counterNames({ A: 0, B: 0 }), /used twice/);
+  });
+});
