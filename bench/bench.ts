@@ -1,33 +1,89 @@
 /**
  * `npm run bench`: the server's cost per tick on XS and on Node, its traffic per client,
- * and how the cost grows with players and entities. Prints tables and writes
- * bench/results.json. Asserts nothing about speed. docs/performance.md explains the method
- * and how to read the numbers.
+ * and how the cost grows with players and entities; on XS also the emulated floating-point
+ * operations per tick, and for the 8-player cases the heaviest step and the cost of a
+ * received datagram in instructions, and an estimate of what one ESP32 core would need. Prints
+ * tables and writes bench/results.json. Asserts nothing about speed. docs/performance.md
+ * explains the method and how to read the numbers.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
-import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type TimeResult, type Traffic } from "./driver";
+import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "./driver";
+
+/**
+ * The ESP32 model: XS on one core of a 240 MHz ESP32 (Xtensa LX6) needs
+ *   cycles = a × x86-64 instructions + b × emulated floating-point operations
+ * to do what lwxs does here. `a` is LX6 cycles per x86-64 instruction of the same
+ * interpreter, `aLow`..`aHigh` its plausible range; `b` is the LX6 cycles of one soft-float
+ * double operation (libgcc's __adddf3 or __muldf3 with its call), which an x86-64 core does
+ * in one instruction. docs/performance.md ("The ESP32 model") gives the reasons.
+ */
+export interface DeviceModel {
+  a: number;
+  aLow: number;
+  aHigh: number;
+  b: number;
+  mhz: number;
+  tickMs: number;
+}
+
+export const ESP32: Readonly<DeviceModel> = Object.freeze({ a: 2, aLow: 1.5, aHigh: 3, b: 80, mhz: 240, tickMs: 10 });
+
+export interface DeviceEstimate {
+  /** Cycles at A = `a`. */
+  cycles: number;
+  /** Milliseconds at A = `a`, `aLow` and `aHigh`. */
+  ms: number;
+  msLow: number;
+  msHigh: number;
+  /** The same over one tick (`tickMs`): 1 is all of the core. */
+  share: number;
+  shareLow: number;
+  shareHigh: number;
+}
+
+/** What `instructions` x86-64 instructions and `floatOps` emulated float operations cost on the device. */
+export function deviceEstimate(instructions: number, floatOps: number, m: Readonly<DeviceModel> = ESP32): DeviceEstimate {
+  const cycles = (a: number) => a * instructions + m.b * floatOps;
+  const ms = (a: number) => cycles(a) / (m.mhz * 1000);
+  return {
+    cycles: cycles(m.a),
+    ms: ms(m.a),
+    msLow: ms(m.aLow),
+    msHigh: ms(m.aHigh),
+    share: ms(m.a) / m.tickMs,
+    shareLow: ms(m.aLow) / m.tickMs,
+    shareHigh: ms(m.aHigh) / m.tickMs,
+  };
+}
 
 const HELP = `lwar-xs benchmarks: the server's cost per 10 ms tick on XS and Node, and its traffic.
 
 Usage: npm run bench -- [options]
 
 Options:
-  --quick          one run per engine, shorter windows, fewer instruction counts (about a minute)
+  --quick          one run per engine, windows of 300 steps instead of 600 (under a minute)
   --runs N         runs per case and engine; the median is reported (default 5)
-  --no-xs          skip the XS timings
+  --no-xs          skip XS: its timings, float-op counts and instruction counts
   --no-node        skip the Node timings
-  --no-callgrind   skip the instruction counts (they need valgrind)
+  --no-callgrind   skip the instruction counts (they need valgrind): no XS instr, heaviest
+                   step, instructions per datagram or ESP32 estimate
   --out FILE       where to write the results (default bench/results.json)
   --help           show this help
 
 Each case is a recorded busy match replayed into a lone server; see docs/performance.md.
+Every case gets, on XS, its emulated floating-point operations per tick (float ops). The five
+8-player cases also get, under callgrind: x86-64 instructions per tick, the heaviest step in
+instructions and over the mean step, the instructions of receiving the typical client
+datagram (an ack + Input), and an ESP32 estimate from
+  cycles = A x instructions + B x float ops,  A = ${ESP32.a} (${ESP32.aLow}..${ESP32.aHigh}), B = ${ESP32.b},
+on one ${ESP32.mhz} MHz core (an estimate, not a measurement).
 `;
 
 /**
@@ -72,9 +128,35 @@ export interface CaseResult {
   traceBytes: number;
   xs?: EngineResult;
   node?: EngineResult;
-  callgrind?: { instructionsPerTick: number; ticks: number };
+  /** XS: the server's emulated floating-point operations per step over the timed window (exact). */
+  floatOpsPerTick?: number;
+  callgrind?: CallgrindResult;
+  /** The ESP32 model applied to the counts (ESP32 in bench/bench.ts). */
+  esp32?: { model: DeviceModel; perTick: DeviceEstimate; heaviestStep: DeviceEstimate };
   /** A replay ended with other totals than the recording: the numbers are suspect. */
   mismatch?: string;
+}
+
+/** Exact counts under callgrind (x86-64 instructions of lwxs), over the first `ticks` steps of the window. */
+export interface CallgrindResult {
+  instructionsPerTick: number;
+  ticks: number;
+  /** Emulated float operations per step over the same steps (a cross-check of floatOpsPerTick). */
+  floatOpsPerTick: number | null;
+  /** The step that cost the most instructions: its index in the window, instructions and float ops. */
+  heaviestStep: { index: number; instructions: number; floatOps: number | null };
+  /** heaviestStep.instructions over instructionsPerTick. */
+  heaviestRatio: number;
+  /** Receiving the typical client datagram (see countReplay in bench/driver.ts). */
+  receive: {
+    shape: string;
+    /** Of the datagrams in the counted steps, the share with that shape, and the most common shape. */
+    share: number;
+    mostCommon: { shape: string; share: number };
+    datagrams: number;
+    instructionsPerDatagram: number;
+    floatOpsPerDatagram: number | null;
+  };
 }
 
 export function benchCases(): BenchCase[] {
@@ -144,10 +226,25 @@ function valgrindVersion(): string | null {
   }
 }
 
-/** Instructions per tick of the server: inclusive counts of the two bracketing natives. */
-async function callgrind(dir: string, id: string, scripts: string[], options: CaseOptions, ticks: number): Promise<{ instructionsPerTick: number; ticks: number }> {
+/** The collected instructions in one callgrind dump file. */
+export function dumpTotal(text: string, file: string): number {
+  const m = /^(?:totals|summary):\s*(\d+)/m.exec(text);
+  if (!m) throw new Error(`callgrind: no totals in ${file}`);
+  return Number(m[1]);
+}
+
+/**
+ * Run countReplay under callgrind with collection on only inside Array.prototype.some and a
+ * dump after each call of it: dump 2k+1 and 2k+2 are step k walked dry and for real, the
+ * last two the typical datagram received `datagrams` times dry and for real.
+ */
+async function callgrind(dir: string, id: string, scripts: string[], options: CaseOptions, ticks: number, datagrams: number): Promise<CallgrindResult> {
   const outFile = join(dir, `callgrind.${id}.out`);
-  const argv = ["--tool=callgrind", `--callgrind-out-file=${outFile}`, LWXS, ...xsArguments(scripts, { ...XS_HEAPS, args: ["count", JSON.stringify(options), String(ticks)] })];
+  const bracket = "fx_Array_prototype_some";
+  const argv = [
+    "--tool=callgrind", `--callgrind-out-file=${outFile}`, `--toggle-collect=${bracket}`, `--dump-after=${bracket}`,
+    LWXS, ...xsArguments(scripts, { ...XS_HEAPS, args: ["count", JSON.stringify(options), String(ticks), String(datagrams)] }),
+  ];
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn("valgrind", argv, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -157,16 +254,43 @@ async function callgrind(dir: string, id: string, scripts: string[], options: Ca
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`valgrind exited ${code}: ${err.slice(-2000)}`))));
   });
-  const counted = parseResult<{ ticks: number }>(stdout, "callgrind");
-  const annotated = execFileSync("callgrind_annotate", ["--inclusive=yes", "--threshold=100", outFile], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const inclusive = (name: string): number => {
-    const line = annotated.split("\n").find((l) => l.includes(`:${name} `));
-    if (!line) throw new Error(`callgrind: ${name} not in the profile`);
-    return Number(line.trim().split(/\s+/)[0].replace(/,/g, ""));
+  const counted = parseResult<CountResult>(stdout, "callgrind");
+  const n = counted.ticks;
+  const segments = 2 * n + 2;
+  const totals: number[] = [];
+  for (let i = 1; i <= segments; i++) {
+    const file = `${outFile}.${i}`;
+    if (!existsSync(file)) throw new Error(`callgrind: ${segments} dumps expected, ${file} is missing`);
+    totals.push(dumpTotal(readFileSync(file, "utf8"), file));
+    rmSync(file);
+  }
+  // One more would mean that something else called the bracketing function.
+  if (existsSync(`${outFile}.${segments + 1}`)) throw new Error(`callgrind: more than ${segments} dumps: ${bracket} was called elsewhere`);
+  let sum = 0;
+  let heaviest = 0;
+  for (let k = 0; k < n; k++) {
+    const step = totals[2 * k + 1] - totals[2 * k];
+    sum += step;
+    if (step > totals[2 * heaviest + 1] - totals[2 * heaviest]) heaviest = k;
+  }
+  const heavy = totals[2 * heaviest + 1] - totals[2 * heaviest];
+  const ops = counted.stepFloatOps;
+  const rx = counted.receive;
+  return {
+    instructionsPerTick: sum / n,
+    ticks: n,
+    floatOpsPerTick: ops ? ops.reduce((a, b) => a + b, 0) / n : null,
+    heaviestStep: { index: heaviest, instructions: heavy, floatOps: ops ? ops[heaviest] : null },
+    heaviestRatio: heavy / (sum / n),
+    receive: {
+      shape: rx.shape,
+      share: rx.share,
+      mostCommon: rx.mostCommon,
+      datagrams: rx.datagrams,
+      instructionsPerDatagram: (totals[2 * n + 1] - totals[2 * n]) / rx.datagrams,
+      floatOpsPerDatagram: rx.floatOpsPerDatagram,
+    },
   };
-  const real = inclusive("fx_Array_prototype_some");
-  const dry = inclusive("fx_Array_prototype_every");
-  return { instructionsPerTick: (real - dry) / counted.ticks, ticks: counted.ticks };
 }
 
 async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -196,28 +320,97 @@ function table(header: string[], rows: string[][], firstWidth: number): string[]
   return [line(header), ...rows.map(line)];
 }
 
+/** A count in a few characters: 412, 41.2k, 4.12M. */
+function compact(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "-";
+  if (n >= 1e6) return (n / 1e6).toFixed(2) + "M";
+  if (n >= 1e4) return (n / 1e3).toFixed(1) + "k";
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+}
+
+function ms(n: number): string {
+  return n >= 10 ? n.toFixed(0) : n >= 1 ? n.toFixed(1) : n.toFixed(2);
+}
+
+function percent(n: number): string {
+  return (n * 100).toFixed(0);
+}
+
+/** ESP32 ms per tick at A, then the range: "3.9 (2.9–5.8)". */
+export function formatMs(e: DeviceEstimate): string {
+  return `${ms(e.ms)} (${ms(e.msLow)}–${ms(e.msHigh)})`;
+}
+
+/** Share of one core at A, then the range: "39% (29–58)". */
+export function formatShare(e: DeviceEstimate): string {
+  return `${percent(e.share)}% (${percent(e.shareLow)}–${percent(e.shareHigh)})`;
+}
+
+function caseName(r: CaseResult): string {
+  return r.game ? `game, capacity ${r.capacity}` : `static ${r.staticEntities}`;
+}
+
 export function formatResults(results: CaseResult[], runs: number): string[] {
   const lines: string[] = [];
   const byId = new Map(results.map((r) => [r.id, r]));
   const headline = results.filter((r) => r.players === 8);
-  lines.push(`Server cost per 10 ms tick, 8 players (µs: median of ${runs} run${runs > 1 ? "s" : ""}; instructions: callgrind, x86-64)`);
+  const m = ESP32;
+  lines.push(`Server cost per 10 ms tick, 8 players (µs: median of ${runs} run${runs > 1 ? "s" : ""}; instructions: callgrind, x86-64; float ops: XS's count)`);
   lines.push(
     ...table(
-      ["case", "entities", "XS µs", "XS p99", "XS instr", "Node µs", "B/s/client", "pkt/s/client"],
+      ["case", "entities", "XS µs", "XS p99", "XS instr", "float ops", "heaviest step", "÷ mean", "instr/datagram", `ESP32 ms (A=${m.a}, ${m.aLow}–${m.aHigh})`, "% of core", "Node µs"],
       headline.map((r) => [
-        r.game ? `game, capacity ${r.capacity}` : `static ${r.staticEntities}`,
+        caseName(r),
         r.traffic.liveEntities.toFixed(0),
         us(r.xs?.meanUs),
         us(r.xs?.p99Us),
-        r.callgrind ? (r.callgrind.instructionsPerTick / 1e6).toFixed(2) + "M" : "-",
+        compact(r.callgrind?.instructionsPerTick),
+        compact(r.floatOpsPerTick),
+        compact(r.callgrind?.heaviestStep.instructions),
+        r.callgrind ? r.callgrind.heaviestRatio.toFixed(1) : "-",
+        compact(r.callgrind?.receive.instructionsPerDatagram),
+        r.esp32 ? formatMs(r.esp32.perTick) : "-",
+        r.esp32 ? formatShare(r.esp32.perTick) : "-",
         us(r.node?.meanUs),
-        r.traffic.bytesPerSecond.toFixed(0),
-        r.traffic.packetsPerSecond.toFixed(1),
       ]),
-      24,
+      20,
     ),
   );
-  lines.push("  entities: mean live; XS p99: the 99th-percentile step (an Update step); B/s: UDP payload, server to one client");
+  lines.push("  entities: mean live; XS p99: the 99th-percentile step; XS instr, float ops: per tick; heaviest step: its instructions,");
+  lines.push("  and ÷ mean: over the mean step's; instr/datagram: receiving the typical client datagram (an ack + Input)");
+  lines.push(`  ESP32: cycles = A × XS instr + B × float ops on one ${m.mhz} MHz core, A = ${m.a} (${m.aLow}–${m.aHigh}) cycles per x86-64 instruction,`);
+  lines.push(`  B = ${m.b} cycles per emulated double operation: an estimate, not a measurement (docs/performance.md)`);
+  if (headline.some((r) => r.esp32 || r.xs)) {
+    lines.push("");
+    lines.push(`8 players: the heaviest step on the ESP32, and traffic`);
+    lines.push(
+      ...table(
+        ["case", "heaviest step float ops", `heaviest step ESP32 ms (A=${m.a}, ${m.aLow}–${m.aHigh})`, "datagrams in/s", "B/s/client", "pkt/s/client"],
+        headline.map((r) => [
+          caseName(r),
+          compact(r.callgrind?.heaviestStep.floatOps),
+          r.esp32 ? formatMs(r.esp32.heaviestStep) : "-",
+          r.traffic.packetsInPerSecond.toFixed(0),
+          r.traffic.bytesPerSecond.toFixed(0),
+          r.traffic.packetsPerSecond.toFixed(1),
+        ]),
+        20,
+      ),
+    );
+    lines.push("  datagrams in: all clients to the server; B/s: UDP payload, server to one client");
+  }
+  if (results.some((r) => r.floatOpsPerTick !== undefined)) {
+    lines.push("");
+    lines.push("Scaling, XS: emulated floating-point operations per 10 ms tick");
+    const cols = [...STATIC.map((e) => `p?-static${e}`), "p?-game192"];
+    lines.push(
+      ...table(
+        ["players", ...STATIC.map((e) => `${e} static`), "game (cap 192)"],
+        PLAYERS.map((p) => [String(p), ...cols.map((c) => compact(byId.get(c.replace("?", String(p)))?.floatOpsPerTick))]),
+        8,
+      ),
+    );
+  }
   for (const engine of ["xs", "node"] as const) {
     if (!results.some((r) => r[engine])) continue;
     lines.push("");
@@ -267,7 +460,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const steps = quick ? 300 : 600;
-  const callgrindTicks = quick ? 100 : 200;
+  // The whole timed window, so that the heaviest step and the float ops are the timing's.
+  const callgrindTicks = steps;
+  const callgrindDatagrams = quick ? 1000 : 2000;
   const outPath = values.out ?? fileURLToPath(new URL("./results.json", import.meta.url));
   const valgrind = values["no-callgrind"] ? null : valgrindVersion();
   const doXs = !values["no-xs"];
@@ -316,9 +511,13 @@ async function main(): Promise<void> {
           if (x.code !== 0) throw new Error(`lwxs failed on ${c.id} (exit ${x.code}): ${x.stderr}`);
           const t = parseResult<TimeResult>(x.stdout, `lwxs ${c.id}`);
           check(r, t, "XS");
+          // The same work every run, so the same count: anything else is a bug worth seeing.
+          if (t.floatOpsPerTick !== null && xsRuns.length > 0 && t.floatOpsPerTick !== xsRuns[0].floatOpsPerTick)
+            r.mismatch = `XS runs counted ${xsRuns[0].floatOpsPerTick} and ${t.floatOpsPerTick} float ops per tick`;
           xsRuns.push(t);
         }
         r.xs = summarize(xsRuns);
+        if (xsRuns[0].floatOpsPerTick !== null) r.floatOpsPerTick = xsRuns[0].floatOpsPerTick;
       }
       if (doNode) {
         const nodeRuns: TimeResult[] = [];
@@ -329,7 +528,7 @@ async function main(): Promise<void> {
         }
         r.node = summarize(nodeRuns);
       }
-      process.stderr.write(`bench: ${c.id}: XS ${us(r.xs?.meanUs)} µs, Node ${us(r.node?.meanUs)} µs per tick\n`);
+      process.stderr.write(`bench: ${c.id}: XS ${us(r.xs?.meanUs)} µs, Node ${us(r.node?.meanUs)} µs per tick; ${compact(r.floatOpsPerTick)} float ops per tick\n`);
     }
 
     process.stderr.write(`bench: timings done at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -339,8 +538,21 @@ async function main(): Promise<void> {
       await pool(counted, 2, async (c) => {
         const r = results[cases.indexOf(c)];
         const [traceScript] = scripts.get(c.id)!;
-        r.callgrind = await callgrind(dir, c.id, [traceScript, entry], c.options, callgrindTicks);
-        process.stderr.write(`bench: ${c.id}: ${(r.callgrind.instructionsPerTick / 1e6).toFixed(2)} M instructions per tick\n`);
+        const g = await callgrind(dir, c.id, [traceScript, entry], c.options, callgrindTicks, callgrindDatagrams);
+        r.callgrind = g;
+        // Same window as the timing when callgrindTicks covers it; else the counted steps' own.
+        const ops = g.ticks === steps && r.floatOpsPerTick !== undefined ? r.floatOpsPerTick : (g.floatOpsPerTick ?? 0);
+        if (g.ticks === steps && r.floatOpsPerTick !== undefined && g.floatOpsPerTick !== null && g.floatOpsPerTick !== r.floatOpsPerTick)
+          r.mismatch = `float ops per tick: ${r.floatOpsPerTick} timed, ${g.floatOpsPerTick} counted under callgrind`;
+        r.esp32 = {
+          model: { ...ESP32 },
+          perTick: deviceEstimate(g.instructionsPerTick, ops),
+          heaviestStep: deviceEstimate(g.heaviestStep.instructions, g.heaviestStep.floatOps ?? 0),
+        };
+        process.stderr.write(
+          `bench: ${c.id}: ${compact(g.instructionsPerTick)} instructions per tick, heaviest step ${compact(g.heaviestStep.instructions)}, ` +
+            `${compact(g.receive.instructionsPerDatagram)} per datagram (${g.receive.shape})\n`,
+        );
       });
     } else if (!valgrind && !values["no-callgrind"]) {
       process.stderr.write("bench: valgrind not found: no instruction counts\n");
@@ -362,8 +574,14 @@ async function main(): Promise<void> {
         "difference is the server's cost (server.tick plus server.receive, the game included). µs: median over runs " +
         "of each run's mean per 10 ms step, steps over 3 × the run's 99th percentile and over 1 ms left out as " +
         "interruptions (counted in each case's outliers). Node replays the trace once untimed first, for its JIT. " +
-        "Instructions: callgrind on lwxs, inclusive counts of the two walks, per tick, over the first callgrindTicks ticks.",
-      settings: { runs, warmSteps: DEFAULT_CASE.warmSteps, steps, callgrindTicks, xsHeaps: XS_HEAPS },
+        "Float ops: XS's count of emulated floating-point operations (xs.floatOps()), real walk less dry walk, over " +
+        "the timed window, per step. Instructions: callgrind on lwxs with collection only inside " +
+        "Array.prototype.some and a dump after each call; each of the first callgrindTicks steps of the window is " +
+        "walked dry and then for real inside it, and the difference of the two dumps is the step's instructions " +
+        "(mean: instructionsPerTick; most: heaviestStep). Then the window's most common client datagram (an ack + " +
+        "Input) is received callgrindDatagrams times, dry and for real, into the server as the steps left it: " +
+        "instructionsPerDatagram. esp32: cycles = A × instructions + B × float ops on one 240 MHz core (an estimate).",
+      settings: { runs, warmSteps: DEFAULT_CASE.warmSteps, steps, callgrindTicks, callgrindDatagrams, xsHeaps: XS_HEAPS, esp32: ESP32 },
       seconds: Math.round(seconds),
       cases: results,
     };

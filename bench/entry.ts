@@ -3,7 +3,8 @@
  * A script loaded before it defines `BENCH_TRACE`: the trace's bytes as 32-bit words.
  *
  *   time  <case JSON>           time the server through the trace; prints `result <JSON>`
- *   count <case JSON> <ticks>   the two bracketed walks for callgrind (see countReplay)
+ *   count <case JSON> <ticks> <datagrams>
+ *                               the bracketed steps and datagrams for callgrind (see countReplay)
  *   deep  <case JSON>           replay the whole trace with as few frames under the server's
  *                               calls as the device has (for probing the stack it needs)
  *   load                        nothing: what loading this script takes
@@ -12,7 +13,7 @@ import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from 
 import { C } from "../modules/protocol/counters";
 
 declare const xs:
-  | { now(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void }
+  | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void }
   | undefined;
 declare const print: ((...values: unknown[]) => void) | undefined;
 declare const BENCH_TRACE: ArrayLike<number> | undefined;
@@ -37,11 +38,13 @@ function main(): void {
   const mode = args[0] ?? "time";
   if (mode === "time") {
     const clock = onXs ? () => xs.now() : () => g.performance!.now();
-    // Node: one untimed replay first, for the JIT (XS has none).
-    const result = timeReplay(options, trace, clock, !onXs);
+    // Node: one untimed replay first, for the JIT (XS has none). XS counts its emulated
+    // floating-point operations; Node has no such counter.
+    const result = timeReplay(options, trace, clock, !onXs, onXs ? () => xs.floatOps() : null);
     out("result " + JSON.stringify(result));
   } else if (mode === "count") {
-    out("result " + JSON.stringify(countReplay(options, trace, Number(args[2] ?? 100))));
+    const floatOps = onXs ? () => xs.floatOps() : null;
+    out("result " + JSON.stringify(countReplay(options, trace, Number(args[2] ?? 100), Number(args[3] ?? 1000), floatOps)));
   } else if (mode === "deep") {
     const r = new Replay(options, trace);
     const run = () => {

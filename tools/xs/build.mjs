@@ -34,7 +34,8 @@ const DEFINES = [
   // what Moddable's device builds define (xs/platforms/esp/xsPlatform.h)
   '-DmxHostFunctionPrimitive=1',
   // as in device debug builds: file and line in error stacks, stack bound
-  // checks, and the garbage collection count
+  // checks, the garbage collection count, and the count of emulated
+  // floating-point operations (the->floatingPointOps, read by xs.floatOps())
   '-DmxDebug=1',
   '-DmxInstrument=1',
 ];

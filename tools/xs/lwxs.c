@@ -332,6 +332,14 @@ static void lw_collections(txMachine* the)
 	xsResult = xsInteger(the->garbageCollectionCount);
 }
 
+/* Emulated floating-point operations: every arithmetic, comparison or test
+   the interpreter does on a double, counted by mxFloatingPointOp in
+   instrumented builds (mxInstrument). 32 bits: it wraps after 2^31. */
+static void lw_floatOps(txMachine* the)
+{
+	xsResult = xsInteger(the->floatingPointOps);
+}
+
 static void lw_now(txMachine* the)
 {
 	xsResult = xsNumber(lwNow());
@@ -503,6 +511,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(0), "slotsUsed", lw_slotsUsed, 0);
 	lwDefine(the, &xsVar(0), "chunksUsed", lw_chunksUsed, 0);
 	lwDefine(the, &xsVar(0), "collections", lw_collections, 0);
+	lwDefine(the, &xsVar(0), "floatOps", lw_floatOps, 0);
 	lwDefine(the, &xsVar(0), "now", lw_now, 0);
 	lwDefine(the, &xsVar(0), "run", lw_run, 2);
 	lwDefine(the, &xsVar(0), "stop", lw_stop, 1);
@@ -611,6 +620,7 @@ static txMachine* lwCreate(void)
 	machine->peakHeapCount = machine->currentHeapCount;
 	machine->peakChunksSize = machine->currentChunksSize;
 	machine->garbageCollectionCount = 0;
+	machine->floatingPointOps = 0;
 	if (gHost.budget.verbose) {
 		fprintf(stderr, "lwxs: creation: %ld chunk bytes, %ld slots, %ld stack slots, %ld keys (fixed)\n",
 			(long)creation.initialChunkSize, (long)creation.initialHeapCount, (long)creation.stackCount, (long)creation.initialKeyCount);
