@@ -731,21 +731,21 @@ export class Server implements Core, EntityListener, Players {
         tx[o] = Msg.Update;
         const numAt = o + 1;
         o += 2;
-        while (pos < n && o + UPDATE_ENTRY <= MAX_PACKET && k < 255) {
-          const i = list[pos++];
-          const at = MAX_PACKET + i * UPDATE_ENTRY;
-          if (encoded[i] === 0) {
-            // Fixed point to wire units (modules/units.ts), rounded half up.
-            writeUpdateEntry(
-              all, at, e.id(i), (e.x[i] + POS_HALF) >> POS_SHIFT, (e.y[i] + POS_HALF) >> POS_SHIFT,
-              (e.vx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT, (e.vy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT,
-              ((e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS, e.health[i],
-            );
-            encoded[i] = 1;
-          }
-          all.copyWithin(o, at, at + UPDATE_ENTRY);
-          o += UPDATE_ENTRY;
-          k++;
+        // Entries of consecutive indices lie side by side in the cache: each run of them
+        // in the plan is one copyWithin.
+        const room = MAX_PACKET - UPDATE_ENTRY;
+        while (pos < n && o <= room && k < 255) {
+          const first = list[pos];
+          let i = first;
+          const start = o;
+          do {
+            if (encoded[i] === 0) this.#encode(all, i);
+            pos++;
+            i++;
+            o += UPDATE_ENTRY;
+            k++;
+          } while (pos < n && list[pos] === i && o <= room && k < 255);
+          all.copyWithin(start, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
         }
         tx[numAt] = k;
         unrel++;
@@ -757,6 +757,17 @@ export class Server implements Core, EntityListener, Players {
       if (pos >= n || k === 0) break;
     }
     this.#planner.commit(slot, list, pos, now);
+  }
+
+  /** Encode entity `i`'s Update entry into the cache, fixed point to wire units (modules/units.ts). */
+  #encode(all: Uint8Array, i: number): void {
+    const e = this.entities;
+    writeUpdateEntry(
+      all, MAX_PACKET + i * UPDATE_ENTRY, e.id(i), (e.x[i] + POS_HALF) >> POS_SHIFT, (e.y[i] + POS_HALF) >> POS_SHIFT,
+      (e.vx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT, (e.vy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT,
+      ((e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS, e.health[i],
+    );
+    this.#encoded[i] = 1;
   }
 
   /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */

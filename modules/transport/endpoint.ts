@@ -19,7 +19,7 @@
 import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable } from "../protocol/constants";
 import { setU32 } from "../protocol/bytes";
 import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
-import { queuedSize, writeHeader } from "../protocol/codec";
+import { queuedSize } from "../protocol/codec";
 
 /** Result of `acceptReliable`. */
 export const PROCESS = 0;
@@ -213,7 +213,22 @@ export class Endpoint {
    * unreliable messages and must then call `finish`.
    */
   fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
-    const start = writeHeader(out, this.lastProcessed, timestamp >>> 0, 0, 0);
+    // writeHeader, inlined (this runs for every packet): appId 0xf27087c5, ack, timestamp.
+    const ack = this.lastProcessed;
+    out[0] = 0xf2;
+    out[1] = 0x70;
+    out[2] = 0x87;
+    out[3] = 0xc5;
+    out[4] = ack >>> 24;
+    out[5] = ack >>> 16;
+    out[6] = ack >>> 8;
+    out[7] = ack;
+    out[8] = timestamp >>> 24;
+    out[9] = timestamp >>> 16;
+    out[10] = timestamp >>> 8;
+    out[11] = timestamp;
+    out[13] = 0;
+    const start = HEADER_SIZE;
     this.ackDue = false;
     const buf = this.buf;
     const sizes = this.#sizes;
@@ -231,7 +246,9 @@ export class Endpoint {
       o += len;
     }
     const whole = this.#whole;
-    if (whole !== null && out.buffer === whole.buffer) {
+    if (from === begin) {
+      // Nothing to copy.
+    } else if (whole !== null && out.buffer === whole.buffer) {
       const at = out.byteOffset + start;
       whole.copyWithin(at, this.#base + begin, this.#base + from);
     } else {
