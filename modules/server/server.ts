@@ -596,6 +596,20 @@ export class Server implements Core, EntityListener, Players {
     this.#remove(slot);
   }
 
+  /**
+   * The host's transport lost the peer for good (a WebSocket closed): a Disconnect with
+   * nothing sent back. Returns whether a player was there.
+   */
+  disconnectPeer(address: string, port: number): boolean {
+    const slot = this.#find(address, port);
+    if (slot < 0 || this.#closed) return false;
+    this.counters[C.Leaves]++;
+    this.host.log(LogEvent.Leave, slot, this.playerId(slot));
+    this.#remove(slot);
+    if (this.#kickPending) this.#processKicks();
+    return true;
+  }
+
   /** Free the slot; the others get Leave, then Remove for the player's entities. */
   #remove(slot: number): void {
     const id = this.playerId(slot);

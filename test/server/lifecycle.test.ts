@@ -317,3 +317,19 @@ describe("server life cycle", function () {
     void headerUnrel;
   });
 });
+
+describe("server: a peer lost by its transport", function () {
+  it("disconnectPeer frees the slot and tells the others, like a Disconnect", function () {
+    const m = new Match();
+    const a = m.join();
+    const b = m.join();
+    m.run(300);
+    assert.equal(m.server.playerCount(), 2);
+    const slot = a.selfSlot;
+    assert.equal(m.server.disconnectPeer(m.server.address[slot], m.server.port[slot]), true);
+    assert.equal(m.server.playerCount(), 1);
+    assert.equal(m.server.disconnectPeer("nobody", 1), false);
+    m.run(300);
+    assert.equal(b.playerCount(), 1, "b saw a leave");
+  });
+});
