@@ -75,9 +75,10 @@ export type PlannerFocus = Focus;
 export const MAX_UPDATE_GAP = 4;
 /** Due-tick wheel: a power of two above MAX_UPDATE_GAP. */
 const WHEEL = 8;
-/** `#where` values besides 1..WHEEL (wheel position + 1). */
-const UNKNOWN = 0;
-const FRESH = 255;
+/** Bit sets per slot: new, carried over, then one per wheel tick. */
+const FRESH = 0;
+const CARRIED = 1;
+const SETS = 2 + WHEEL;
 
 export interface PriorityOptions {
   /** Entities nearer than these distances (wu) are due every 1, 2 and 3 update ticks; the rest every 4. */
@@ -96,16 +97,18 @@ export interface PriorityOptions {
  * without an owner (sun, planets: on known paths) and entities at rest every
  * MAX_UPDATE_GAP ticks.
  *
- * Nothing walks the whole pool. Per client, each entity it knows (its Add was queued) sits
- * in exactly one place: a "fresh" bit set, or the bit set of the update tick it is due in,
- * on a wheel of WHEEL ticks. A plan reads the fresh set and this tick's set; a commit moves
- * each entity sent to the set of the tick its distance makes it due in next, and carries
- * the ones that did not fit over to the next tick, where they go first after the fresh. An
- * entity that is not due costs nothing. Distances are octagonal and integer (no square
- * root, no floating point). Bits are scanned with Math.clz32, one native call per entity.
+ * Nothing walks the pool. Per client, each entity it knows (its Add was queued) sits in
+ * one bit set: "new", "carried over" (due, but the last plan had no room for it), or the
+ * set of the update tick it is due in, on a wheel of WHEEL ticks. A plan takes the new
+ * set, then the carried-over set (round robin from where the last one stopped, so a budget
+ * too small for what is due starves nobody), then this tick's set, and empties what it
+ * took word by word; a commit puts each entity sent into the set of the tick its distance
+ * makes it due in, and what was listed but not sent, or not listed, back into the new or
+ * carried-over set. An entity that is not due costs nothing. Distances are octagonal and
+ * integer (no square root, no floating point); bits are found with Math.clz32.
  *
- * State per client: (1 + WHEEL + 1) bit sets of ceil(capacity / 32) words, and one byte per
- * entity for where it sits. Nothing allocates after construction.
+ * State per client: SETS bit sets of ceil(capacity / 32) words, and a byte per entity
+ * (known or not). Nothing allocates after construction.
  */
 export class PriorityPlanner implements UpdatePlanner {
   readonly #entities: EntityTable;
@@ -120,13 +123,16 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly #tick: Int32Array;
   /** Per slot: the index the next scan of the carried-over set starts at. */
   readonly #carryCursor: Int32Array;
-  /** Bit sets, per slot: [0] fresh, [1] carried over (due since an earlier tick), [2 + w] due in wheel tick w. */
+  /** [(slot × SETS + set) × words + word]. */
   readonly #sets: Int32Array;
-  /** [slot × capacity + index]: UNKNOWN, FRESH, or CARRIED + 1, or wheel position + 2. */
-  readonly #where: Uint8Array;
-  /** Entries listed by the last plan, and how many of them came from the fresh set. */
-  #planned = 0;
+  /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
+  readonly #known: Uint8Array;
+  /** The last plan: its slot, entries, and where its new and carried-over entries end. */
   #plannedSlot = -1;
+  #planned = 0;
+  #ownEnd = 0;
+  #freshEnd = 0;
+  #carriedEnd = 0;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
@@ -138,49 +144,42 @@ export class PriorityPlanner implements UpdatePlanner {
     this.far = options?.far ?? 2400;
     this.limit = options?.limit ?? this.#cap;
     const n = maxPlayers;
-    const perSlot = (2 + WHEEL) * this.#words;
+    const perSlot = SETS * this.#words;
     const a = new Arena(4 * (2 * n + n * perSlot) + n * this.#cap);
     this.#tick = a.i32(n);
     this.#carryCursor = a.i32(n);
     this.#sets = a.i32(n * perSlot);
-    this.#where = a.u8(n * this.#cap);
+    this.#known = a.u8(n * this.#cap);
     a.done();
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
   resetSlot(slot: number): void {
-    const perSlot = (2 + WHEEL) * this.#words;
+    const perSlot = SETS * this.#words;
     this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
-    this.#where.fill(UNKNOWN, slot * this.#cap, (slot + 1) * this.#cap);
+    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
     this.#carryCursor[slot] = 0;
   }
 
   added(slot: number, index: number): void {
     const k = slot * this.#cap + index;
-    if (this.#where[k] !== UNKNOWN) this.#unset(slot, index, this.#where[k]);
-    this.#where[k] = FRESH;
-    const w = slot * (2 + WHEEL) * this.#words + (index >> 5);
-    this.#sets[w] |= 1 << (index & 31);
+    if (this.#known[k] !== 0) this.#forget(slot, index);
+    this.#known[k] = 1;
+    this.#sets[slot * SETS * this.#words + (index >> 5)] |= 1 << (index & 31);
   }
 
   removed(slot: number, index: number): void {
     const k = slot * this.#cap + index;
-    const where = this.#where[k];
-    if (where === UNKNOWN) return;
-    this.#unset(slot, index, where);
-    this.#where[k] = UNKNOWN;
+    if (this.#known[k] === 0) return;
+    this.#forget(slot, index);
+    this.#known[k] = 0;
   }
 
-  /** Clear `index` from the set that `where` names. */
-  #unset(slot: number, index: number, where: number): void {
-    const set = where === FRESH ? 0 : where;
-    const w = (slot * (2 + WHEEL) + set) * this.#words + (index >> 5);
-    this.#sets[w] &= ~(1 << (index & 31));
-  }
-
-  /** Where in `#where` terms an entity due in wheel tick `tick` sits. */
-  static #wheel(tick: number): number {
-    return 2 + (tick & (WHEEL - 1));
+  /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */
+  #forget(slot: number, index: number): void {
+    const words = this.#words;
+    const mask = ~(1 << (index & 31));
+    for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
   }
 
   plan(slot: number, _synced: number, list: Uint16Array, _now: number): number {
@@ -188,32 +187,38 @@ export class PriorityPlanner implements UpdatePlanner {
     this.#tick[slot] = tick;
     const words = this.#words;
     const sets = this.#sets;
-    const base = slot * (2 + WHEEL) * words;
+    const base = slot * SETS * words;
     const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
     const limit = this.limit;
     const clz = Math.clz32;
     let n = 0;
-    if (own >= 0 && this.#where[slot * this.#cap + own] !== UNKNOWN) list[n++] = own;
-    // Fresh, then carried over (round robin from where the last plan stopped, so that a
-    // budget too small for what is due starves nobody), then due this tick.
+    if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
+    this.#ownEnd = n;
     for (let set = 0; set < 3; set++) {
-      const from = base + (set < 2 ? set : PriorityPlanner.#wheel(tick)) * words;
-      const start = set === 1 ? this.#carryCursor[slot] : 0;
+      const from = base + (set < 2 ? set : 2 + (tick & (WHEEL - 1))) * words;
+      const start = set === CARRIED ? this.#carryCursor[slot] : 0;
       const j0 = start >> 5;
+      const cut = -1 << (start & 31);
       for (let c = 0; c <= words && n < limit; c++) {
         let j = j0 + c;
         if (j >= words) j -= words;
-        let bits = sets[from + j];
-        // The first word from the start bit on; its lower bits come last, after the wrap.
-        if (c === 0) bits &= -1 << (start & 31);
-        else if (c === words) bits &= ~(-1 << (start & 31));
+        // With a start bit, its word is taken in two parts: from the bit on first, the lower bits last.
+        const part = c === 0 ? cut : c === words ? ~cut : -1;
+        if (part === 0) continue;
+        const all = sets[from + j];
+        let bits = all & part;
+        if (bits === 0) continue;
         while (bits !== 0 && n < limit) {
           const low = bits & -bits;
           bits ^= low;
           const i = (j << 5) + 31 - clz(low);
           if (i !== own) list[n++] = i;
         }
+        // Take out what was listed (and the own ship, listed first); `bits` is what is left.
+        sets[from + j] = (all & ~part) | bits;
       }
+      if (set === FRESH) this.#freshEnd = n;
+      else if (set === CARRIED) this.#carriedEnd = n;
     }
     this.#planned = n;
     this.#plannedSlot = slot;
@@ -223,6 +228,7 @@ export class PriorityPlanner implements UpdatePlanner {
   /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
   commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
     if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
+    this.#plannedSlot = -1;
     const e = this.#entities;
     const ex = e.x;
     const ey = e.y;
@@ -231,35 +237,29 @@ export class PriorityPlanner implements UpdatePlanner {
     const owner = e.owner;
     const words = this.#words;
     const sets = this.#sets;
-    const where = this.#where;
     const tick = this.#tick[slot];
-    const base = slot * (2 + WHEEL) * words;
-    const wbase = slot * this.#cap;
+    const base = slot * SETS * words;
     const focus = this.focus;
     const fx = focus !== null ? focus.focusX[slot] : 0;
     const fy = focus !== null ? focus.focusY[slot] : 0;
     const steady = focus !== null && focus.steady !== undefined ? focus.steady : null;
-    // Distances in wu (position units >> POS_SHIFT), so every product stays an int32.
     const near = this.near;
     const mid = this.mid;
     const far = this.far;
     const n = this.#planned;
+    const ownEnd = this.#ownEnd;
+    const freshEnd = this.#freshEnd;
+    const carriedEnd = this.#carriedEnd;
+    let cursor = -1;
     for (let k = 0; k < n; k++) {
       const i = list[k];
-      const at = wbase + i;
-      const from = where[at];
-      if (from === UNKNOWN) continue;
-      const bit = 1 << (i & 31);
-      const word = i >> 5;
-      let to: number;
-      if (k >= sent) {
-        // Not sent: fresh ones stay fresh, the rest wait in the carried-over set.
-        if (from === FRESH || from === 1) continue;
-        to = 1;
-      } else {
+      let set: number;
+      if (k >= sent) set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
+      else {
         let by: number;
         if (owner[i] === NO_PLAYER || (evx[i] === 0 && evy[i] === 0)) by = MAX_UPDATE_GAP;
         else {
+          // Distances in wu (position units >> POS_SHIFT), so every product stays an int32.
           let dx = (ex[i] - fx) >> POS_SHIFT;
           let dy = (ey[i] - fy) >> POS_SHIFT;
           if (dx < 0) dx = -dx;
@@ -269,32 +269,24 @@ export class PriorityPlanner implements UpdatePlanner {
           by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
           if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
         }
-        to = 2 + ((tick + by) & (WHEEL - 1));
-        // The carried-over set's next scan starts after the last one of it sent.
-        if (from === 1) this.#carryCursor[slot] = i + 1 < this.#cap ? i + 1 : 0;
+        set = 2 + ((tick + by) & (WHEEL - 1));
+        if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
       }
-      sets[base + (from === FRESH ? 0 : from) * words + word] &= ~bit;
-      sets[base + to * words + word] |= bit;
-      where[at] = to;
+      sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
     }
-    // Due this tick and not listed (the limit cut them): carried over too.
-    const due = base + PriorityPlanner.#wheel(tick) * words;
-    const carried = base + words;
+    if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
+    // Due this tick and not listed (the limit cut them): carried over.
+    const due = base + (2 + (tick & (WHEEL - 1))) * words;
+    const carried = base + CARRIED * words;
     for (let j = 0; j < words; j++) {
       const bits = sets[due + j];
       if (bits === 0) continue;
       sets[carried + j] |= bits;
       sets[due + j] = 0;
-      for (let b = bits; b !== 0; ) {
-        const low = b & -b;
-        b ^= low;
-        where[wbase + (j << 5) + 31 - Math.clz32(low)] = 1;
-      }
     }
-    this.#plannedSlot = -1;
   }
 
   poolBytes(): number {
-    return this.#tick.byteLength + this.#carryCursor.byteLength + this.#sets.byteLength + this.#where.byteLength;
+    return this.#tick.byteLength + this.#carryCursor.byteLength + this.#sets.byteLength + this.#known.byteLength;
   }
 }
