@@ -75,10 +75,13 @@ export type PlannerFocus = Focus;
 export const MAX_UPDATE_GAP = 4;
 /** Due-tick wheel: a power of two above MAX_UPDATE_GAP. */
 const WHEEL = 8;
-/** Bit sets per slot: new, carried over, then one per wheel tick. */
+/**
+ * Bit sets per slot: new, carried over, then two per wheel tick: those that reach the
+ * MAX_UPDATE_GAP guard at that tick (they go first) and those due earlier by their distance.
+ */
 const FRESH = 0;
 const CARRIED = 1;
-const SETS = 2 + WHEEL;
+const SETS = 2 + 2 * WHEEL;
 
 export interface PriorityOptions {
   /** Entities nearer than these distances (wu) are due every 1, 2 and 3 update ticks; the rest every 4. */
@@ -101,7 +104,8 @@ export interface PriorityOptions {
  * one bit set: "new", "carried over" (due, but the last plan had no room for it), or the
  * set of the update tick it is due in, on a wheel of WHEEL ticks. A plan takes the new
  * set, then the carried-over set (round robin from where the last one stopped, so a budget
- * too small for what is due starves nobody), then this tick's set, and empties what it
+ * too small for what is due starves nobody), then this tick's sets (those at the guard
+ * before those due early by their distance), and empties what it
  * took word by word; a commit puts each entity sent into the set of the tick its distance
  * makes it due in, and what was listed but not sent, or not listed, back into the new or
  * carried-over set. An entity that is not due costs nothing. Distances are octagonal and
@@ -194,8 +198,9 @@ export class PriorityPlanner implements UpdatePlanner {
     let n = 0;
     if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
     this.#ownEnd = n;
-    for (let set = 0; set < 3; set++) {
-      const from = base + (set < 2 ? set : 2 + (tick & (WHEEL - 1))) * words;
+    const wheel = 2 + 2 * (tick & (WHEEL - 1));
+    for (let set = 0; set < 4; set++) {
+      const from = base + (set < 2 ? set : wheel + set - 2) * words;
       const start = set === CARRIED ? this.#carryCursor[slot] : 0;
       const j0 = start >> 5;
       const cut = -1 << (start & 31);
@@ -269,19 +274,19 @@ export class PriorityPlanner implements UpdatePlanner {
           by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
           if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
         }
-        set = 2 + ((tick + by) & (WHEEL - 1));
+        set = 2 + 2 * ((tick + by) & (WHEEL - 1)) + (by === MAX_UPDATE_GAP ? 0 : 1);
         if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
       }
       sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
     }
     if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
     // Due this tick and not listed (the limit cut them): carried over.
-    const due = base + (2 + (tick & (WHEEL - 1))) * words;
+    const due = base + (2 + 2 * (tick & (WHEEL - 1))) * words;
     const carried = base + CARRIED * words;
-    for (let j = 0; j < words; j++) {
+    for (let j = 0; j < 2 * words; j++) {
       const bits = sets[due + j];
       if (bits === 0) continue;
-      sets[carried + j] |= bits;
+      sets[carried + (j < words ? j : j - words)] |= bits;
       sets[due + j] = 0;
     }
   }

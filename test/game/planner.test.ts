@@ -140,6 +140,25 @@ describe("PriorityPlanner", function () {
     assert.equal(worst, MAX_UPDATE_GAP);
   });
 
+  it("lists entities at the 4-tick guard before those due early by their distance", function () {
+    const s = setup(1, { limit: 3 });
+    const near: number[] = [];
+    for (let k = 0; k < 4; k++) near.push(mover(s.e, 100 + k, 0));
+    const far = mover(s.e, 2900, 0);
+    // Tick 1 (all new): the limit takes three; the rest stay new and go on tick 2.
+    plan(s.planner, s.list);
+    plan(s.planner, s.list);
+    // Play on with a budget of 3: far reaches its guard and must never wait past it.
+    let last = 0;
+    for (let t = 3; t <= 40; t++) {
+      if (plan(s.planner, s.list).slice(0, 3).includes(far)) {
+        if (last > 0) assert.ok(t - last <= 4, `far waited ${t - last} ticks`);
+        last = t;
+      }
+    }
+    assert.ok(last > 30, "far kept being sent");
+  });
+
   it("never lists a removed entity, and a recycled index is new again", function () {
     const s = setup();
     const a = mover(s.e, 2900, 0);
