@@ -232,6 +232,11 @@ export class Replay {
   readonly server: Server;
   readonly #host = new ReplayHost();
   readonly #rx = new Uint8Array(2048);
+  /**
+   * Views of exactly n bytes of #rx, made up front: a host hands the server a datagram of
+   * its own length (Node's Buffer, Moddable's new Uint8Array(packet)), so the replay does too.
+   */
+  readonly #exact: Uint8Array[] = [];
   readonly #f64 = new Float64Array(1);
   readonly #b64 = new Uint8Array(this.#f64.buffer);
   /** Offset of the first event after the mark. */
@@ -240,6 +245,7 @@ export class Replay {
   readonly windowTicks: number;
 
   constructor(o: CaseOptions, trace: Uint8Array) {
+    for (let n = 0; n <= 2048; n++) this.#exact.push(new Uint8Array(this.#rx.buffer, 0, n));
     this.options = o;
     this.trace = trace;
     this.server = createServer(makeConfig(configFor(o)), this.#host);
@@ -291,7 +297,7 @@ export class Replay {
       p += 12;
       for (let i = 0; i < n; i++) rx[i] = t[p + i];
       p += n;
-      if (live) server.receive(rx, n, ADDRESSES[client], CLIENT_PORT + client);
+      if (live) server.receive(this.#exact[n], n, ADDRESSES[client], CLIENT_PORT + client);
     }
     return p;
   }
@@ -337,7 +343,7 @@ export class Replay {
       const n = t[p + 10] | (t[p + 11] << 8);
       const q = p + 12;
       for (let j = 0; j < n; j++) rx[j] = t[q + j];
-      if (live) server.receive(rx, n, ADDRESSES[client], CLIENT_PORT + client);
+      if (live) server.receive(this.#exact[n], n, ADDRESSES[client], CLIENT_PORT + client);
     }
   }
 }

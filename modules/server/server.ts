@@ -3,7 +3,8 @@
  * unreliable delivery to each player, and Update/Stats on schedule. Host-free: it
  * talks to the world through `Host` only, and allocates nothing after `createServer`.
  *
- * Flow in:  host → receive() → copy into `#rx` → validatePacket → per-peer handling.
+ * Flow in:  host → receive() → one native copy into `#rx` → validation (a fast path for the
+ *           common client packets, else validatePacket) → per-peer handling.
  * Flow out: tick() → timers → Endpoint.fill (reliables) + Stats/Update → host.send.
  */
 import { Arena } from "../arena";
@@ -11,7 +12,7 @@ import type { Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
-  CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
+  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
   RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
@@ -29,6 +30,10 @@ import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
 const POS_HALF = 1 << (POS_SHIFT - 1);
+/** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
+const APP_ID_I32 = APP_ID | 0;
+/** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
+const INPUT_SHAPE = (1 << 8) | Msg.Input;
 const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
@@ -78,8 +83,9 @@ export class Server implements Core, EntityListener, Players {
   readonly #pendingKick: Uint8Array;
   /** A kick is pending in #pendingKick. */
   #kickPending = false;
-  /** The datagram being handled: the host's own bytes, read in place, never kept. */
-  #rx: Uint8Array;
+  /** The datagram being handled, copied in with one native call, and a DataView on it. */
+  readonly #rx: Uint8Array;
+  readonly #rxView: DataView;
   /** Payload offsets of the datagram's messages, recorded by validatePacket. */
   readonly #offsets: Uint16Array;
   readonly #tx: Uint8Array;
@@ -126,7 +132,7 @@ export class Server implements Core, EntityListener, Players {
     // Widest elements first (see Arena).
     const a = new Arena(
       4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap + MAX_MESSAGES) +
-        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
+        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
     );
     // One view of the whole arena: reliable messages go from the queues into #tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
@@ -149,7 +155,8 @@ export class Server implements Core, EntityListener, Players {
     this.names = a.u8(n * NAME_LENGTH);
     this.lastChat = a.u8(CHAT_LENGTH);
     this.#nameScratch = a.u8(NAME_LENGTH);
-    this.#rx = this.#nameScratch;
+    this.#rx = a.u8(MAX_PACKET);
+    this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
     this.#txAndEntries = a.u8(MAX_PACKET + cap * UPDATE_ENTRY);
     this.#tx = this.#txAndEntries.subarray(0, MAX_PACKET);
     this.#encoded = a.u8(cap);
@@ -180,7 +187,7 @@ export class Server implements Core, EntityListener, Players {
       this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength +
       this.#updated.byteLength + this.#statsDue.byteLength;
     const rows: Array<[string, number]> = [
-      ["packet buffers (tx; rx is the host's), message offsets", this.#tx.byteLength + this.#offsets.byteLength],
+      ["packet buffers (rx, tx), message offsets", this.#rx.byteLength + this.#tx.byteLength + this.#offsets.byteLength],
       ["update entries, encoded once per update tick", this.#txAndEntries.byteLength - this.#tx.byteLength + this.#encoded.byteLength],
       [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B)`, queues],
       ["player tables", slots],
@@ -241,14 +248,16 @@ export class Server implements Core, EntityListener, Players {
       counters[C.TooLong]++;
       return;
     }
-    // Read in place: the bytes are the host's until this call returns, and nothing keeps them.
-    if (!validatePacket(bytes, length, FROM_CLIENT, counters, this.#offsets)) {
+    // One native copy when the host's bytes are exactly the datagram (both hosts' are).
+    const rx = this.#rx;
+    if (bytes.length === length) rx.set(bytes);
+    else for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    if (!this.#validate(length)) {
       const known = this.#find(address, port);
       if (known >= 0) this.#misbehave(known);
       if (this.#kickPending) this.#processKicks();
       return;
     }
-    this.#rx = bytes;
     const now = this.host.now();
     let slot = this.#find(address, port);
     if (slot < 0) {
@@ -259,10 +268,28 @@ export class Server implements Core, EntityListener, Players {
     if (this.#kickPending) this.#processKicks();
   }
 
+  /**
+   * validatePacket, with a fast path for what clients send most: an ack alone (14 bytes) and
+   * an ack with one Input (20 bytes). Both are valid exactly when the app id and the counts
+   * and type bytes match; two DataView reads tell. On XS each typed-array access is costly.
+   */
+  #validate(length: number): boolean {
+    const v = this.#rxView;
+    if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
+      const shape = v.getInt32(12) >> 8;
+      if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
+        this.#offsets[0] = HEADER_SIZE + 1;
+        return true;
+      }
+    }
+    return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
+  }
+
   #find(address: string, port: number): number {
     // A free slot's port is -1, which no datagram has: one typed read per slot.
     const ports = this.port;
-    for (let s = 0; s < this.config.maxPlayers; s++) if (ports[s] === port && this.address[s] === address) return s;
+    const n = ports.length;
+    for (let s = 0; s < n; s++) if (ports[s] === port && this.address[s] === address) return s;
     return -1;
   }
 
@@ -338,8 +365,9 @@ export class Server implements Core, EntityListener, Players {
     const rx = this.#rx;
     const ep = this.endpoints[slot];
     const counters = this.counters;
+    const v = this.#rxView;
     // Signed: only compared modulo 2^32 (an unsigned value above 2^31 is a double on XS).
-    const ack = (rx[4] << 24) | (rx[5] << 16) | (rx[6] << 8) | rx[7];
+    const ack = v.getInt32(4);
     // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
     if (((ack - ep.firstSeq) | 0) >= 0 && !ep.acknowledge(ack, now)) {
       counters[C.BadAck]++;
@@ -354,7 +382,7 @@ export class Server implements Core, EntityListener, Players {
       const id = this.playerId(slot);
       for (let m = 0; m < rel; m++) {
         const p = offsets[m];
-        const seq = ((rx[p - 5] << 24) | (rx[p - 4] << 16) | (rx[p - 3] << 8) | rx[p - 2]) >>> 0;
+        const seq = v.getUint32(p - 5);
         const verdict = ep.acceptReliable(seq);
         if (verdict !== PROCESS) {
           counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
@@ -366,8 +394,9 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     if (unrel === 0) return;
-    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied.
-    const ts = ((rx[8] << 24) | (rx[9] << 16) | (rx[10] << 8) | rx[11]) >>> 0;
+    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied (signed,
+    // compared modulo 2^32).
+    const ts = v.getInt32(8);
     if (ep.hasTimestamp && ((ts - ep.newestTimestamp) | 0) < 0) {
       counters[C.StaleUnreliable] += unrel;
       return;
@@ -376,10 +405,12 @@ export class Server implements Core, EntityListener, Players {
     ep.hasTimestamp = true;
     for (let m = rel; m < rel + unrel; m++) {
       const p = offsets[m];
-      // Input: five bytes, any non-zero one is true (readInput, inlined).
-      if (rx[p - 1] === Msg.Input)
-        this.input[slot] = (rx[p] !== 0 ? INPUT_FORWARD : 0) | (rx[p + 1] !== 0 ? INPUT_BACKWARD : 0) |
-          (rx[p + 2] !== 0 ? INPUT_LEFT : 0) | (rx[p + 3] !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
+      // Input: five bytes, any non-zero one is true (readInput, with one DataView read for four).
+      if (rx[p - 1] === Msg.Input) {
+        const w = v.getInt32(p);
+        this.input[slot] = ((w & 0xff000000) !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
+          ((w & 0xff00) !== 0 ? INPUT_LEFT : 0) | ((w & 0xff) !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
+      }
     }
   }
 
