@@ -30,6 +30,8 @@ import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
 const POS_HALF = 1 << (POS_SHIFT - 1);
+/** How often the tick looks for players past their timeout, ms. */
+const TIMEOUT_CHECK_MS = 100;
 /** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
 const APP_ID_I32 = APP_ID | 0;
 /** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
@@ -116,6 +118,9 @@ export class Server implements Core, EntityListener, Players {
   /** The entity table's version when the entries in #txAndEntries were encoded. */
   #encodedVersion = -1;
   #nextStats = 0;
+  #nextTimeoutCheck = 0;
+  /** Some player's sync cursor has not reached the end of the pool. */
+  #syncing = false;
   #players = 0;
   #closed = false;
 
@@ -326,6 +331,7 @@ export class Server implements Core, EntityListener, Players {
     this.#pendingKick[slot] = 0;
     this.#updated[slot] = 0;
     this.#statsDue[slot] = 0;
+    this.#syncing = true;
     this.#players++;
     this.#defaultName(slot);
     const id = this.playerId(slot);
@@ -598,7 +604,9 @@ export class Server implements Core, EntityListener, Players {
   #advanceSync(): void {
     const e = this.entities;
     const cap = e.capacity;
+    let behind = false;
     for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] !== 0 && this.syncCursor[s] < cap) behind = true;
       if (this.active[s] === 0 || this.syncCursor[s] >= cap || this.#pendingKick[s] !== 0) continue;
       const ep = this.endpoints[s];
       let c = this.syncCursor[s];
@@ -612,6 +620,7 @@ export class Server implements Core, EntityListener, Players {
         this.syncCursor[s] = c;
       }
     }
+    this.#syncing = behind;
   }
 
   // ---------------------------------------------------------------- leaving
@@ -706,16 +715,20 @@ export class Server implements Core, EntityListener, Players {
     if (this.#closed) return;
     this.#now = now;
     const cfg = this.config;
-    for (let s = 0; s < cfg.maxPlayers; s++) {
-      if (this.active[s] !== 0 && now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
-        this.counters[C.Timeouts]++;
-        this.host.log(LogEvent.Timeout, s, this.playerId(s));
-        this.#remove(s);
+    // Timeouts are seconds long: looking every TIMEOUT_CHECK_MS is enough.
+    if (now >= this.#nextTimeoutCheck) {
+      this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
+      for (let s = 0; s < cfg.maxPlayers; s++) {
+        if (this.active[s] !== 0 && now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
+          this.counters[C.Timeouts]++;
+          this.host.log(LogEvent.Timeout, s, this.playerId(s));
+          this.#remove(s);
+        }
       }
     }
     if (this.#sim !== null) this.#sim.tick(now);
     if (this.#kickPending) this.#processKicks();
-    this.#advanceSync();
+    if (this.#syncing) this.#advanceSync();
     if (this.#kickPending) this.#processKicks();
 
     if (now >= this.#nextStats) {
@@ -730,6 +743,7 @@ export class Server implements Core, EntityListener, Players {
       this.#updated.fill(0);
     }
     const into = now - this.#cycleStart;
+    const resend = cfg.resendIntervalMs;
     for (let s = 0; s < cfg.maxPlayers; s++) {
       if (this.active[s] === 0) continue;
       if (this.#updated[s] === 0 && into >= this.#offset[s]) {
@@ -739,7 +753,9 @@ export class Server implements Core, EntityListener, Players {
         continue;
       }
       const ep = this.endpoints[s];
-      if (ep.ackDue || ep.wantsSend(now, cfg.resendIntervalMs)) {
+      // Endpoint.wantsSend, with its common answers inlined: nothing queued, or an old resend.
+      const count = ep.count;
+      if (ep.ackDue || (count !== 0 && (now - ep.lastReliableSend >= resend || (count > ep.sentCount && ep.wantsSend(now, resend))))) {
         const o = this.#fill(ep, now);
         this.#send(o, this.address[s], this.port[s]);
       }
