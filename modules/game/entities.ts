@@ -25,6 +25,8 @@ export class EntityTable {
   readonly capacity: number;
   /** Number of live entities. */
   count = 0;
+  /** One past the highest index ever taken: no entity lives at or above it. */
+  end = 0;
   /** 1 while the slot holds a live entity. */
   readonly alive: Uint8Array;
   readonly generation: Uint16Array;
@@ -98,6 +100,7 @@ export class EntityTable {
   add(type: number, owner: number, x: number, y: number): number {
     if (this.#freeTop === 0) return -1;
     const i = this.#free[--this.#freeTop];
+    if (i >= this.end) this.end = i + 1;
     this.generation[i] = (this.generation[i] + 1) & 0xffff || 1;
     this.alive[i] = 1;
     this.type[i] = type;

@@ -41,7 +41,7 @@ export class RoundRobinPlanner implements UpdatePlanner {
 
   plan(slot: number, synced: number, list: Uint16Array, _now: number): number {
     const alive = this.#entities.alive;
-    const end = synced < this.#entities.capacity ? synced : this.#entities.capacity;
+    const end = synced < this.#entities.end ? synced : this.#entities.end;
     const start = this.#cursor[slot] < end ? this.#cursor[slot] : 0;
     const limit = this.limit;
     let n = 0;
