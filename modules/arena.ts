@@ -3,39 +3,64 @@
  *
  * On XS a typed array with a buffer of its own costs 7 slots (the ArrayBuffer and the
  * view) plus a chunk header; a view into a shared buffer costs 4 slots. A module with a
- * dozen tables therefore takes them all from one arena: it computes the bytes from its
- * config, takes the arrays widest element first (so no padding is ever needed and the
- * size is a plain sum), and calls `done()`, which throws if the sum and the arrays taken
- * disagree. Everything here runs at start-up only.
+ * dozen tables therefore takes them all from one arena, widest element first (so no
+ * padding is ever needed).
+ *
+ * Nobody adds up the bytes by hand: the owner runs its takes twice, first on
+ * `Arena.measuring()` (which hands out empty arrays and only counts), then on
+ * `new Arena(measured.bytes)`, and calls `done()`, which throws if the two passes took
+ * different amounts. Each take may carry a label; `rows()` sums the bytes by label for the
+ * memory budget. Everything here runs at start-up only.
  */
 export class Arena {
   readonly buffer: ArrayBuffer;
+  readonly #measuring: boolean;
   #at = 0;
+  readonly #labels: string[] = [];
+  readonly #bytes: number[] = [];
+
+  /** An arena that only counts: its arrays are empty. */
+  static measuring(): Arena {
+    return new Arena(-1);
+  }
 
   constructor(bytes: number) {
-    this.buffer = new ArrayBuffer(bytes);
+    this.#measuring = bytes < 0;
+    this.buffer = new ArrayBuffer(this.#measuring ? 0 : bytes);
   }
 
-  f64(n: number): Float64Array {
-    return new Float64Array(this.buffer, this.#take(n, 8), n);
+  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
+  get bytes(): number {
+    return this.#at;
   }
-  f32(n: number): Float32Array {
-    return new Float32Array(this.buffer, this.#take(n, 4), n);
+
+  f64(n: number, label = ""): Float64Array {
+    const at = this.#take(n, 8, label);
+    return this.#measuring ? new Float64Array(0) : new Float64Array(this.buffer, at, n);
   }
-  u32(n: number): Uint32Array {
-    return new Uint32Array(this.buffer, this.#take(n, 4), n);
+  f32(n: number, label = ""): Float32Array {
+    const at = this.#take(n, 4, label);
+    return this.#measuring ? new Float32Array(0) : new Float32Array(this.buffer, at, n);
   }
-  i32(n: number): Int32Array {
-    return new Int32Array(this.buffer, this.#take(n, 4), n);
+  u32(n: number, label = ""): Uint32Array {
+    const at = this.#take(n, 4, label);
+    return this.#measuring ? new Uint32Array(0) : new Uint32Array(this.buffer, at, n);
   }
-  u16(n: number): Uint16Array {
-    return new Uint16Array(this.buffer, this.#take(n, 2), n);
+  i32(n: number, label = ""): Int32Array {
+    const at = this.#take(n, 4, label);
+    return this.#measuring ? new Int32Array(0) : new Int32Array(this.buffer, at, n);
   }
-  i16(n: number): Int16Array {
-    return new Int16Array(this.buffer, this.#take(n, 2), n);
+  u16(n: number, label = ""): Uint16Array {
+    const at = this.#take(n, 2, label);
+    return this.#measuring ? new Uint16Array(0) : new Uint16Array(this.buffer, at, n);
   }
-  u8(n: number): Uint8Array {
-    return new Uint8Array(this.buffer, this.#take(n, 1), n);
+  i16(n: number, label = ""): Int16Array {
+    const at = this.#take(n, 2, label);
+    return this.#measuring ? new Int16Array(0) : new Int16Array(this.buffer, at, n);
+  }
+  u8(n: number, label = ""): Uint8Array {
+    const at = this.#take(n, 1, label);
+    return this.#measuring ? new Uint8Array(0) : new Uint8Array(this.buffer, at, n);
   }
 
   /** Throws unless every byte of the buffer went to an array. */
@@ -44,11 +69,26 @@ export class Arena {
       throw new RangeError(`arena of ${this.buffer.byteLength} bytes: ${this.#at} taken`);
   }
 
-  #take(n: number, size: number): number {
+  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
+  rows(): Array<[string, number]> {
+    const rows: Array<[string, number]> = [];
+    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
+    return rows;
+  }
+
+  #take(n: number, size: number, label: string): number {
     const at = this.#at;
     if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
-    if (at + n * size > this.buffer.byteLength) throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
+    if (!this.#measuring && at + n * size > this.buffer.byteLength)
+      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
     this.#at = at + n * size;
+    if (label !== "") {
+      const k = this.#labels.indexOf(label);
+      if (k < 0) {
+        this.#labels.push(label);
+        this.#bytes.push(n * size);
+      } else this.#bytes[k] += n * size;
+    }
     return at;
   }
 }

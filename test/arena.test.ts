@@ -38,3 +38,23 @@ describe("Arena", () => {
     assert.throws(() => a.done(), /arena of 12 bytes: 8 taken/);
   });
 });
+
+describe("Arena: measured, not summed by hand", () => {
+  it("a measuring pass sizes the real one, and rows() sums bytes by label", () => {
+    const carve = (a: Arena): Uint8Array[] => [
+      a.f64(3, "big") as unknown as Uint8Array,
+      a.u32(5, "small") as unknown as Uint8Array,
+      a.u16(7, "big") as unknown as Uint8Array,
+      a.u8(9),
+    ];
+    const m = Arena.measuring();
+    const empty = carve(m);
+    assert.equal(m.bytes, 3 * 8 + 5 * 4 + 7 * 2 + 9);
+    assert.ok(empty.every((v) => v.length === 0), "a measuring arena hands out empty arrays");
+    const a = new Arena(m.bytes);
+    const views = carve(a);
+    a.done();
+    assert.deepEqual(views.map((v) => v.length), [3, 5, 7, 9]);
+    assert.deepEqual(a.rows(), [["big", 3 * 8 + 7 * 2], ["small", 5 * 4]]);
+  });
+});

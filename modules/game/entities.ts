@@ -28,24 +28,25 @@ export class EntityTable {
   /** One past the highest index ever taken: no entity lives at or above it. */
   end = 0;
   /** 1 while the slot holds a live entity. */
-  readonly alive: Uint8Array;
-  readonly generation: Uint16Array;
+  readonly alive!: Uint8Array;
+  readonly generation!: Uint16Array;
   /** Template id, sent as Add.typeId. */
-  readonly type: Uint8Array;
+  readonly type!: Uint8Array;
   /** Owning player id, or NO_PLAYER. */
-  readonly owner: Uint32Array;
+  readonly owner!: Uint32Array;
   /** Position and velocity in the fixed-point units of modules/units.ts (1/1024 wu, 1/1024 wu per step). */
-  readonly x: Int32Array;
-  readonly y: Int32Array;
-  readonly vx: Int32Array;
-  readonly vy: Int32Array;
+  readonly x!: Int32Array;
+  readonly y!: Int32Array;
+  readonly vx!: Int32Array;
+  readonly vy!: Int32Array;
   /** Heading in 1/4096 turn (modules/units.ts). */
-  readonly rot: Int32Array;
+  readonly rot!: Int32Array;
   /** 0..100. */
-  readonly health: Uint8Array;
+  readonly health!: Uint8Array;
   /** Free list as a stack of indices. */
-  readonly #free: Uint16Array;
+  readonly #free!: Uint16Array;
   #freeTop: number;
+  readonly #bytes: number;
   listener: EntityListener | null = null;
   /**
    * Bumped by whoever changes positions, velocities, headings or health in place (the
@@ -57,19 +58,24 @@ export class EntityTable {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
-    const a = new Arena(capacity * (6 * 4 + 2 * 2 + 3));
-    this.x = a.i32(capacity);
-    this.y = a.i32(capacity);
-    this.vx = a.i32(capacity);
-    this.vy = a.i32(capacity);
-    this.rot = a.i32(capacity);
-    this.owner = a.u32(capacity);
-    this.generation = a.u16(capacity);
-    this.#free = a.u16(capacity);
-    this.alive = a.u8(capacity);
-    this.type = a.u8(capacity);
-    this.health = a.u8(capacity);
+    // Measured, then carved (see Arena); the fields marked `!` are assigned in this loop.
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.x = a.i32(capacity);
+      this.y = a.i32(capacity);
+      this.vx = a.i32(capacity);
+      this.vy = a.i32(capacity);
+      this.rot = a.i32(capacity);
+      this.owner = a.u32(capacity);
+      this.generation = a.u16(capacity);
+      this.#free = a.u16(capacity);
+      this.alive = a.u8(capacity);
+      this.type = a.u8(capacity);
+      this.health = a.u8(capacity);
+    }
     a.done();
+    this.#bytes = a.bytes;
     // Lowest index on top, so the pool fills from index 0 upwards.
     for (let i = 0; i < capacity; i++) this.#free[i] = capacity - 1 - i;
     this.#freeTop = capacity;
@@ -77,11 +83,7 @@ export class EntityTable {
 
   /** Bytes of the preallocated arrays (for the memory budget). */
   poolBytes(): number {
-    return (
-      this.alive.byteLength + this.generation.byteLength + this.type.byteLength + this.owner.byteLength +
-      this.x.byteLength + this.y.byteLength + this.vx.byteLength + this.vy.byteLength + this.rot.byteLength +
-      this.health.byteLength + this.#free.byteLength
-    );
+    return this.#bytes;
   }
 
   /** The generational id of the entity at `index`. */

@@ -61,36 +61,38 @@ export class Server implements Core, EntityListener, Players {
   #planner: UpdatePlanner;
 
   // Player slots (struct of arrays, indexed by slot).
-  readonly active: Uint8Array;
-  readonly generation: Uint16Array;
+  readonly active!: Uint8Array;
+  readonly generation!: Uint16Array;
   readonly address: string[];
-  readonly port: Int32Array;
+  readonly port!: Int32Array;
   readonly endpoints: Endpoint[];
-  readonly names: Uint8Array;
-  readonly nameLength: Uint8Array;
-  readonly ship: Uint8Array;
-  readonly weapon: Uint8Array;
+  readonly names!: Uint8Array;
+  readonly nameLength!: Uint8Array;
+  readonly ship!: Uint8Array;
+  readonly weapon!: Uint8Array;
   /** Newest Input of each player as INPUT_* bits. */
-  readonly input: Uint8Array;
-  readonly misbehaviour: Uint16Array;
+  readonly input!: Uint8Array;
+  readonly misbehaviour!: Uint16Array;
   /** Entities below this index have been sent as Add to the player. */
-  readonly syncCursor: Int32Array;
+  readonly syncCursor!: Int32Array;
   /** Scores are written by the game; pings by the server. Both sent in Stats. */
-  readonly scores: Uint16Array;
-  readonly pings: Uint16Array;
+  readonly scores!: Uint16Array;
+  readonly pings!: Uint16Array;
   /** The last chat line accepted (for the host's log). */
-  readonly lastChat: Uint8Array;
+  readonly lastChat!: Uint8Array;
   lastChatLength = 0;
 
-  readonly #pendingKick: Uint8Array;
+  readonly #pendingKick!: Uint8Array;
+  /** Where the tables above come from (its rows are the memory budget's). */
+  readonly #arena: Arena;
   /** A kick is pending in #pendingKick. */
   #kickPending = false;
   /** The datagram being handled, copied in with one native call, and a DataView on it. */
-  readonly #rx: Uint8Array;
+  readonly #rx!: Uint8Array;
   readonly #rxView: DataView;
   /** Payload offsets of the datagram's messages, recorded by validatePacket. */
-  readonly #offsets: Uint16Array;
-  readonly #tx: Uint8Array;
+  readonly #offsets!: Uint16Array;
+  readonly #tx!: Uint8Array;
   /**
    * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
    * entity's Update entry as encoded in the current update tick. An entry is encoded once
@@ -100,10 +102,10 @@ export class Server implements Core, EntityListener, Players {
    */
   readonly #txAndEntries: Uint8Array;
   /** Per entity: 1 once its entry is encoded in the current update tick. */
-  readonly #encoded: Uint8Array;
-  readonly #list: Uint16Array;
+  readonly #encoded!: Uint8Array;
+  readonly #list!: Uint16Array;
   readonly #fields = new Fields();
-  readonly #nameScratch: Uint8Array;
+  readonly #nameScratch!: Uint8Array;
   #now = 0;
   /**
    * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
@@ -112,9 +114,9 @@ export class Server implements Core, EntityListener, Players {
    */
   #cycleStart = 0;
   readonly #offset: number[];
-  readonly #updated: Uint8Array;
+  readonly #updated!: Uint8Array;
   /** A Stats is due in the player's next Update. */
-  readonly #statsDue: Uint8Array;
+  readonly #statsDue!: Uint8Array;
   /** The entity table's version when the entries in #txAndEntries were encoded. */
   #encodedVersion = -1;
   #nextStats = 0;
@@ -134,40 +136,47 @@ export class Server implements Core, EntityListener, Players {
     this.#planner = new RoundRobinPlanner(this.entities, n, this.#updateLimit());
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
-    // Widest elements first (see Arena).
-    const a = new Arena(
-      4 * (2 * n) + 2 * (2 * n + 2 * MAX_PLAYERS + cap + MAX_MESSAGES) +
-        (8 * n + n * NAME_LENGTH + CHAT_LENGTH + NAME_LENGTH + 2 * MAX_PACKET + cap * UPDATE_ENTRY + cap + n * q),
-    );
+    // Two passes over the same takes: the first measures, the second carves (see Arena);
+    // the fields marked `!` are assigned in that loop.
+    // Widest elements first.
+    const queues: Uint8Array[] = [];
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.port = a.i32(n, "player tables");
+      this.syncCursor = a.i32(n, "player tables");
+      this.generation = a.u16(n, "player tables");
+      this.misbehaviour = a.u16(n, "player tables");
+      this.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      this.#list = a.u16(cap, "update plan list");
+      this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
+      this.active = a.u8(n, "player tables");
+      this.nameLength = a.u8(n, "player tables");
+      this.ship = a.u8(n, "player tables");
+      this.weapon = a.u8(n, "player tables");
+      this.input = a.u8(n, "player tables");
+      this.#pendingKick = a.u8(n, "player tables");
+      this.#updated = a.u8(n, "player tables");
+      this.#statsDue = a.u8(n, "player tables");
+      this.names = a.u8(n * NAME_LENGTH, "player tables");
+      this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
+      this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
+      this.#rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      this.#tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      // Right after #tx: the Update entry cache, so that #txAndEntries spans both.
+      a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
+      this.#encoded = a.u8(cap, "update entries, encoded once per change");
+      for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
+    }
+    a.done();
+    this.#arena = a;
+    this.#txAndEntries = new Uint8Array(a.buffer, this.#tx.byteOffset, MAX_PACKET + cap * UPDATE_ENTRY);
+    this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
     // One view of the whole arena: reliable messages go from the queues into #tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
-    this.port = a.i32(n);
-    this.syncCursor = a.i32(n);
-    this.generation = a.u16(n);
-    this.misbehaviour = a.u16(n);
-    this.scores = a.u16(MAX_PLAYERS);
-    this.pings = a.u16(MAX_PLAYERS);
-    this.#list = a.u16(cap);
-    this.#offsets = a.u16(MAX_MESSAGES);
-    this.active = a.u8(n);
-    this.nameLength = a.u8(n);
-    this.ship = a.u8(n);
-    this.weapon = a.u8(n);
-    this.input = a.u8(n);
-    this.#pendingKick = a.u8(n);
-    this.#updated = a.u8(n);
-    this.#statsDue = a.u8(n);
-    this.names = a.u8(n * NAME_LENGTH);
-    this.lastChat = a.u8(CHAT_LENGTH);
-    this.#nameScratch = a.u8(NAME_LENGTH);
-    this.#rx = a.u8(MAX_PACKET);
-    this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
-    this.#txAndEntries = a.u8(MAX_PACKET + cap * UPDATE_ENTRY);
-    this.#tx = this.#txAndEntries.subarray(0, MAX_PACKET);
-    this.#encoded = a.u8(cap);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, a.u8(q), whole));
-    a.done();
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
     this.address = new Array<string>(n).fill("");
     this.port.fill(-1);
     // Integral offsets (a plain array keeps them integers on XS).
@@ -184,23 +193,9 @@ export class Server implements Core, EntityListener, Players {
    * Allocates; never called on a hot path.
    */
   pools(): Array<[string, number]> {
-    let queues = 0;
-    for (const ep of this.endpoints) queues += ep.poolBytes();
-    const slots =
-      this.active.byteLength + this.generation.byteLength + this.port.byteLength + this.names.byteLength +
-      this.nameLength.byteLength + this.ship.byteLength + this.weapon.byteLength + this.input.byteLength +
-      this.misbehaviour.byteLength + this.syncCursor.byteLength + this.#pendingKick.byteLength + this.#nameScratch.byteLength +
-      this.#updated.byteLength + this.#statsDue.byteLength;
-    const rows: Array<[string, number]> = [
-      ["packet buffers (rx, tx), message offsets", this.#rx.byteLength + this.#tx.byteLength + this.#offsets.byteLength],
-      ["update entries, encoded once per update tick", this.#txAndEntries.byteLength - this.#tx.byteLength + this.#encoded.byteLength],
-      [`reliable queues (${this.endpoints.length} × ${this.config.reliableQueueBytes} B)`, queues],
-      ["player tables", slots],
-      ["stats (scores, pings), last chat", this.scores.byteLength + this.pings.byteLength + this.lastChat.byteLength],
-      [`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()],
-      ["update plan list", this.#list.byteLength],
-      ["counters", this.counters.byteLength],
-    ];
+    const rows = this.#arena.rows();
+    rows.push([`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()]);
+    rows.push(["counters", this.counters.byteLength]);
     if (this.#planner.poolBytes) rows.push(["update planner", this.#planner.poolBytes()]);
     if (this.#sim !== null && this.#sim.pools) for (const row of this.#sim.pools()) rows.push(row);
     return rows;

@@ -124,13 +124,14 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly far: number;
   readonly limit: number;
   /** Update ticks planned, per slot. */
-  readonly #tick: Int32Array;
+  readonly #tick!: Int32Array;
   /** Per slot: the index the next scan of the carried-over set starts at. */
-  readonly #carryCursor: Int32Array;
+  readonly #carryCursor!: Int32Array;
   /** [(slot × SETS + set) × words + word]. */
-  readonly #sets: Int32Array;
+  readonly #sets!: Int32Array;
   /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
-  readonly #known: Uint8Array;
+  readonly #known!: Uint8Array;
+  readonly #bytes: number;
   /** The last plan: its slot, entries, and where its new and carried-over entries end. */
   #plannedSlot = -1;
   #planned = 0;
@@ -148,13 +149,17 @@ export class PriorityPlanner implements UpdatePlanner {
     this.far = options?.far ?? 2400;
     this.limit = options?.limit ?? this.#cap;
     const n = maxPlayers;
-    const perSlot = SETS * this.#words;
-    const a = new Arena(4 * (2 * n + n * perSlot) + n * this.#cap);
-    this.#tick = a.i32(n);
-    this.#carryCursor = a.i32(n);
-    this.#sets = a.i32(n * perSlot);
-    this.#known = a.u8(n * this.#cap);
+    // Measured, then carved (see Arena); the fields marked `!` are assigned in this loop.
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.#tick = a.i32(n);
+      this.#carryCursor = a.i32(n);
+      this.#sets = a.i32(n * SETS * this.#words);
+      this.#known = a.u8(n * this.#cap);
+    }
     a.done();
+    this.#bytes = a.bytes;
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
@@ -292,6 +297,6 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   poolBytes(): number {
-    return this.#tick.byteLength + this.#carryCursor.byteLength + this.#sets.byteLength + this.#known.byteLength;
+    return this.#bytes;
   }
 }
