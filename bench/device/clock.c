@@ -1,0 +1,20 @@
+/*
+	A microsecond clock for the device bench where the SDK's Time.microseconds does not
+	exist: the Linux simulator, whose Time.ticks counts whole milliseconds. Returns
+	undefined elsewhere; the app then uses Time.microseconds or Time.ticks.
+*/
+
+#include "xsmc.h"
+
+#if defined(__linux__)
+	#include <time.h>
+#endif
+
+void xs_lwar_bench_microseconds(xsMachine *the)
+{
+#if defined(__linux__)
+	struct timespec ts;
+	if (0 == clock_gettime(CLOCK_MONOTONIC, &ts))
+		xsmcSetNumber(xsResult, ((double)ts.tv_sec * 1000000.0) + ((double)ts.tv_nsec / 1000.0));
+#endif
+}

@@ -1,0 +1,241 @@
+/**
+ * The device bench: replays a recorded busy match (bench/driver.ts, by default the bench's
+ * "game, capacity 192" case at 8 players) through a lone server and game on this device,
+ * and prints what each 10 ms tick cost, the heaviest steps, the XS heap, and a one-line
+ * summary to paste into an issue.
+ *
+ * The recording comes in the resource replay.dat (`npm run bench:device:trace` writes it).
+ * The timing is timeReplay's, as in `npm run bench`: the window is walked dry, then for
+ * real, and the difference is the server's cost. Clock: Time.microseconds where the build
+ * has it (ESP32), a monotonic microsecond clock of ours on the Linux simulator, else
+ * Time.ticks (whole milliseconds: then only the mean means much).
+ */
+import Resource from "Resource";
+import Time from "time";
+import Timer from "timer";
+import Instrumentation from "instrumentation";
+import Debug from "debug";
+import config from "mc/config";
+import { Replay, timeReplay, type TimeResult } from "../driver";
+import { C } from "../../modules/protocol/counters";
+import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
+import { StepRecorder } from "./steps";
+import nativeMicroseconds from "./clock";
+
+declare function trace(...items: (string | number | boolean)[]): void;
+
+const STEP_US = 10000;
+const HEAVIEST = 8;
+
+function say(line: string): void {
+  trace(line, "\n");
+}
+
+interface Clock {
+  name: string;
+  /** Milliseconds, for timeReplay. */
+  now: () => number;
+  /** Smallest step seen between two readings, µs. */
+  resolutionUs: number;
+}
+
+function resolution(now: () => number): number {
+  let best = Infinity;
+  for (let k = 0; k < 5; k++) {
+    const a = now();
+    let b = now();
+    for (let i = 0; i < 100000 && b === a; i++) b = now();
+    if (b > a && (b - a) * 1000 < best) best = (b - a) * 1000;
+  }
+  return best;
+}
+
+function pickClock(): Clock {
+  let now: () => number;
+  let name: string;
+  if (typeof Time.microseconds === "number") {
+    now = () => (Time.microseconds as number) / 1000;
+    name = "Time.microseconds";
+  } else if (typeof nativeMicroseconds() === "number") {
+    now = () => (nativeMicroseconds() as number) / 1000;
+    name = "clock_gettime (monotonic)";
+  } else {
+    now = () => Time.ticks;
+    name = "Time.ticks";
+  }
+  return { name, now, resolutionUs: resolution(now) };
+}
+
+interface Heap {
+  chunk: number | undefined;
+  slot: number | undefined;
+  systemFree: number | undefined;
+}
+
+function instrument(name: "XS Chunk Heap Used" | "XS Slot Heap Used" | "System Free Memory"): number | undefined {
+  const i = Instrumentation.map(name);
+  return i === undefined ? undefined : Instrumentation.get(i);
+}
+
+function heap(): Heap {
+  return {
+    chunk: instrument("XS Chunk Heap Used"),
+    slot: instrument("XS Slot Heap Used"),
+    systemFree: instrument("System Free Memory"),
+  };
+}
+
+function kib(n: number | undefined): string {
+  return n === undefined ? "?" : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+function us(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+function pad(s: string | number, width: number): string {
+  const t = String(s);
+  return t.length >= width ? t : " ".repeat(width - t.length) + t;
+}
+
+function platformName(): string {
+  const p = config.benchPlatform;
+  return typeof p === "string" && p !== "" ? p : "unknown platform";
+}
+
+interface Activity {
+  inPkts: Uint16Array;
+  outPkts: Uint16Array;
+  updates: Uint16Array;
+  stats: Uint16Array;
+  entities: Uint16Array;
+  /** The heap after a collection, with this replay's server and game alive at the end of the window. */
+  live: Heap;
+}
+
+/** What each window step did (datagrams received, packets and Updates sent), from an untimed replay. */
+function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number): Activity {
+  const r = new Replay(o, bytes);
+  r.warm();
+  const c = r.server.counters;
+  const inPkts = new Uint16Array(n);
+  const outPkts = new Uint16Array(n);
+  const updates = new Uint16Array(n);
+  const stats = new Uint16Array(n);
+  const entities = new Uint16Array(n);
+  let p = r.windowStart;
+  for (let i = 0; i < n; i++) {
+    const in0 = c[C.PacketsIn];
+    const out0 = c[C.PacketsOut];
+    const up0 = c[C.UpdatesSent];
+    const st0 = c[C.StatsSent];
+    p = r.walk(p, 1, true, null, null);
+    inPkts[i] = c[C.PacketsIn] - in0;
+    outPkts[i] = c[C.PacketsOut] - out0;
+    updates[i] = c[C.UpdatesSent] - up0;
+    stats[i] = c[C.StatsSent] - st0;
+    entities[i] = r.server.entities.count;
+  }
+  Debug.gc(); // r, its server and game are still live here
+  const live = heap();
+  return { inPkts, outPkts, updates, stats, entities, live };
+}
+
+function report(header: TraceHeader, clock: Clock, result: TimeResult, perStep: Float64Array | null, act: Activity, base: Heap): void {
+  const n = result.ticks;
+  say(
+    `server cost per 10 ms step, µs: mean ${us(result.meanUs)}, median ${us(result.medianUs)}, p99 ${us(result.p99Us)}, ` +
+      `worst ${us(result.maxUs)} (${n} steps; ${result.outliers} outliers left out of the mean; dry walk ${us(result.dryUs)} µs a step subtracted)`,
+  );
+  const ok = result.packetsOut === header.packetsOut && result.bytesOut === header.bytesOut;
+  say(
+    ok
+      ? `replay: ${result.packetsOut} packets, ${result.bytesOut} bytes sent, as in the recording`
+      : `WARNING: the replay sent ${result.packetsOut} packets, ${result.bytesOut} bytes; the recording ${header.packetsOut}, ${header.bytesOut}: the figures are suspect`,
+  );
+
+  if (perStep === null) {
+    say("per-step costs: unavailable (the clock readings did not line up with timeReplay's walks)");
+  } else {
+    const costs = perStep;
+    const order: number[] = [];
+    for (let i = 0; i < n; i++) order.push(i);
+    order.sort((a, b) => costs[b] - costs[a]);
+    say(`heaviest steps:`);
+    say(`   step      µs   in  out  updates  stats  entities   (in: datagrams received; out: packets sent; updates, stats: messages sent)`);
+    for (let k = 0; k < HEAVIEST && k < n; k++) {
+      const i = order[k];
+      say(`  ${pad(i, 5)} ${pad(us(costs[i] * 1000), 7)} ${pad(act.inPkts[i], 4)} ${pad(act.outPkts[i], 4)} ${pad(act.updates[i], 8)} ${pad(act.stats[i], 6)} ${pad(act.entities[i], 9)}`);
+    }
+    let updateSteps = 0;
+    let updateTotal = 0;
+    let otherTotal = 0;
+    for (let i = 0; i < n; i++) {
+      if (act.updates[i] > 0) {
+        updateSteps++;
+        updateTotal += costs[i];
+      } else otherTotal += costs[i];
+    }
+    if (updateSteps > 0 && updateSteps < n) {
+      say(
+        `Update steps: ${updateSteps} of ${n}, mean ${us((updateTotal / updateSteps) * 1000)} µs; ` +
+          `the other steps: mean ${us((otherTotal / (n - updateSteps)) * 1000)} µs`,
+      );
+    }
+  }
+
+  const live = act.live;
+  say(
+    `heap in use after a collection (an XS slot is 16 bytes on ESP32, 32 on a 64-bit simulator): ` +
+      `chunks ${kib(base.chunk)} before the replay, ${kib(live.chunk)} with a server and game live; ` +
+      `slots ${kib(base.slot)}, ${kib(live.slot)}` +
+      (live.systemFree !== undefined && live.systemFree > 0 ? `; system free memory ${kib(live.systemFree)}` : ""),
+  );
+  const share = (result.meanUs / STEP_US) * 100;
+  const heapText = live.chunk !== undefined && live.slot !== undefined ? `, heap ${kib(live.chunk)} chunks + ${kib(live.slot)} slots` : "";
+  say(
+    `lwar-xs device bench: ${platformName()} ${header.label}: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
+      `worst ${us(result.maxUs)} µs per 10 ms tick (mean ${us(result.meanUs)} µs, ${share.toFixed(share >= 10 ? 0 : 1)}% of a core)` +
+      `${heapText}; clock ${clock.name}`,
+  );
+}
+
+function run(): void {
+  if (!Resource.exists(TRACE_RESOURCE)) {
+    say(`lwar-xs device bench: no ${TRACE_RESOURCE} in this build: run \`npm run bench:device:trace\`, then build again`);
+    return;
+  }
+  const file = new Uint8Array(new Resource(TRACE_RESOURCE));
+  const { header, trace: bytes } = decodeTraceFile(file);
+  const o = header.options;
+  const clock = pickClock();
+  say(
+    `lwar-xs device bench on ${platformName()}: ${header.label} (${o.players} players, ` +
+      `${o.game ? `game, capacity ${o.capacity}` : `${o.entities} static entities`}, seed ${o.seed}); ` +
+      `${o.warmSteps} warm-up steps, then a window of ${o.steps} steps of 10 ms; ${bytes.length} bytes of trace`,
+  );
+  say(`clock: ${clock.name}, resolution ${clock.resolutionUs === Infinity ? "?" : us(clock.resolutionUs)} µs`);
+  if (clock.resolutionUs >= 1000) say("note: a millisecond clock: the median and p99 are rounded to whole ms; the mean is sound");
+  say(`replaying (one step here is one 10 ms tick of the server and the game)...`);
+  Debug.gc();
+  const base = heap();
+  const started = clock.now();
+  const recorder = new StepRecorder(clock.now, o.steps);
+  const result = timeReplay(o, bytes, recorder.now, false);
+  say(`timed in ${((clock.now() - started) / 1000).toFixed(1)} s; now an untimed replay to see what each step did...`);
+  const perStep = recorder.steps(result);
+  const act = stepActivity(o, bytes, result.ticks);
+  report(header, clock, result, perStep, act, base);
+  say("lwar-xs device bench: done");
+}
+
+export default function main(): void {
+  // From the event loop, so the replay starts on a short stack.
+  Timer.set(() => {
+    try {
+      run();
+    } catch (e) {
+      say(`lwar-xs device bench: failed: ${(e as Error).message}`);
+    }
+  }, 10);
+}

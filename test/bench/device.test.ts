@@ -1,0 +1,83 @@
+/**
+ * The device bench's inputs, checked without the Moddable SDK: the trace file that
+ * `npm run bench:device:trace` writes replays to the recorded totals, the module list it
+ * writes names real modules, and the per-step costs line up with timeReplay's timed walk.
+ * Building and running the app itself needs the SDK: `npm run bench:device`.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { DEFAULT_CASE, Replay, timeReplay } from "../../bench/driver";
+import { C } from "../../modules/protocol/counters";
+import { deviceTrace, modulesFragment } from "../../bench/device/generate";
+import { StepRecorder } from "../../bench/device/steps";
+import { caseLabel, decodeTraceFile, defaultDeviceCase, encodeTraceFile } from "../../bench/device/tracefile";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+describe("device bench", function () {
+  const o = defaultDeviceCase(DEFAULT_CASE);
+  const file = deviceTrace(o);
+
+  it("defaults to the bench's 8-player game case at capacity 192", function () {
+    assert.deepEqual(
+      { players: o.players, game: o.game, capacity: o.capacity, entities: o.entities },
+      { players: 8, game: true, capacity: 192, entities: 0 },
+    );
+    assert.equal(caseLabel(o), "8p game192");
+  });
+
+  it("writes a trace file that replays to the recorded totals", function () {
+    const { header, trace } = decodeTraceFile(file);
+    assert.deepEqual(header.options, o);
+    assert.equal(header.label, "8p game192");
+    assert.ok(header.packetsOut > 1000 && header.bytesOut > 100000, `a busy match: ${header.packetsOut} packets, ${header.bytesOut} bytes`);
+    const r = new Replay(header.options, trace);
+    assert.equal(r.windowTicks, o.steps, "one tick per step: the device app sizes its per-step ring by steps");
+    r.warm();
+    r.walk(r.windowStart, r.windowTicks, true, null, null);
+    const c = r.server.counters;
+    assert.equal(c[C.PacketsOut], header.packetsOut);
+    assert.equal(c[C.BytesOut], header.bytesOut);
+    assert.equal(c[C.Kicks] + c[C.Timeouts], 0);
+  });
+
+  it("rejects a file that is not a trace, or of another version", function () {
+    const bad = file.slice();
+    bad[0] = 0x58;
+    assert.throws(() => decodeTraceFile(bad), /bad magic/);
+    const old = file.slice();
+    old[4] = 0;
+    assert.throws(() => decodeTraceFile(old), /version 0/);
+    assert.throws(() => decodeTraceFile(file.subarray(0, 8)), /too short/);
+    const round = decodeTraceFile(encodeTraceFile({ label: "x", options: o, packetsOut: 1, bytesOut: 2, liveEntities: 3, packetsInPerSecond: 4 }, Uint8Array.of(3, 0)));
+    assert.deepEqual([...round.trace], [3, 0]);
+    assert.equal(round.header.bytesOut, 2);
+  });
+
+  it("lists every module the app loads outside bench/device, each with a source", function () {
+    const f = modulesFragment();
+    assert.ok(f.preload.includes("bench/driver") && f.preload.includes("modules/server/server"), "the walk found the driver and the core");
+    assert.deepEqual(Object.keys(f.modules).sort(), [...f.preload].sort());
+    for (const m of f.preload) {
+      assert.ok(!m.startsWith("bench/device/"), `${m} belongs to manifest.json`);
+      assert.equal(f.modules[m], "../../" + m);
+      assert.ok(existsSync(join(ROOT, m + ".ts")) || existsSync(join(ROOT, m + ".js")), `${m} has no source`);
+    }
+  });
+
+  it("recovers each step's cost from timeReplay's clock readings", function () {
+    const { header, trace } = decodeTraceFile(file);
+    const short = { ...header.options };
+    const recorder = new StepRecorder(() => performance.now(), short.steps);
+    const result = timeReplay(short, trace, recorder.now, false);
+    const costs = recorder.steps(result);
+    assert.ok(costs !== null, "the last steps + 1 clock readings are the timed walk");
+    assert.equal(costs.length, result.ticks);
+    const sorted = costs.slice().sort();
+    assert.ok(Math.abs(sorted[sorted.length - 1] * 1000 - result.maxUs) < 1e-6 * Math.max(1, result.maxUs));
+    assert.equal(new StepRecorder(() => performance.now(), short.steps + 1).steps(result), null, "a ring of the wrong size is refused");
+  });
+});
