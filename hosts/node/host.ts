@@ -1,12 +1,23 @@
 /**
  * The Node adapter: one UDP socket (node:dgram), a periodic tick, a monotonic clock.
- * It serves the server and the client library alike.
+ * It serves the server and the client library alike. With `addPeers`, a second carriage
+ * (the WebSocket transport in hosts/node/web.ts) takes the peers whose port is above
+ * 65535, a number no UDP port can be.
  */
 import dgram from "node:dgram";
 import { performance } from "node:perf_hooks";
 import type { Core, Host } from "../../modules/host";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
+
+/** Peers carried by something other than the UDP socket, numbered above 65535. */
+export interface PeerCarriage {
+  /** One packet to the peer numbered `port`; the carriage counts what it cannot send. */
+  send(bytes: Uint8Array, length: number, port: number): void;
+  /** Sees every log event before the log sink does, while the slot still names its peer. */
+  event(event: number, slot: number, value: number): void;
+  close(): Promise<void>;
+}
 
 export interface NodeHostOptions {
   /** Local port; 0 picks a free one. */
@@ -25,6 +36,7 @@ export class NodeHost implements Host {
   #core: Core | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  #peers: PeerCarriage | null = null;
   /** Sends that failed synchronously or asynchronously. */
   sendErrors = 0;
 
@@ -57,8 +69,18 @@ export class NodeHost implements Host {
     if (this.#timer === null) this.#timer = setInterval(() => core.tick(this.now()), this.#tickMs);
   }
 
+  /** Route the peers numbered above 65535 to `carriage`; it closes with the host. */
+  addPeers(carriage: PeerCarriage): void {
+    this.#peers = carriage;
+  }
+
   send(bytes: Uint8Array, length: number, address: string, port: number): void {
     if (this.#closed) return;
+    if (port > 0xffff) {
+      if (this.#peers !== null) this.#peers.send(bytes, length, port);
+      else this.sendErrors++;
+      return;
+    }
     // The core reuses its buffer right away; dgram may send later, so hand it a copy.
     const copy = Buffer.from(bytes.subarray(0, length));
     this.socket.send(copy, port, address, (err) => {
@@ -71,19 +93,21 @@ export class NodeHost implements Host {
   }
 
   log(event: number, slot: number, value: number): void {
+    if (this.#peers !== null) this.#peers.event(event, slot, value);
     if (this.#log !== null) this.#log(event, slot, value);
   }
 
-  /** Stop ticking and close the socket once pending sends have gone out. */
+  /** Stop ticking and close the socket (and the other carriage) once pending sends have gone out. */
   close(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     this.#core = null;
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    return new Promise((resolve) => {
+    const udp = new Promise<void>((resolve) => {
       // Give sends already handed to dgram a moment to leave.
       setTimeout(() => this.socket.close(() => resolve()), 20);
     });
+    return this.#peers === null ? udp : Promise.all([udp, this.#peers.close()]).then(() => undefined);
   }
 }

@@ -1,0 +1,331 @@
+/**
+ * The page and the WebSocket carriage on one HTTP port: `GET /` serves the game page,
+ * `/ws` upgrades to a WebSocket that carries Rev 1 packets, one binary message each, in
+ * both directions and unchanged (docs/protocol.md, "WebSocket carriage").
+ *
+ * Each connection is a peer of the server like a UDP address and port: its address is
+ * `ws:<remote address>` and its port a number above 65535 that no other connection gets,
+ * so `NodeHost.send` routes by port alone and the server's lookup, life cycle, limits and
+ * logs are those of any peer. Messages go to `server.receive` as datagrams do; text
+ * messages and fragmented ones are dropped here and counted in `counters`. Closing the
+ * socket is a Disconnect. The host closes a connection after a Reject, a kick, a timeout
+ * or a Disconnect, and one that has not been a player for `idleMs`.
+ */
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, WebSocket } from "ws";
+import type { Core } from "../../modules/host";
+import { HEADER_SIZE, Msg, RejectReason } from "../../modules/protocol/constants";
+import { counterNames } from "../../modules/protocol/counters";
+import { describeKick, LogEvent } from "../../modules/server/events";
+import { FrameTracker } from "./frames";
+
+/** Ports above this name WebSocket connections; a UDP port never does. */
+export const WS_PORT_BASE = 0x10000;
+/** The WebSocket endpoint's path. */
+export const WS_PATH = "/ws";
+
+/** What the web transport counts, as indices into `WebTransport.counters`. */
+export const W = Object.freeze({
+  /** WebSocket connections accepted. */
+  Connections: 0,
+  /** Text messages dropped (packets travel as binary messages only). */
+  TextDropped: 1,
+  /** Messages dropped because they came in more than one frame. */
+  FragmentedDropped: 2,
+  /** Connections ws closed for a protocol error or a message over `maxMessageBytes`. */
+  ProtocolErrors: 3,
+  /** Packets not sent: the connection had `maxBufferedBytes` waiting already, or was closing or gone. */
+  SendDropped: 4,
+  /** Connections closed after a Reject. */
+  RejectCloses: 5,
+  /** Connections closed after a kick, a timeout or a Disconnect of their player. */
+  PlayerCloses: 6,
+  /** Connections closed for not being a player for `idleMs`. */
+  IdleCloses: 7,
+  /** Upgrades refused: another path, or `maxConnections` open already. */
+  UpgradesRefused: 8,
+  HttpRequests: 9,
+  HttpNotFound: 10,
+} as const);
+
+export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(W));
+
+/**
+ * WebSocket close codes the host sends (4000..4999 is for applications). The reason text
+ * says the same in words; the page shows it.
+ */
+export const CloseCode = Object.freeze({
+  /** The player sent Disconnect. */
+  Left: 1000,
+  /** The HTTP server is shutting down with the connection not a player. */
+  GoingAway: 1001,
+  /** Reject: 4000 + reason (4001: server full). */
+  Rejected: 4000,
+  /** Kicked: 4100 + kick reason (4101 queue overflow, 4102 misbehaviour, 4103 shutdown). */
+  Kicked: 4100,
+  /** Dropped for silence. */
+  TimedOut: 4200,
+  /** Open for `idleMs` without being a player. */
+  Idle: 4201,
+} as const);
+
+/** One file of the page, as served. */
+export interface PageFile {
+  /** URL path: "/" or "/app.js". */
+  path: string;
+  /** Content-Type. */
+  type: string;
+  body: Uint8Array;
+  /** The same bytes gzipped, served to clients that accept gzip; null: never. */
+  gzip: Uint8Array | null;
+}
+
+/** What the transport needs of the server. */
+export interface PeerCore extends Core {
+  /** Forget a peer whose connection is gone (a Disconnect with nothing sent back). */
+  disconnectPeer(address: string, port: number): boolean;
+  /** Port of the player in each slot, -1 when free. */
+  readonly port: ArrayLike<number>;
+}
+
+export interface WebTransportOptions {
+  files: readonly PageFile[];
+  /** Open WebSocket connections at most; further upgrades get 503. */
+  maxConnections?: number;
+  /** A connection that has not been a player for this long is closed. */
+  idleMs?: number;
+  /** Bytes waiting on one connection beyond which a packet is dropped, as a full link would. */
+  maxBufferedBytes?: number;
+  /** Messages longer than this close the connection (ws's maxPayload); up to it, they reach the server. */
+  maxMessageBytes?: number;
+}
+
+interface Peer {
+  socket: WebSocket;
+  address: string;
+  port: number;
+  frames: FrameTracker;
+  /** When the peer was last seen holding a player slot (or opened). */
+  lastPlayer: number;
+  closing: boolean;
+}
+
+const SWEEP_MS = 1000;
+
+export class WebTransport {
+  readonly counters = new Uint32Array(WEB_COUNTER_NAMES.length);
+  readonly http: http.Server;
+  readonly #wss: WebSocketServer;
+  readonly #files = new Map<string, PageFile>();
+  readonly #peers = new Map<number, Peer>();
+  readonly #maxConnections: number;
+  readonly #idleMs: number;
+  readonly #maxBuffered: number;
+  #core: PeerCore | null = null;
+  #nextPort = WS_PORT_BASE + 1;
+  #sweep: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: WebTransportOptions) {
+    for (const f of options.files) this.#files.set(f.path, f);
+    this.#maxConnections = options.maxConnections ?? 128;
+    this.#idleMs = options.idleMs ?? 15000;
+    this.#maxBuffered = options.maxBufferedBytes ?? 65536;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: options.maxMessageBytes ?? 65536,
+      maxFragments: 64,
+    });
+    this.http = http.createServer((req, res) => this.#request(req, res));
+    this.http.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.#upgrade(req, socket, head));
+    this.http.on("clientError", (_err, socket) => socket.destroy());
+  }
+
+  /** Bind the HTTP port and resolve with the bound address and port. */
+  listen(port: number, address: string): Promise<{ address: string; port: number }> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error): void => reject(err);
+      this.http.once("error", onError);
+      this.http.listen(port, address, () => {
+        this.http.off("error", onError);
+        const a = this.http.address();
+        if (a === null || typeof a === "string") throw new Error("HTTP server has no port");
+        resolve({ address: a.address, port: a.port });
+      });
+    });
+  }
+
+  /** Deliver messages to `core` and disconnect its peers when their sockets close. */
+  attach(core: PeerCore): void {
+    this.#core = core;
+    if (this.#sweep === null) this.#sweep = setInterval(() => this.#idleSweep(), SWEEP_MS);
+  }
+
+  /** Open WebSocket connections. */
+  get open(): number {
+    return this.#peers.size;
+  }
+
+  /** One packet to the connection numbered `port`. */
+  send(bytes: Uint8Array, length: number, port: number): void {
+    const peer = this.#peers.get(port);
+    if (peer === undefined || peer.closing || peer.socket.readyState !== WebSocket.OPEN || peer.socket.bufferedAmount > this.#maxBuffered) {
+      this.counters[W.SendDropped]++;
+      return;
+    }
+    // ws may write later: the core reuses its buffer, so the message gets a copy.
+    peer.socket.send(Buffer.from(bytes.subarray(0, length)), { binary: true, compress: false });
+    // A Reject travels alone: header with rel 0 and unrel 1, then type 204 and the reason.
+    if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
+      this.counters[W.RejectCloses]++;
+      const reason = bytes[15];
+      this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : `rejected (${reason})`);
+    }
+  }
+
+  /** The server's log events, seen before the slot is freed: close the connections it dropped. */
+  event(event: number, slot: number, value: number): void {
+    const core = this.#core;
+    if (core === null || slot < 0) return;
+    const peer = this.#peers.get(core.port[slot]);
+    if (peer === undefined) return;
+    if (event === LogEvent.Kick) this.#closePlayer(peer, CloseCode.Kicked + value, `kicked: ${describeKick(value)}`);
+    else if (event === LogEvent.Timeout) this.#closePlayer(peer, CloseCode.TimedOut, "timed out");
+    else if (event === LogEvent.Leave) this.#closePlayer(peer, CloseCode.Left, "left");
+  }
+
+  /** Close every connection and the HTTP server. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#sweep !== null) clearInterval(this.#sweep);
+    this.#sweep = null;
+    for (const peer of this.#peers.values()) this.#close(peer, CloseCode.GoingAway, "server shutting down");
+    // Give close frames (and the Leave packets before them) a moment, then cut what is left.
+    await new Promise((r) => setTimeout(r, 100));
+    for (const peer of this.#peers.values()) peer.socket.terminate();
+    this.#core = null;
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  // ---------------------------------------------------------------- HTTP
+
+  #request(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.counters[W.HttpRequests]++;
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const file = this.#files.get(path === "/index.html" ? "/" : path);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": 0 });
+      res.end();
+      return;
+    }
+    if (file === undefined) {
+      this.counters[W.HttpNotFound]++;
+      res.writeHead(404, { "Content-Type": "text/plain", "Content-Length": 10 });
+      res.end(req.method === "HEAD" ? undefined : "not found\n");
+      return;
+    }
+    const gzip = file.gzip !== null && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    const body = gzip ? file.gzip! : file.body;
+    const headers: http.OutgoingHttpHeaders = {
+      "Content-Type": file.type,
+      "Content-Length": body.length,
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+      Vary: "Accept-Encoding",
+    };
+    if (gzip) headers["Content-Encoding"] = "gzip";
+    res.writeHead(200, headers);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  #upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path !== WS_PATH || this.#closed || this.#peers.size >= this.#maxConnections) {
+      this.counters[W.UpgradesRefused]++;
+      const status = path !== WS_PATH ? "404 Not Found" : "503 Service Unavailable";
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, req, socket));
+  }
+
+  // ---------------------------------------------------------------- WebSocket peers
+
+  #open(socket: WebSocket, req: http.IncomingMessage, raw: Duplex): void {
+    let remote = req.socket.remoteAddress ?? "?";
+    if (remote.startsWith("::ffff:")) remote = remote.slice(7);
+    const peer: Peer = {
+      socket,
+      address: `ws:${remote}`,
+      port: this.#nextPort++,
+      frames: new FrameTracker(),
+      lastPlayer: performance.now(),
+      closing: false,
+    };
+    this.#peers.set(peer.port, peer);
+    this.counters[W.Connections]++;
+    // Ahead of ws's own reader, so the frames of a message are known when ws delivers it.
+    // (ws puts the bytes that came with the upgrade back into the socket: they pass here too.)
+    raw.prependListener("data", (chunk: Buffer) => peer.frames.feed(chunk));
+    socket.on("message", (data, isBinary) => this.#message(peer, data as Buffer, isBinary));
+    socket.on("error", () => this.counters[W.ProtocolErrors]++);
+    socket.on("close", () => {
+      this.#peers.delete(peer.port);
+      const core = this.#core;
+      if (core !== null) core.disconnectPeer(peer.address, peer.port);
+    });
+  }
+
+  #message(peer: Peer, data: Buffer, isBinary: boolean): void {
+    const fragmented = peer.frames.take();
+    if (peer.closing || this.#core === null) return;
+    if (!isBinary) {
+      this.counters[W.TextDropped]++;
+      return;
+    }
+    if (fragmented) {
+      this.counters[W.FragmentedDropped]++;
+      return;
+    }
+    this.#core.receive(data, data.length, peer.address, peer.port);
+  }
+
+  #closePlayer(peer: Peer, code: number, reason: string): void {
+    if (peer.closing) return;
+    this.counters[W.PlayerCloses]++;
+    this.#close(peer, code, reason);
+  }
+
+  #close(peer: Peer, code: number, reason: string): void {
+    if (peer.closing) return;
+    peer.closing = true;
+    // The close frame goes out after every packet already handed to ws.
+    peer.socket.close(code, reason);
+  }
+
+  #idleSweep(): void {
+    const core = this.#core;
+    if (core === null) return;
+    const now = performance.now();
+    const ports = core.port;
+    for (const peer of this.#peers.values()) {
+      if (peer.closing) continue;
+      let player = false;
+      for (let s = 0; s < ports.length; s++) if (ports[s] === peer.port) player = true;
+      if (player) peer.lastPlayer = now;
+      else if (now - peer.lastPlayer > this.#idleMs) {
+        this.counters[W.IdleCloses]++;
+        this.#close(peer, CloseCode.Idle, "not a player");
+      }
+    }
+  }
+}
