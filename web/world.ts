@@ -1,0 +1,346 @@
+/**
+ * What the page shows, kept from a client-library Client: the live entities with smoothed
+ * motion between Updates, the chat and event lines, and the player's phase. No DOM here:
+ * the Node tests drive it too.
+ *
+ * Motion. An entity is drawn only once an Update has placed it (its Add carries no
+ * position). From each Update the page moves it along its velocity (Update: x, y in wu,
+ * vx, vy in wu/s, rot in centidegrees counter-clockwise from +x) for up to
+ * MAX_EXTRAPOLATION_S, and the jump between where it was drawn and where the Update puts
+ * it fades out with time constant SMOOTH_MS. Own and nearby ships get an Update every
+ * 66 ms, distant ones every 266 ms at worst (docs/game.md, "Updates").
+ */
+import { ClientState, type Client } from "../modules/client/client";
+import { C } from "../modules/protocol/counters";
+import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol/constants";
+import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
+import { Kind, kindOf, RESPAWN_STEPS, STEP_HZ } from "../modules/game/templates";
+import { bytesToAscii } from "../modules/text";
+
+export const SMOOTH_MS = 90;
+export const MAX_EXTRAPOLATION_S = 0.35;
+/** A correction larger than this (wu) is a teleport (a respawn in a reused slot): no smoothing. */
+export const SNAP_WU = 400;
+export const RESPAWN_MS = (RESPAWN_STEPS * 1000) / STEP_HZ;
+const CENTIDEGREE = Math.PI / 18000;
+const MAX_LINES = 40;
+
+export type Phase = "connecting" | "spawning" | "playing" | "dead" | "rejected" | "kicked" | "lost" | "left";
+
+export interface ChatLine {
+  /** The writer's slot, or -1 for a line about the match (joins, leaves, renames). */
+  slot: number;
+  name: string;
+  text: string;
+  at: number;
+}
+
+export interface Blast {
+  x: number;
+  y: number;
+  radius: number;
+  slot: number;
+  at: number;
+}
+
+/** A drawn position: world units and radians. */
+export interface Pose {
+  x: number;
+  y: number;
+  rot: number;
+}
+
+/** What the last frame drew, in wu (web/render.ts keeps it; tests read it through the page's debug hook). */
+export interface Drawn {
+  frames: number;
+  ships: { slot: number; name: string; x: number; y: number }[];
+  projectiles: { slot: number; x: number; y: number }[];
+}
+
+/** Plain data for tests and the debug hook. */
+export interface Snapshot {
+  phase: Phase;
+  selfId: number;
+  selfSlot: number;
+  players: { slot: number; id: number; name: string; score: number; ping: number; ship: number; weapon: number }[];
+  entities: { id: number; type: number; kind: number; owner: number; x: number; y: number; vx: number; vy: number; rot: number; health: number; placed: boolean }[];
+  chat: { slot: number; name: string; text: string }[];
+}
+
+/** What the page's `window.lwar.snapshot()` returns: the world, the status line and the last frame. */
+export type PageSnapshot = Snapshot & { drawn: Drawn; status: string };
+
+export class World {
+  readonly client: Client;
+  readonly capacity: number;
+  /** Indices of live entities, densely packed; `slotOf[i]` is i's place in it or -1. */
+  readonly live: number[] = [];
+  readonly #place: Int32Array;
+  /** 1 once an Update has placed the entity. */
+  readonly placed: Uint8Array;
+  readonly #bx: Float64Array;
+  readonly #by: Float64Array;
+  readonly #bvx: Float64Array;
+  readonly #bvy: Float64Array;
+  readonly #brot: Float64Array;
+  readonly #bt: Float64Array;
+  readonly #ox: Float64Array;
+  readonly #oy: Float64Array;
+  readonly #orot: Float64Array;
+  readonly #pose: Pose = { x: 0, y: 0, rot: 0 };
+  readonly #fields = new Fields();
+  readonly #now: () => number;
+
+  readonly lines: ChatLine[] = [];
+  /** Lines ever added; the page redraws the log when it changes. */
+  lineCount = 0;
+  readonly blasts: Blast[] = [];
+  /** Names by slot as the page knows them ("" for none yet). */
+  readonly names: string[] = new Array<string>(MAX_PLAYERS).fill("");
+  readonly #announce = new Uint8Array(MAX_PLAYERS);
+  /** Roster or selection changes; the scoreboard redraws when it changes. */
+  rosterVersion = 0;
+  /** Entity index of our ship, -1 while we have none. */
+  selfShip = -1;
+  /** When our ship was last destroyed, -1 if it has not been since it last spawned. */
+  diedAt = -1;
+  #joinPacket = -1;
+  /** Set when the socket closes: code and reason, as the page shows them. */
+  closeCode = 0;
+  closeReason = "";
+  socketClosed = false;
+
+  constructor(client: Client, now: () => number) {
+    this.client = client;
+    this.#now = now;
+    const cap = client.entityCapacity;
+    this.capacity = cap;
+    this.#place = new Int32Array(cap).fill(-1);
+    this.placed = new Uint8Array(cap);
+    this.#bx = new Float64Array(cap);
+    this.#by = new Float64Array(cap);
+    this.#bvx = new Float64Array(cap);
+    this.#bvy = new Float64Array(cap);
+    this.#brot = new Float64Array(cap);
+    this.#bt = new Float64Array(cap);
+    this.#ox = new Float64Array(cap);
+    this.#oy = new Float64Array(cap);
+    this.#orot = new Float64Array(cap);
+    client.listener = {
+      reliable: (_c, type, _seq, b, o) => this.#reliable(type, b, o),
+      unreliable: (_c, type, _ts, b, o) => {
+        if (type === Msg.Update) this.#update(b, o);
+      },
+    };
+  }
+
+  /** The socket closed; `code` and `reason` as the close frame gave them. */
+  closed(code: number, reason: string): void {
+    if (this.socketClosed) return;
+    this.socketClosed = true;
+    this.closeCode = code;
+    this.closeReason = reason;
+  }
+
+  phase(): Phase {
+    const c = this.client;
+    switch (c.state) {
+      case ClientState.Rejected:
+        return "rejected";
+      case ClientState.Kicked:
+        return "kicked";
+      case ClientState.Closed:
+        return "left";
+      case ClientState.TimedOut:
+        return "lost";
+    }
+    if (this.socketClosed) return c.state === ClientState.Disconnecting ? "left" : "lost";
+    if (c.state !== ClientState.Connected) return "connecting";
+    if (this.selfShip >= 0) return this.placed[this.selfShip] !== 0 ? "playing" : "spawning";
+    return this.diedAt >= 0 ? "dead" : "spawning";
+  }
+
+  /** Milliseconds until our ship respawns, while dead. */
+  respawnIn(now: number): number {
+    return this.diedAt < 0 ? 0 : Math.max(0, this.diedAt + RESPAWN_MS - now);
+  }
+
+  nameOf(slot: number): string {
+    if (slot < 0 || slot >= MAX_PLAYERS) return "?";
+    return this.names[slot] || `Player ${slot + 1}`;
+  }
+
+  /** Where entity `i` is drawn at time `t` (ms). The result is reused by the next call. */
+  pose(i: number, t: number): Pose {
+    const age = t - this.#bt[i];
+    const dt = Math.min(Math.max(age, 0) / 1000, MAX_EXTRAPOLATION_S);
+    const k = age > 0 ? Math.exp(-age / SMOOTH_MS) : 1;
+    const p = this.#pose;
+    p.x = this.#bx[i] + this.#bvx[i] * dt + this.#ox[i] * k;
+    p.y = this.#by[i] + this.#bvy[i] * dt + this.#oy[i] * k;
+    p.rot = this.#brot[i] + this.#orot[i] * k;
+    return p;
+  }
+
+  /** Drop blasts older than `maxAgeMs`. */
+  expireBlasts(now: number, maxAgeMs: number): void {
+    let n = 0;
+    for (const b of this.blasts) if (now - b.at < maxAgeMs) this.blasts[n++] = b;
+    this.blasts.length = n;
+  }
+
+  snapshot(): Snapshot {
+    const c = this.client;
+    const now = this.#now();
+    const players: Snapshot["players"] = [];
+    for (let s = 0; s < MAX_PLAYERS; s++) {
+      if (c.present[s] === 0) continue;
+      players.push({ slot: s, id: c.playerIds[s], name: this.nameOf(s), score: c.scores[s], ping: c.pings[s], ship: c.ship[s], weapon: c.weapon[s] });
+    }
+    const entities: Snapshot["entities"] = [];
+    for (const i of this.live) {
+      const p = this.pose(i, now);
+      entities.push({
+        id: c.entityId[i], type: c.type[i], kind: kindOf(c.type[i]), owner: c.owner[i], x: p.x, y: p.y,
+        vx: c.vx[i], vy: c.vy[i], rot: c.rot[i], health: c.health[i], placed: this.placed[i] !== 0,
+      });
+    }
+    return {
+      phase: this.phase(), selfId: c.selfId, selfSlot: c.selfSlot, players, entities,
+      chat: this.lines.map((l) => ({ slot: l.slot, name: l.name, text: l.text })),
+    };
+  }
+
+  // ---------------------------------------------------------------- from the client
+
+  #line(slot: number, name: string, text: string): void {
+    this.lines.push({ slot, name, text, at: this.#now() });
+    if (this.lines.length > MAX_LINES) this.lines.shift();
+    this.lineCount++;
+  }
+
+  #reliable(type: number, b: Uint8Array, o: number): void {
+    const c = this.client;
+    const f = this.#fields;
+    switch (type) {
+      case Msg.Join: {
+        const id = readId(b, o);
+        const slot = id & 0xffff;
+        if (slot >= MAX_PLAYERS) return;
+        this.names[slot] = "";
+        // Those already playing arrive in the packet that admits us: no "joined" line for them.
+        if (id === c.selfId && this.#joinPacket < 0) this.#joinPacket = c.counters[C.PacketsIn];
+        else this.#announce[slot] = c.counters[C.PacketsIn] !== this.#joinPacket ? 1 : 0;
+        this.rosterVersion++;
+        return;
+      }
+      case Msg.Name: {
+        readName(b, o, f);
+        const slot = f.id & 0xffff;
+        if (slot >= MAX_PLAYERS) return;
+        const name = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
+        const old = this.names[slot];
+        this.names[slot] = name;
+        if (this.#announce[slot] !== 0) this.#line(-1, "", `${name} joined`);
+        else if (old !== "" && old !== name) this.#line(-1, "", `${old} is now ${name}`);
+        this.#announce[slot] = 0;
+        this.rosterVersion++;
+        return;
+      }
+      case Msg.Selection:
+        this.rosterVersion++;
+        return;
+      case Msg.Leave: {
+        const id = readId(b, o);
+        const slot = id & 0xffff;
+        if (id === c.selfId || slot >= MAX_PLAYERS) return;
+        this.#line(-1, "", `${this.nameOf(slot)} left`);
+        this.names[slot] = "";
+        this.rosterVersion++;
+        return;
+      }
+      case Msg.Chat: {
+        readChat(b, o, f);
+        const slot = f.id & 0xffff;
+        this.#line(slot, this.nameOf(slot), bytesToAscii(b, f.textOffset, f.textLength));
+        return;
+      }
+      case Msg.Add: {
+        readAdd(b, o, f);
+        const i = f.id & 0xffff;
+        if (i >= this.capacity) return;
+        if (this.#place[i] < 0) {
+          this.#place[i] = this.live.length;
+          this.live.push(i);
+        }
+        this.placed[i] = 0;
+        if (f.other === c.selfId && kindOf(f.a) === Kind.Ship) {
+          this.selfShip = i;
+          this.diedAt = -1;
+        }
+        return;
+      }
+      case Msg.Remove: {
+        const id = readId(b, o);
+        const i = id & 0xffff;
+        if (i >= this.capacity || this.#place[i] < 0 || c.entityId[i] !== id) return;
+        const ownerSlot = c.owner[i] & 0xffff;
+        if (kindOf(c.type[i]) === Kind.Ship && this.placed[i] !== 0 && ownerSlot < MAX_PLAYERS && c.present[ownerSlot] !== 0) {
+          const p = this.pose(i, this.#now());
+          this.blasts.push({ x: p.x, y: p.y, radius: 60, slot: ownerSlot, at: this.#now() });
+        }
+        if (i === this.selfShip) {
+          this.selfShip = -1;
+          this.diedAt = this.#now();
+        }
+        // Swap-remove from the dense list.
+        const at = this.#place[i];
+        const last = this.live.pop()!;
+        if (last !== i) {
+          this.live[at] = last;
+          this.#place[last] = at;
+        }
+        this.#place[i] = -1;
+        this.placed[i] = 0;
+        return;
+      }
+    }
+  }
+
+  #update(b: Uint8Array, o: number): void {
+    const c = this.client;
+    const n = b[o];
+    const now = this.#now();
+    for (let k = 0; k < n; k++) {
+      const id = updateEntryId(b, o + 1 + k * UPDATE_ENTRY);
+      const i = id & 0xffff;
+      if (i >= this.capacity || c.alive[i] === 0 || c.entityId[i] !== id) continue;
+      const x = c.x[i];
+      const y = c.y[i];
+      const rot = c.rot[i] * CENTIDEGREE;
+      if (this.placed[i] !== 0) {
+        const p = this.pose(i, now);
+        let dx = p.x - x;
+        let dy = p.y - y;
+        if (dx * dx + dy * dy > SNAP_WU * SNAP_WU) dx = dy = 0;
+        this.#ox[i] = dx;
+        this.#oy[i] = dy;
+        let dr = (p.rot - rot) % (2 * Math.PI);
+        if (dr > Math.PI) dr -= 2 * Math.PI;
+        else if (dr < -Math.PI) dr += 2 * Math.PI;
+        this.#orot[i] = dr;
+      } else {
+        this.#ox[i] = 0;
+        this.#oy[i] = 0;
+        this.#orot[i] = 0;
+        this.placed[i] = 1;
+      }
+      this.#bx[i] = x;
+      this.#by[i] = y;
+      this.#bvx[i] = c.vx[i];
+      this.#bvy[i] = c.vy[i];
+      this.#brot[i] = rot;
+      this.#bt[i] = now;
+    }
+  }
+}
