@@ -1,23 +1,28 @@
 /**
- * `npm start`: the lwar-xs dedicated server on Node.
+ * `npm start`: the lwar-xs dedicated server on Node, with the browser game on an HTTP port.
  */
 import { parseArgs } from "node:util";
 import { defaultConfig, makeConfig, ConfigError } from "../../modules/config";
-import { createServer, type Server } from "../../modules/server/server";
+import type { Server } from "../../modules/server/server";
 import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
 import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
 import { LogEvent, describeKick } from "../../modules/server/events";
 import { bytesToAscii } from "../../modules/text";
-import { createGame } from "../../modules/match";
-import { NodeHost } from "./host";
+import { describePeer, ListenError, pageUrls, serve, type Served } from "./serve";
+import { W, WEB_COUNTER_NAMES } from "./web";
 
-const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP.
+const HTTP_PORT = 8080;
+
+const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP, and serves the browser
+game, whose players join over a WebSocket, on an HTTP port.
 
 Usage: npm start -- [options]
 
 Options:
   --port N          UDP port to listen on (default ${DEFAULT_PORT})
-  --host ADDR       address to bind (default 0.0.0.0)
+  --http-port N     HTTP port for the game page (/) and its WebSocket (/ws),
+                    0 = none (default ${HTTP_PORT})
+  --host ADDR       address to bind, UDP and HTTP (default 0.0.0.0)
   --timeout-ms N    drop a client silent this long (default 15000)
   --max-players N   player slots, 1..8 (default 8)
   --max-entities N  entity pool: sun, planets, ships, projectiles (default 192)
@@ -27,6 +32,9 @@ Options:
   --seed N          world seed (default: from the clock)
   --help            show this help
 `;
+
+/** Web transport counters that mean something was dropped or refused. */
+const WEB_DROPS: readonly number[] = [W.TextDropped, W.FragmentedDropped, W.ProtocolErrors, W.SendDropped, W.UpgradesRefused];
 
 function fail(message: string): never {
   process.stderr.write(`lwar-xs: ${message}\nTry 'npm start -- --help'.\n`);
@@ -55,6 +63,7 @@ async function main(): Promise<void> {
     args = parseArgs({
       options: {
         port: { type: "string" },
+        "http-port": { type: "string" },
         host: { type: "string" },
         "timeout-ms": { type: "string" },
         "max-players": { type: "string" },
@@ -74,6 +83,7 @@ async function main(): Promise<void> {
     return;
   }
   const port = intOption("port", args.port, DEFAULT_PORT, 0, 65535);
+  const httpPort = intOption("http-port", args["http-port"], HTTP_PORT, 0, 65535);
   const address = args.host ?? "0.0.0.0";
   const statusS = intOption("status-s", args["status-s"], 10, 0, 3600);
   const seed = intOption("seed", args.seed, Date.now() % 0xffffffff, 0, 0xffffffff);
@@ -94,7 +104,7 @@ async function main(): Promise<void> {
   const log = (event: number, slot: number, value: number): void => {
     if (server === null) return;
     const who = slot >= 0 ? `slot ${slot} '${playerName(server, slot)}'` : "";
-    const peer = slot >= 0 ? ` ${server.address[slot]}:${server.port[slot]}` : "";
+    const peer = slot >= 0 ? ` ${describePeer(server.address[slot], server.port[slot])}` : "";
     switch (event) {
       case LogEvent.Join:
         console.log(`${stamp()} join    ${who}${peer} id 0x${value.toString(16)}`);
@@ -120,23 +130,22 @@ async function main(): Promise<void> {
     }
   };
 
-  const host = new NodeHost({ log });
+  let served: Served;
   try {
-    server = createServer(config, host);
     // The game checks that the pool holds the sun, the planets, a ship per player and a shot.
-    createGame(config, server, seed);
+    served = await serve({ config, seed, address, udpPort: port, httpPort: httpPort === 0 ? null : httpPort, log });
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
+    if (err instanceof ListenError) fail(err.what === "http" ? `${err.message} (--http-port 0 serves no page)` : err.message);
     throw err;
   }
-  let bound;
-  try {
-    bound = await host.listen(port, address);
-  } catch (err) {
-    fail(`cannot listen on ${address}:${port}: ${(err as Error).message}`);
+  server = served.server;
+  const { host, web, udp, http } = served;
+  console.log(`lwar-xs listening on udp ${udp.address}:${udp.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
+  if (http !== null) {
+    console.log(`lwar-xs serving the game on http ${http.address}:${http.port}, WebSocket at /ws; play in a browser at:`);
+    for (const url of pageUrls(http.address, http.port)) console.log(`  ${url}`);
   }
-  host.attach(server);
-  console.log(`lwar-xs listening on udp ${bound.address}:${bound.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
 
   const last = new Uint32Array(server.counters.length);
   let lastAt = host.now();
@@ -147,9 +156,12 @@ async function main(): Promise<void> {
     const rate = (i: number): string => ((c[i] - last[i]) / dt).toFixed(0);
     const drops: string[] = [];
     for (let i: number = DROP_FIRST; i <= C.BadChat; i++) if (c[i] !== 0) drops.push(`${COUNTER_NAMES[i]}=${c[i]}`);
+    if (web !== null)
+      for (const i of WEB_DROPS) if (web.counters[i] !== 0) drops.push(`ws.${WEB_COUNTER_NAMES[i]}=${web.counters[i]}`);
     console.log(
       `${stamp()} status  players ${s.playerCount()}/${config.maxPlayers}  in ${rate(C.PacketsIn)} pkt/s ${rate(C.BytesIn)} B/s` +
-        `  out ${rate(C.PacketsOut)} pkt/s ${rate(C.BytesOut)} B/s  entities ${s.entities.count}  drops ${drops.length ? drops.join(" ") : "none"}`,
+        `  out ${rate(C.PacketsOut)} pkt/s ${rate(C.BytesOut)} B/s  entities ${s.entities.count}` +
+        (web !== null ? `  ws ${web.open} open` : "") + `  drops ${drops.length ? drops.join(" ") : "none"}`,
     );
     last.set(c);
     lastAt = host.now();
@@ -167,7 +179,8 @@ async function main(): Promise<void> {
     void host.close().then(() => {
       console.log(
         `${stamp()} ${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, ` +
-          `timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}`,
+          `timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}` +
+          (web !== null ? `, ws connections ${web.counters[W.Connections]}, page requests ${web.counters[W.HttpRequests]}` : ""),
       );
       process.exit(0);
     });

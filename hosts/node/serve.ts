@@ -1,0 +1,98 @@
+/**
+ * A whole Node server: the match on a NodeHost's UDP socket and, when asked, the page and
+ * the WebSocket carriage on an HTTP port. `npm start` and the tests build it here.
+ */
+import { networkInterfaces } from "node:os";
+import type { Config } from "../../modules/config";
+import type { Game } from "../../modules/game/game";
+import { createMatch } from "../../modules/match";
+import type { Server } from "../../modules/server/server";
+import { buildWeb } from "../../web/build";
+import { NodeHost, type LogSink } from "./host";
+import { WebTransport, WS_PORT_BASE, type PageFile, type WebTransportOptions } from "./web";
+
+export interface ServeOptions {
+  config: Config;
+  /** World seed; null runs the server without the game. */
+  seed: number | null;
+  /** Address to bind, for UDP and HTTP alike. */
+  address: string;
+  /** UDP port; 0 picks a free one. */
+  udpPort: number;
+  /** HTTP port for the page and /ws; 0 picks a free one; null: no HTTP. */
+  httpPort: number | null;
+  log?: LogSink;
+  /** The page's files; built from web/ when not given. */
+  files?: readonly PageFile[];
+  web?: Omit<WebTransportOptions, "files">;
+}
+
+export interface Served {
+  server: Server;
+  game: Game | null;
+  host: NodeHost;
+  web: WebTransport | null;
+  udp: { address: string; port: number };
+  http: { address: string; port: number } | null;
+  /** Send every player Leave, then close the sockets and the HTTP server. */
+  close(): Promise<void>;
+}
+
+/** A socket could not be bound: `what` is "udp" or "http". */
+export class ListenError extends Error {
+  override name = "ListenError";
+  constructor(readonly what: string, address: string, port: number, cause: Error) {
+    super(`cannot listen on ${what} ${address}:${port}: ${cause.message}`);
+  }
+}
+
+/** Build the match (a ConfigError comes before any socket is bound), then bind and start. */
+export async function serve(o: ServeOptions): Promise<Served> {
+  const host = new NodeHost({ log: o.log });
+  const { server, game } = createMatch(o.config, host, o.seed);
+  const files = o.httpPort === null ? null : (o.files ?? (await buildWeb()));
+  let udp;
+  try {
+    udp = await host.listen(o.udpPort, o.address);
+  } catch (err) {
+    throw new ListenError("udp", o.address, o.udpPort, err as Error);
+  }
+  let web: WebTransport | null = null;
+  let http: { address: string; port: number } | null = null;
+  if (files !== null && o.httpPort !== null) {
+    web = new WebTransport({ idleMs: o.config.timeoutMs, ...o.web, files });
+    try {
+      http = await web.listen(o.httpPort, o.address);
+    } catch (err) {
+      await host.close();
+      throw new ListenError("http", o.address, o.httpPort, err as Error);
+    }
+    host.addPeers(web);
+    web.attach(server);
+  }
+  host.attach(server);
+  return {
+    server, game, host, web, udp, http,
+    async close() {
+      server.shutdown();
+      await host.close();
+    },
+  };
+}
+
+/** The URLs that reach the page: one per IPv4 address of this machine when bound to all. */
+export function pageUrls(address: string, port: number): string[] {
+  const suffix = port === 80 ? "/" : `:${port}/`;
+  if (address !== "0.0.0.0") return [`http://${address}${suffix}`];
+  const urls: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === "IPv4") urls.push(`http://${a.address}${suffix}`);
+  }
+  if (urls.length === 0) urls.push(`http://127.0.0.1${suffix}`);
+  return urls;
+}
+
+/** A peer as log lines show it: address:port for UDP, ws:address#n for a WebSocket connection. */
+export function describePeer(address: string, port: number): string {
+  return port > WS_PORT_BASE ? `${address}#${port - WS_PORT_BASE}` : `${address}:${port}`;
+}
