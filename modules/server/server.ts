@@ -74,7 +74,11 @@ export class Server implements Core, EntityListener, Players {
   readonly input!: Uint8Array;
   readonly misbehaviour!: Uint16Array;
   /** Entities below this index have been sent as Add to the player. */
-  readonly syncCursor!: Int32Array;
+  /**
+   * [slot × capacity + index]: the generation of the entity at that index that the player
+   * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
+   */
+  readonly known!: Uint16Array;
   /** Scores are written by the game; pings by the server. Both sent in Stats. */
   readonly scores!: Uint16Array;
   readonly pings!: Uint16Array;
@@ -121,8 +125,17 @@ export class Server implements Core, EntityListener, Players {
   #encodedVersion = -1;
   #nextStats = 0;
   #nextTimeoutCheck = 0;
-  /** Some player's sync cursor has not reached the end of the pool. */
-  #syncing = false;
+  /**
+   * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
+   * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
+   * what it knows: a Remove for what it knows that is gone, an Add for what lives that it
+   * does not know. A stalled player's queue thus never fills with entity traffic, and what
+   * is born and dies while it is away never reaches it. [slot × words + word].
+   */
+  readonly #dirty!: Int32Array;
+  /** 1 while the slot has dirty bits. */
+  readonly #dirtyAny!: Uint8Array;
+  readonly #words: number;
   #players = 0;
   #closed = false;
 
@@ -133,9 +146,10 @@ export class Server implements Core, EntityListener, Players {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    this.#planner = new RoundRobinPlanner(this.entities, n, this.#updateLimit());
+
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
+    this.#words = (cap + 31) >> 5;
     // Two passes over the same takes: the first measures, the second carves (see Arena);
     // the fields marked `!` are assigned in that loop.
     // Widest elements first.
@@ -144,8 +158,9 @@ export class Server implements Core, EntityListener, Players {
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes);
       this.port = a.i32(n, "player tables");
-      this.syncCursor = a.i32(n, "player tables");
+      this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
       this.generation = a.u16(n, "player tables");
+      this.known = a.u16(n * cap, "entity sync (known, dirty)");
       this.misbehaviour = a.u16(n, "player tables");
       this.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
       this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
@@ -159,6 +174,7 @@ export class Server implements Core, EntityListener, Players {
       this.#pendingKick = a.u8(n, "player tables");
       this.#updated = a.u8(n, "player tables");
       this.#statsDue = a.u8(n, "player tables");
+      this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
       this.names = a.u8(n * NAME_LENGTH, "player tables");
       this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
       this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
@@ -177,6 +193,7 @@ export class Server implements Core, EntityListener, Players {
     const whole = new Uint8Array(a.buffer);
     this.endpoints = [];
     for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
     this.address = new Array<string>(n).fill("");
     this.port.fill(-1);
     // Integral offsets (a plain array keeps them integers on XS).
@@ -320,13 +337,15 @@ export class Server implements Core, EntityListener, Players {
     this.weapon[slot] = 0;
     this.input[slot] = 0;
     this.misbehaviour[slot] = 0;
-    this.syncCursor[slot] = 0;
+    // Everything alive is new to the newcomer.
+    const cap = this.entities.capacity;
+    this.known.fill(0, slot * cap, (slot + 1) * cap);
+    this.#markAll(slot);
     this.scores[slot] = 0;
     this.pings[slot] = 0;
     this.#pendingKick[slot] = 0;
     this.#updated[slot] = 0;
     this.#statsDue[slot] = 0;
-    this.#syncing = true;
     this.#players++;
     this.#defaultName(slot);
     const id = this.playerId(slot);
@@ -566,56 +585,109 @@ export class Server implements Core, EntityListener, Players {
     if (o >= 0) writeChat(this.endpoints[to].buf, o, id, this.lastChat, 0, this.lastChatLength);
   }
 
-  #sendAdd(to: number, index: number): void {
+  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
+  #sendAdd(to: number, index: number): boolean {
     const o = this.#reserve(to, Msg.Add, 9);
     const e = this.entities;
-    if (o < 0) return;
+    if (o < 0) return false;
     writeAdd(this.endpoints[to].buf, o, e.id(index), e.owner[index], e.type[index]);
+    this.known[to * e.capacity + index] = e.generation[index];
     this.#planner.added(to, index);
+    return true;
   }
 
-  #sendRemove(to: number, id: number): void {
+  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
+  #sendRemove(to: number, index: number): boolean {
+    const k = to * this.entities.capacity + index;
     const o = this.#reserve(to, Msg.Remove, 4);
-    if (o >= 0) writeId(this.endpoints[to].buf, o, id);
+    if (o < 0) return false;
+    writeId(this.endpoints[to].buf, o, ((this.known[k] << 16) | index) >>> 0);
+    this.known[k] = 0;
+    this.#planner.removed(to, index);
+    return true;
   }
 
-  /** EntityListener: a new entity is announced to every player that is past its index. */
+  /** EntityListener: every player reconciles this index at its next chance. */
   entityAdded(index: number): void {
     this.#encoded[index] = 0;
-    for (let s = 0; s < this.config.maxPlayers; s++)
-      if (this.active[s] !== 0 && index < this.syncCursor[s]) this.#sendAdd(s, index);
+    this.#markIndex(index);
   }
 
-  entityRemoved(index: number, id: number): void {
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] !== 0 && index < this.syncCursor[s]) {
-        this.#sendRemove(s, id);
-        this.#planner.removed(s, index);
-      }
+  entityRemoved(index: number, _id: number): void {
+    this.#markIndex(index);
+  }
+
+  #markIndex(index: number): void {
+    const words = this.#words;
+    const bit = 1 << (index & 31);
+    const dirty = this.#dirty;
+    for (let s = 0, w = index >> 5; s < this.config.maxPlayers; s++, w += words) {
+      if (this.active[s] === 0) continue;
+      dirty[w] |= bit;
+      this.#dirtyAny[s] = 1;
     }
   }
 
-  /** Walk each newcomer's sync cursor, queueing Adds while a packet's worth of room remains. */
-  #advanceSync(): void {
+  /** Mark every index up to the pool's high-water mark dirty for `slot`. */
+  #markAll(slot: number): void {
+    const words = this.#words;
+    const end = this.entities.end;
+    const base = slot * words;
+    this.#dirty.fill(0, base, base + words);
+    for (let w = 0; w < words && w << 5 < end; w++) this.#dirty[base + w] = -1;
+    this.#dirtyAny[slot] = 1;
+  }
+
+  /**
+   * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
+   * (the rest of the queue is for player events and the final Leave): Remove what it knows
+   * that is gone or replaced, Add what lives that it does not know.
+   */
+  #sync(): void {
     const e = this.entities;
     const cap = e.capacity;
-    let behind = false;
+    const alive = e.alive;
+    const gen = e.generation;
+    const words = this.#words;
+    const dirty = this.#dirty;
+    const known = this.known;
+    const clz = Math.clz32;
     for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] !== 0 && this.syncCursor[s] < cap) behind = true;
-      if (this.active[s] === 0 || this.syncCursor[s] >= cap || this.#pendingKick[s] !== 0) continue;
-      const ep = this.endpoints[s];
-      let c = this.syncCursor[s];
-      while (c < cap) {
-        if (e.alive[c] !== 0) {
-          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET || !hasRoom(ep, 9)) break;
-          this.syncCursor[s] = c + 1;
-          this.#sendAdd(s, c);
-        }
-        c++;
-        this.syncCursor[s] = c;
+      if (this.#dirtyAny[s] === 0) continue;
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+        this.#dirtyAny[s] = 0;
+        continue;
       }
+      const ep = this.endpoints[s];
+      let done = true;
+      for (let j = 0, w = s * words; j < words; j++, w++) {
+        let bits = dirty[w];
+        while (bits !== 0) {
+          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + 2 * LEAVE_SIZE) {
+            done = false;
+            break;
+          }
+          const low = bits & -bits;
+          const i = (j << 5) + 31 - clz(low);
+          const k = s * cap + i;
+          const now = alive[i] !== 0 ? gen[i] : 0;
+          if (known[k] !== now) {
+            if (known[k] !== 0 && !this.#sendRemove(s, i)) {
+              done = false;
+              break;
+            }
+            if (now !== 0 && !this.#sendAdd(s, i)) {
+              done = false;
+              break;
+            }
+          }
+          bits ^= low;
+        }
+        dirty[w] = bits;
+        if (!done) break;
+      }
+      if (done) this.#dirtyAny[s] = 0;
     }
-    this.#syncing = behind;
   }
 
   // ---------------------------------------------------------------- leaving
@@ -723,7 +795,7 @@ export class Server implements Core, EntityListener, Players {
     }
     if (this.#sim !== null) this.#sim.tick(now);
     if (this.#kickPending) this.#processKicks();
-    if (this.#syncing) this.#advanceSync();
+    this.#sync();
     if (this.#kickPending) this.#processKicks();
 
     if (now >= this.#nextStats) {
@@ -771,7 +843,7 @@ export class Server implements Core, EntityListener, Players {
       encoded.fill(0);
       this.#encodedVersion = e.version;
     }
-    const n = this.#planner.plan(slot, this.syncCursor[slot], list, now);
+    const n = this.#planner.plan(slot, list, now);
     let pos = 0;
     for (let packets = 0; packets < this.config.maxUpdatePacketsPerTick; packets++) {
       let o = this.#fill(ep, now);

@@ -12,9 +12,9 @@ import { POS_SHIFT } from "../units";
 export interface UpdatePlanner {
   /**
    * Write candidate entity indices for `slot` into `list`, best first; return the count.
-   * `synced` is the client's sync cursor: only indices below it may be sent.
+   * Only entities the client knows (their Add was queued: `added`) may be listed.
    */
-  plan(slot: number, synced: number, list: Uint16Array, now: number): number;
+  plan(slot: number, list: Uint16Array, now: number): number;
   /** The server queued an Add of entity `index` to `slot`. */
   added(slot: number, index: number): void;
   /** The server queued a Remove of entity `index` to `slot` (or the entity died unannounced). */
@@ -30,24 +30,29 @@ export interface UpdatePlanner {
 export class RoundRobinPlanner implements UpdatePlanner {
   readonly #entities: EntityTable;
   readonly #cursor: Uint16Array;
+  /** The server's [slot × capacity + index] generations each client knows (0: none). */
+  readonly #known: Uint16Array;
   /** Most entries one plan lists: what the server's packets per update can carry. */
   readonly limit: number;
 
-  constructor(entities: EntityTable, maxPlayers: number, limit = entities.capacity) {
+  constructor(entities: EntityTable, maxPlayers: number, known: Uint16Array, limit = entities.capacity) {
     this.#entities = entities;
     this.#cursor = new Uint16Array(maxPlayers);
+    this.#known = known;
     this.limit = limit;
   }
 
-  plan(slot: number, synced: number, list: Uint16Array, _now: number): number {
-    const alive = this.#entities.alive;
-    const end = synced < this.#entities.end ? synced : this.#entities.end;
+  plan(slot: number, list: Uint16Array, _now: number): number {
+    const known = this.#known;
+    const end = this.#entities.end;
+    const base = slot * this.#entities.capacity;
     const start = this.#cursor[slot] < end ? this.#cursor[slot] : 0;
     const limit = this.limit;
     let n = 0;
     // From the cursor to the end, then from 0 up to the cursor, until the packets are full.
-    for (let i = start; i < end && n < limit; i++) if (alive[i] !== 0) list[n++] = i;
-    for (let i = 0; i < start && n < limit; i++) if (alive[i] !== 0) list[n++] = i;
+    // What the client knows is alive (a Remove clears it).
+    for (let i = start; i < end && n < limit; i++) if (known[base + i] !== 0) list[n++] = i;
+    for (let i = 0; i < start && n < limit; i++) if (known[base + i] !== 0) list[n++] = i;
     return n;
   }
 
@@ -191,7 +196,7 @@ export class PriorityPlanner implements UpdatePlanner {
     for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
   }
 
-  plan(slot: number, _synced: number, list: Uint16Array, _now: number): number {
+  plan(slot: number, list: Uint16Array, _now: number): number {
     const tick = this.#tick[slot] + 1;
     this.#tick[slot] = tick;
     const words = this.#words;

@@ -36,7 +36,7 @@ function mover(e: EntityTable, x: number, y: number): number {
 }
 
 function plan(p: PriorityPlanner, list: Uint16Array, slot = 0, budget = CAP): number[] {
-  const n = p.plan(slot, CAP, list, 0);
+  const n = p.plan(slot, list, 0);
   p.commit(slot, list, Math.min(n, budget), 0);
   return Array.from(list.subarray(0, n));
 }
@@ -112,11 +112,11 @@ describe("PriorityPlanner", function () {
     const s = setup(1, { limit: 5 });
     for (let k = 0; k < 20; k++) mover(s.e, 3000 - 100 * k, 0);
     s.focus.focusIndex[0] = mover(s.e, 0, 0);
-    assert.equal(s.planner.plan(0, CAP, s.list, 1), 5);
+    assert.equal(s.planner.plan(0, s.list, 1), 5);
     assert.deepEqual(Array.from(s.list.subarray(0, 5)), [20, 0, 1, 2, 3], "own ship, then the new ones in index order");
     s.planner.commit(0, s.list, 3, 1);
     // 2 and 3 were listed but not sent, 4.. not listed: all stay new.
-    assert.equal(s.planner.plan(0, CAP, s.list, 2), 5);
+    assert.equal(s.planner.plan(0, s.list, 2), 5);
     assert.deepEqual(Array.from(s.list.subarray(0, 5)), [20, 2, 3, 4, 5]);
     s.planner.commit(0, s.list, 5, 2);
   });
@@ -129,7 +129,7 @@ describe("PriorityPlanner", function () {
     const last = new Int32Array(CAP);
     let worst = 0;
     for (let t = 1; t <= 200; t++) {
-      const n = s.planner.plan(0, CAP, s.list, 0);
+      const n = s.planner.plan(0, s.list, 0);
       const sent = Math.min(n, 11);
       s.planner.commit(0, s.list, sent, 0);
       assert.equal(s.list[0], own);
@@ -186,7 +186,7 @@ describe("PriorityPlanner", function () {
   it("throws when a commit does not follow its own plan", function () {
     const s = setup();
     mover(s.e, 0, 0);
-    s.planner.plan(0, CAP, s.list, 0);
+    s.planner.plan(0, s.list, 0);
     assert.throws(() => s.planner.commit(1, s.list, 1, 0), /commit for slot 1/);
   });
 });

@@ -42,7 +42,7 @@ export function advance(r: Run, steps: number): void {
     w.game.step();
     if (r.t % 2 === 0) {
       for (let s = 0; s < 8; s++) {
-        const n = r.planner.plan(s, w.entities.capacity, r.list, 0);
+        const n = r.planner.plan(s, r.list, 0);
         r.planner.commit(s, r.list, n < 60 ? n : 60, 0);
       }
     }

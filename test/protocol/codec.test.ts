@@ -529,7 +529,7 @@ function snapshot(s: Server, slot: number): unknown {
     active: s.active[slot], generation: s.generation[slot], address: s.address[slot], port: s.port[slot],
     name: Array.from(s.names.subarray(slot * NAME_LENGTH, (slot + 1) * NAME_LENGTH)), nameLength: s.nameLength[slot],
     ship: s.ship[slot], weapon: s.weapon[slot], input: s.input[slot], misbehaviour: s.misbehaviour[slot],
-    syncCursor: s.syncCursor[slot],
+    known: Array.from(s.known.subarray(slot * s.entities.capacity, (slot + 1) * s.entities.capacity)),
     queue: Array.from(ep.buf.subarray(0, ep.usedBytes)), count: ep.count, firstSeq: ep.firstSeq, nextSeq: ep.nextSeq,
     lastProcessed: ep.lastProcessed, newestTimestamp: ep.newestTimestamp, lastHeard: ep.lastHeard, srtt: ep.srtt,
   };
