@@ -44,6 +44,12 @@ export const C = Object.freeze({
   StatsSent: 34,
   UpdateEntitiesSent: 35,
   SendErrors: 36,
+  /** Players dropped for not acknowledging their Join within the handshake time. */
+  HandshakeTimeouts: 37,
+  /** Chats, renames and selections refused at their source: too soon, or a queue lacked room. */
+  Refused: 38,
+  /** Inputs cleared because none arrived for INPUT_STALE_MS. */
+  StaleInputs: 39,
 } as const);
 
 /** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */

@@ -8,7 +8,7 @@
  * Flow out: tick() → timers → Endpoint.fill (reliables) + Stats/Update → host.send.
  */
 import { Arena } from "../arena";
-import type { Config } from "../config";
+import { ConfigError, type Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
@@ -39,13 +39,29 @@ const INPUT_SHAPE = (1 << 8) | Msg.Input;
 const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+/**
+ * Every queue keeps this much free for Leaves: one for each other player it may be told
+ * about and the final one of its own kick. Player events other than Leave, and entity
+ * traffic, may only use the rest, so no queue overflows because of what others do.
+ */
+function reserve(maxPlayers: number): number {
+  return (maxPlayers + 1) * (RELIABLE_HEADER + 4);
+}
 /** Bytes a queued Leave takes; kept free in every queue for a kick. */
 const LEAVE_SIZE = RELIABLE_HEADER + 4;
 
-/** Room for a message of `payload` bytes plus the final Leave a kick would need. */
-function hasRoom(ep: Endpoint, payload: number): boolean {
-  return ep.canQueue(payload + LEAVE_SIZE);
-}
+/** Join, Name and Selection of one player: what announcing it puts in each queue. */
+const ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
+/** A player who has not acknowledged its Join after this long is dropped, ms. */
+export const HANDSHAKE_MS = 3000;
+/** Input older than this no longer steers or fires, ms. */
+export const INPUT_STALE_MS = 500;
+/** Strikes: at most one counts per window, and one decays per period. */
+export const STRIKE_WINDOW_MS = 250;
+export const STRIKE_DECAY_MS = 1000;
+/** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
+export const CHAT_INTERVAL_MS = 250;
+export const CHANGE_INTERVAL_MS = 500;
 
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
@@ -133,6 +149,18 @@ export class Server implements Core, EntityListener, Players {
    * is born and dies while it is away never reaches it. [slot × words + word].
    */
   readonly #dirty!: Int32Array;
+  /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
+  readonly #announced!: Uint8Array;
+  /** Per slot (plain arrays of integers): admission time, last Input, last counted strike, last chat or change. */
+  readonly #joinedAt: number[];
+  readonly #inputAt: number[];
+  readonly #strikeAt: number[];
+  readonly #chatAt: number[];
+  readonly #nameAt: number[];
+  readonly #selectAt: number[];
+  #nextDecay = 0;
+  /** Bytes every queue keeps free for Leaves (see reserve()). */
+  readonly #leaveReserve: number;
   /** 1 while the slot has dirty bits. */
   readonly #dirtyAny!: Uint8Array;
   readonly #words: number;
@@ -150,6 +178,16 @@ export class Server implements Core, EntityListener, Players {
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
     this.#words = (cap + 31) >> 5;
+    this.#leaveReserve = reserve(n);
+    // Room for a packet of entity traffic, an announcement and the Leave reserve.
+    if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
+      throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
+    this.#joinedAt = new Array<number>(n).fill(0);
+    this.#inputAt = new Array<number>(n).fill(0);
+    this.#strikeAt = new Array<number>(n).fill(0);
+    this.#chatAt = new Array<number>(n).fill(0);
+    this.#nameAt = new Array<number>(n).fill(0);
+    this.#selectAt = new Array<number>(n).fill(0);
     // Two passes over the same takes: the first measures, the second carves (see Arena);
     // the fields marked `!` are assigned in that loop.
     // Widest elements first.
@@ -175,6 +213,7 @@ export class Server implements Core, EntityListener, Players {
       this.#updated = a.u8(n, "player tables");
       this.#statsDue = a.u8(n, "player tables");
       this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
+      this.#announced = a.u8(n, "player tables");
       this.names = a.u8(n * NAME_LENGTH, "player tables");
       this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
       this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
@@ -269,13 +308,11 @@ export class Server implements Core, EntityListener, Players {
     const rx = this.#rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    if (!this.#validate(length)) {
-      const known = this.#find(address, port);
-      if (known >= 0) this.#misbehave(known);
-      if (this.#kickPending) this.#processKicks();
-      return;
-    }
+    // Only a datagram that passes validation can count against a player: anyone can send
+    // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
+    if (!this.#validate(length)) return;
     const now = this.host.now();
+    this.#now = now;
     let slot = this.#find(address, port);
     if (slot < 0) {
       slot = this.#admit(length, address, port, now);
@@ -346,24 +383,30 @@ export class Server implements Core, EntityListener, Players {
     this.#pendingKick[slot] = 0;
     this.#updated[slot] = 0;
     this.#statsDue[slot] = 0;
+    this.#announced[slot] = 0;
+    this.#joinedAt[slot] = now;
+    this.#inputAt[slot] = now;
+    this.#strikeAt[slot] = now - STRIKE_WINDOW_MS;
+    this.#chatAt[slot] = now - CHAT_INTERVAL_MS;
+    this.#nameAt[slot] = now - CHANGE_INTERVAL_MS;
+    this.#selectAt[slot] = now - CHANGE_INTERVAL_MS;
     this.#players++;
     this.#defaultName(slot);
     const id = this.playerId(slot);
     this.counters[C.Joins]++;
     this.host.log(LogEvent.Join, slot, id);
 
-    // The newcomer learns itself first, then everybody else; Adds follow via the sync cursor.
+    // The newcomer learns itself first, then every announced player. The others learn of
+    // it once it acknowledges its Join (#announce): a Connect that goes no further costs
+    // them nothing. Adds follow through the entity sync.
     this.#sendJoin(slot, slot);
     this.#sendName(slot, slot);
     this.#sendSelection(slot, slot);
     for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0) continue;
+      if (s === slot || this.active[s] === 0 || this.#announced[s] === 0) continue;
       this.#sendJoin(slot, s);
       this.#sendName(slot, s);
       this.#sendSelection(slot, s);
-      this.#sendJoin(s, slot);
-      this.#sendName(s, slot);
-      this.#sendSelection(s, slot);
     }
     this.#planner.resetSlot(slot);
     if (this.#sim !== null) this.#sim.playerJoined(slot, id);
@@ -395,6 +438,8 @@ export class Server implements Core, EntityListener, Players {
       return;
     }
     ep.lastHeard = now;
+    // Its Join (seqno 0) acknowledged: the handshake is complete.
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
     const rel = rx[12];
     const unrel = rx[13];
     const offsets = this.#offsets;
@@ -427,6 +472,7 @@ export class Server implements Core, EntityListener, Players {
       const p = offsets[m];
       // Input: five bytes, any non-zero one is true (readInput, with one DataView read for four).
       if (rx[p - 1] === Msg.Input) {
+        this.#inputAt[slot] = now;
         const w = v.getInt32(p);
         this.input[slot] = ((w & 0xff000000) !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
           ((w & 0xff00) !== 0 ? INPUT_LEFT : 0) | ((w & 0xff) !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
@@ -450,6 +496,12 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadChat]++;
           return this.#misbehave(slot);
         }
+        const now = this.#now;
+        if (this.#announced[slot] === 0 || now - this.#chatAt[slot] < CHAT_INTERVAL_MS || !this.#everyoneHasRoom(RELIABLE_HEADER + 4 + f.textLength + 1)) {
+          this.counters[C.Refused]++;
+          return;
+        }
+        this.#chatAt[slot] = now;
         const chat = this.lastChat;
         for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
         this.lastChatLength = f.textLength;
@@ -464,8 +516,9 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadName]++;
           return this.#misbehave(slot);
         }
+        if (!this.#mayChange(slot, this.#nameAt, RELIABLE_HEADER + 4 + NAME_LENGTH)) return;
         this.#setName(slot, rx, f.textOffset, f.textLength);
-        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendName(s, slot);
+        this.#tellOthers(slot, Msg.Name);
         this.host.log(LogEvent.Rename, slot, id);
         return;
       }
@@ -476,11 +529,61 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadSelection]++;
           return this.#misbehave(slot);
         }
+        if (!this.#mayChange(slot, this.#selectAt, RELIABLE_HEADER + 6)) return;
         this.ship[slot] = f.a;
         this.weapon[slot] = f.b;
-        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendSelection(s, slot);
+        this.#tellOthers(slot, Msg.Selection);
         return;
       }
+    }
+  }
+
+  /**
+   * A rename or selection of `slot` may go ahead: not too soon after its last one, and
+   * every queue it must reach has room. Otherwise it is refused and counted.
+   */
+  #mayChange(slot: number, last: number[], bytes: number): boolean {
+    const now = this.#now;
+    if (now - last[slot] < CHANGE_INTERVAL_MS || !this.#everyoneHasRoom(bytes)) {
+      this.counters[C.Refused]++;
+      return false;
+    }
+    last[slot] = now;
+    return true;
+  }
+
+  /** Every player's queue has room for `bytes` more outside the Leave reserve. */
+  #everyoneHasRoom(bytes: number): boolean {
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0) continue;
+      const ep = this.endpoints[s];
+      if (ep.capacityBytes - ep.usedBytes < bytes + this.#leaveReserve) return false;
+    }
+    return true;
+  }
+
+  /** Send the player's new Name or Selection to itself and, once it is announced, to everyone. */
+  #tellOthers(slot: number, type: number): void {
+    const everyone = this.#announced[slot] !== 0;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0 || (s !== slot && !everyone)) continue;
+      if (type === Msg.Name) this.#sendName(s, slot);
+      else this.#sendSelection(s, slot);
+    }
+  }
+
+  /**
+   * The player acknowledged its Join: tell everyone else of it, once every queue has room
+   * for the announcement (until then it stays unannounced and this is tried again).
+   */
+  #announce(slot: number): void {
+    if (!this.#everyoneHasRoom(ANNOUNCE_SIZE)) return;
+    this.#announced[slot] = 1;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (s === slot || this.active[s] === 0) continue;
+      this.#sendJoin(s, slot);
+      this.#sendName(s, slot);
+      this.#sendSelection(s, slot);
     }
   }
 
@@ -494,8 +597,15 @@ export class Server implements Core, EntityListener, Players {
     this.#misbehave(slot);
   }
 
+  /**
+   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
+   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
+   */
   #misbehave(slot: number): void {
     this.counters[C.Misbehaviour]++;
+    const now = this.#now;
+    if (now - this.#strikeAt[slot] < STRIKE_WINDOW_MS) return;
+    this.#strikeAt[slot] = now;
     if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
       this.#pendingKick[slot] = KickReason.Misbehaviour;
       this.#kickPending = true;
@@ -551,7 +661,8 @@ export class Server implements Core, EntityListener, Players {
   #reserve(to: number, type: number, payload: number): number {
     if (this.#pendingKick[to] !== 0) return -1;
     const ep = this.endpoints[to];
-    const o = hasRoom(ep, payload) ? ep.queue(type, payload) : -1;
+    // A Leave may use the reserve; everything else must leave it free.
+    const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.#leaveReserve)) ? ep.queue(type, payload) : -1;
     if (o < 0) {
       this.counters[C.QueueOverflows]++;
       this.#pendingKick[to] = KickReason.QueueOverflow;
@@ -663,7 +774,7 @@ export class Server implements Core, EntityListener, Players {
       for (let j = 0, w = s * words; j < words; j++, w++) {
         let bits = dirty[w];
         while (bits !== 0) {
-          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + 2 * LEAVE_SIZE) {
+          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + this.#leaveReserve) {
             done = false;
             break;
           }
@@ -727,7 +838,9 @@ export class Server implements Core, EntityListener, Players {
     this.input[slot] = 0;
     this.scores[slot] = 0;
     this.pings[slot] = 0;
-    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendLeave(s, id);
+    // Only those told of the player hear that it left.
+    if (this.#announced[slot] !== 0) for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendLeave(s, id);
+    this.#announced[slot] = 0;
     if (this.#sim !== null) this.#sim.playerLeft(slot, id);
     this.entities.removeOwnedBy(id);
   }
@@ -785,12 +898,31 @@ export class Server implements Core, EntityListener, Players {
     // Timeouts are seconds long: looking every TIMEOUT_CHECK_MS is enough.
     if (now >= this.#nextTimeoutCheck) {
       this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
+      const decay = now >= this.#nextDecay;
+      if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] !== 0 && now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
+        if (this.active[s] === 0) continue;
+        if (now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
           this.counters[C.Timeouts]++;
           this.host.log(LogEvent.Timeout, s, this.playerId(s));
           this.#remove(s);
+          continue;
         }
+        if (this.#announced[s] === 0) {
+          // A handshake completes or ends.
+          if (now - this.#joinedAt[s] > HANDSHAKE_MS) {
+            this.counters[C.HandshakeTimeouts]++;
+            this.host.log(LogEvent.Timeout, s, this.playerId(s));
+            this.#remove(s);
+            continue;
+          }
+          if (this.endpoints[s].firstSeq !== 0) this.#announce(s);
+        }
+        if (this.input[s] !== 0 && now - this.#inputAt[s] > INPUT_STALE_MS) {
+          this.input[s] = 0;
+          this.counters[C.StaleInputs]++;
+        }
+        if (decay && this.misbehaviour[s] > 0) this.misbehaviour[s]--;
       }
     }
     if (this.#sim !== null) this.#sim.tick(now);
@@ -805,6 +937,13 @@ export class Server implements Core, EntityListener, Players {
       this.#statsDue.fill(1);
     }
     if (now - this.#cycleStart >= cfg.updateIntervalMs) {
+      // A player whose offset fell between two ticks of the ending cycle gets its turn now,
+      // so every cycle carries one Update for every player, whatever the tick period.
+      for (let s = 0; s < cfg.maxPlayers; s++) {
+        if (this.active[s] === 0 || this.#updated[s] !== 0) continue;
+        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
+        this.#statsDue[s] = 0;
+      }
       this.#cycleStart += cfg.updateIntervalMs;
       if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
       this.#updated.fill(0);
