@@ -1,36 +1,51 @@
 /**
- * Uniform grid broad phase, turned around for a world of few ships and many projectiles:
- * each ship marks the cells within its reach with its player-slot bit, and a projectile
- * (or a ship) reads the one cell it is in to learn which ships it may touch. A step costs
- * one memset, a few cells per ship and one byte per projectile, which matters on XS,
- * where every typed-array access is a call. Sized at construction; nothing allocates
- * afterwards. Positions outside the square fall into the border cells.
+ * Uniform grid broad phase, turned around for a world of few ships and planets and many
+ * projectiles: each ship and planet marks the cells within its reach with its own bit, and
+ * a projectile (or a ship) reads the one cell it is in to learn what it may touch. A step
+ * costs one copy, a few cells per ship and one read per projectile, which matters on XS,
+ * where a typed-array access costs as much as a couple of bytecodes. Sized at
+ * construction; nothing allocates afterwards.
+ *
+ * Two layers: `base` holds what changes slowly (fixed zones, and marks its owner renews
+ * now and then, such as planets'), 16 bits a cell; `mask` is what a step reads, `base`
+ * plus what is marked afresh each step (ships), 32 bits a cell.
+ *
+ * Coordinates are integers (the position units of modules/units.ts); a cell is a power of
+ * two of them, so finding a cell is an add and a shift. The grid covers the square
+ * [−halfExtent, halfExtent) on both axes, and positions outside it fall into the border cells.
  */
 export class ReachGrid {
-  readonly cellSize: number;
+  /** Cell size is 1 << cellShift position units. */
+  readonly cellShift: number;
   /** Cells per side. */
   readonly side: number;
-  /** Bit s set: the ship of player slot s reaches into the cell. Index: row × side + column. */
-  readonly mask: Uint8Array;
-  readonly #half: number;
-  readonly #perCell: number;
+  /** Half the side, position units; a multiple of the cell size. */
+  readonly halfExtent: number;
+  /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
+  readonly mask: Int32Array;
+  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
+  readonly base: Uint16Array;
 
-  constructor(halfExtent: number, cellSize: number) {
-    if (!(cellSize > 0) || !(halfExtent > 0)) throw new RangeError("grid extent and cell size must be positive");
-    this.cellSize = cellSize;
-    this.side = Math.ceil((2 * halfExtent) / cellSize);
-    this.#half = halfExtent;
-    this.#perCell = 1 / cellSize;
-    this.mask = new Uint8Array(this.side * this.side);
+  constructor(halfExtent: number, cellShift: number) {
+    if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
+    const cell = 1 << cellShift;
+    if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 0x3fffffff)
+      throw new RangeError("grid half extent must be a positive multiple of the cell size");
+    this.cellShift = cellShift;
+    this.halfExtent = halfExtent;
+    // A shift, not a division: on XS the quotient would be a double.
+    this.side = (2 * halfExtent) >> cellShift;
+    this.mask = new Int32Array(this.side * this.side);
+    this.base = new Uint16Array(this.side * this.side);
   }
 
   poolBytes(): number {
-    return this.mask.byteLength;
+    return this.mask.byteLength + this.base.byteLength;
   }
 
   /** Column or row of a coordinate, clamped to the grid. */
   line(v: number): number {
-    const c = Math.floor((v + this.#half) * this.#perCell);
+    const c = (v + this.halfExtent) >> this.cellShift;
     return c < 0 ? 0 : c >= this.side ? this.side - 1 : c;
   }
 
@@ -39,19 +54,51 @@ export class ReachGrid {
     return this.line(y) * this.side + this.line(x);
   }
 
+  /** Every cell of `mask` back to the slow layer. */
   clear(): void {
-    this.mask.fill(0);
+    this.mask.set(this.base);
   }
 
-  /** Mark `bit` in every cell that the square of half-size r around (x, y) touches. */
+  /**
+   * Set `bit` (0..15) in the slow layer for good, in every cell for which
+   * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
+   */
+  setFixed(bit: number, touches: (x0: number, y0: number, x1: number, y1: number) => boolean): void {
+    const cell = 1 << this.cellShift;
+    for (let cy = 0; cy < this.side; cy++)
+      for (let cx = 0; cx < this.side; cx++) {
+        const x0 = cx * cell - this.halfExtent;
+        const y0 = cy * cell - this.halfExtent;
+        if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
+      }
+  }
+
+  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
   mark(bit: number, x: number, y: number, r: number): void {
-    const x0 = this.line(x - r);
-    const x1 = this.line(x + r);
-    const y1 = this.line(y + r);
-    const mask = this.mask;
-    for (let cy = this.line(y - r); cy <= y1; cy++) {
-      const row = cy * this.side;
-      for (let cx = x0; cx <= x1; cx++) mask[row + cx] |= bit;
-    }
+    this.#square(this.mask, bit, true, x, y, r);
+  }
+
+  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
+  markBase(bit: number, on: boolean, x: number, y: number, r: number): void {
+    this.#square(this.base, bit, on, x, y, r);
+  }
+
+  #square(cells: Int32Array | Uint16Array, bit: number, on: boolean, x: number, y: number, r: number): void {
+    const half = this.halfExtent;
+    const shift = this.cellShift;
+    const last = this.side - 1;
+    let x0 = (x - r + half) >> shift;
+    let x1 = (x + r + half) >> shift;
+    let y0 = (y - r + half) >> shift;
+    let y1 = (y + r + half) >> shift;
+    // Clamped like `line`, so a square beyond an edge still marks the border cells.
+    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
+    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
+    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
+    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
+    const side = this.side;
+    const keep = ~bit;
+    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
+    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
   }
 }

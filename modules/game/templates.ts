@@ -2,8 +2,11 @@
  * Entity templates and world constants, declared once. A template id is what Add
  * carries as `typeId`; docs/game.md and docs/protocol.md ("Template ids") list them.
  *
- * Units: world units (wu), seconds, steps of 1/30 s. The world is y-up; a heading of 0
- * points along +x and grows counter-clockwise ("left").
+ * Units: the numbers a person reads (radii, arena, G·M, orbits, spawn band, muzzle speeds)
+ * are in world units (wu), seconds and steps of 1/30 s. The numbers the step uses directly
+ * are in the fixed-point units of modules/units.ts, and say so: velocities in 1/1024 wu per
+ * step, headings in 1/4096 turn. The world is y-up; a heading of 0 points along +x and
+ * grows counter-clockwise ("left").
  */
 
 /** Template ids (Add.typeId). Contiguous ranges: planets, ships, projectiles. */
@@ -72,8 +75,10 @@ export const SPAWN_ATTEMPTS = 24;
 /** Steps from death to respawn (2 s) and from joining to the first spawn (0.5 s). */
 export const RESPAWN_STEPS = 60;
 export const JOIN_SPAWN_STEPS = 15;
-/** Projectiles never move faster than this (gravity slingshots), wu/s. */
+/** Projectiles never move faster than this (gravity slingshots), wu/s: 50 wu a step. */
 export const SHOT_MAX_SPEED = 1500;
+/** SHOT_MAX_SPEED in velocity units (1/1024 wu per step). */
+export const SHOT_MAX_VELOCITY = 51200;
 /** Steps before a projectile can hit the ship that fired it. */
 export const SHOT_ARM_STEPS = 9;
 /** Velocity kept along the normal after a bounce. */
@@ -89,11 +94,18 @@ export const RAM_DAMAGE_FACTOR = 0.05;
 // ---------------------------------------------------------------- ships, by ship type
 
 export const SHIP_NAME: readonly string[] = Object.freeze(["interceptor", "fighter", "cruiser"]);
-/** Forward thrust, wu/s². Backward thrust is half of it. */
-export const SHIP_THRUST: readonly number[] = Object.freeze([420, 300, 200]);
-/** Turn rate, rad/s. */
-export const SHIP_TURN: readonly number[] = Object.freeze([4.5, 3.5, 2.4]);
-export const SHIP_MAX_SPEED: readonly number[] = Object.freeze([420, 330, 250]);
+/**
+ * Forward thrust, velocity units gained per step (1/1024 wu per step, each step): 420.1,
+ * 299.7 and 200.4 wu/s². Backward thrust is half of it, rounded down.
+ */
+export const SHIP_THRUST: readonly number[] = Object.freeze([478, 341, 228]);
+/**
+ * Turn per step while left or right is held, heading units (1/4096 turn), multiples of the
+ * sine table's step of 4: 4.42, 3.50 and 2.39 rad/s.
+ */
+export const SHIP_TURN: readonly number[] = Object.freeze([96, 76, 52]);
+/** Top speed, velocity units (1/1024 wu per step): 420, 330 and 249.99 wu/s. */
+export const SHIP_MAX_SPEED: readonly number[] = Object.freeze([14336, 11264, 8533]);
 export const SHIP_HP: readonly number[] = Object.freeze([60, 100, 180]);
 /** Mass for ship-against-ship bounces (relative). */
 export const SHIP_MASS: readonly number[] = Object.freeze([1, 2, 4]);
@@ -105,12 +117,14 @@ export const WEAPON_NAME: readonly string[] = Object.freeze(["pulse", "cannon", 
 export const WEAPON_COOLDOWN: readonly number[] = Object.freeze([3, 10, 24]);
 /** Muzzle speed added to the ship's velocity, wu/s. */
 export const WEAPON_SPEED: readonly number[] = Object.freeze([650, 520, 360]);
+/** WEAPON_SPEED in velocity units (1/1024 wu per step): 650.01, 519.99 and 360 wu/s. */
+export const WEAPON_VELOCITY: readonly number[] = Object.freeze([22187, 17749, 12288]);
 export const WEAPON_DAMAGE: readonly number[] = Object.freeze([8, 22, 55]);
 /** Lifetime in steps: 3 s, 2.5 s, 4 s. */
 export const WEAPON_LIFE: readonly number[] = Object.freeze([90, 75, 120]);
 
-/** The largest ship and projectile radii and speeds, for the broad phase. */
+/** The largest radii (wu) and the largest of SHIP_MAX_SPEED (velocity units), for the broad phase. */
 export const MAX_SHIP_RADIUS = 20;
 export const MAX_PLANET_RADIUS = 64;
 export const MAX_SHOT_RADIUS = 8;
-export const MAX_SHIP_SPEED = 420;
+export const MAX_SHIP_SPEED = 14336;

@@ -5,7 +5,7 @@ import {
   PLANET_DAMAGE_BASE, RAM_DAMAGE_BASE, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHOT_ARM_STEPS, SHOT_BASE, TEMPLATE_RADIUS,
   WEAPON_DAMAGE, WEAPON_LIFE,
 } from "../../modules/game/templates";
-import { joinAndSpawn, makeWorld, ofType, place, playerIdOf, steps, type World } from "./world";
+import { joinAndSpawn, makeWorld, ofType, place, playerIdOf, radiusOf, steps, vxOf, vyOf, xOf, yOf, type World } from "./world";
 
 /** Two ships, A (slot 0) and B (slot 1), far from the sun, no planets. */
 function duel(weaponA = 0): { w: World; a: number; b: number } {
@@ -34,11 +34,30 @@ describe("game combat", function () {
     let t = 0;
     while (w.entities.alive[shot] !== 0 && t++ < 60) w.game.step();
     assert.ok(t < 20, `hit after ${t} steps`);
-    assert.equal(w.game.hp[b], SHIP_HP[0] - WEAPON_DAMAGE[1]);
+    assert.equal(w.game.hp[1], SHIP_HP[0] - WEAPON_DAMAGE[1]);
     assert.equal(w.entities.health[b], Math.ceil(((SHIP_HP[0] - WEAPON_DAMAGE[1]) * 100) / SHIP_HP[0]));
-    assert.equal(w.game.hp[a], SHIP_HP[0], "the shooter is untouched");
+    assert.equal(w.game.hp[0], SHIP_HP[0], "the shooter is untouched");
+    assert.equal(w.entities.health[a], 100);
     assert.equal(w.game.counters[GameCounter.ShotHits], 1);
     assert.equal(w.game.shots, 0);
+  });
+
+  it("a projectile at 1500 wu/s (50 wu a step) cannot pass through a ship 26 wu across; a near miss misses", function () {
+    // Pulse (radius 3) against an interceptor (radius 10): contact within 13 wu of its path.
+    for (const [offset, hits] of [[0, true], [12, true], [-12, true], [14, false], [-14, false]] as const) {
+      for (let phase = 0; phase < 50; phase += 7) {
+        const { w, a, b } = duel(0);
+        place(w, a, -2000, -1500, 0, 0, 0);
+        fire(w, 0);
+        const [shot] = ofType(w, SHOT_BASE);
+        // Along +y at 1500 wu/s, starting `phase` wu further on, past B at x + offset.
+        place(w, shot, 1500 + offset, -400 + phase, 0, 1500);
+        place(w, b, 1500, 0, 0, 0, 0);
+        const hp = w.game.hp[1];
+        steps(w, 14);
+        assert.equal(w.game.hp[1] < hp, hits, `offset ${offset}, phase ${phase}: hp ${w.game.hp[1]}`);
+      }
+    }
   });
 
   it("a projectile lives for its weapon's lifetime", function () {
@@ -65,10 +84,13 @@ describe("game combat", function () {
     place(w, b, 2030, 1000, -150, 0, Math.PI);
     steps(w, 3);
     assert.equal(w.game.counters[GameCounter.Rams], 1);
-    assert.ok(w.game.hp[a] < SHIP_HP[0] - RAM_DAMAGE_BASE, `A hp ${w.game.hp[a]}`);
-    assert.equal(w.game.hp[a], w.game.hp[b], "equal damage");
+    assert.ok(w.game.hp[0] < SHIP_HP[0] - RAM_DAMAGE_BASE, `A hp ${w.game.hp[0]}`);
+    assert.equal(w.game.hp[0], w.game.hp[1], "equal damage");
+    // About 300 wu/s closing (gravity adds a little): 6 + 0.05 × the closing speed, rounded down.
+    const dmg = SHIP_HP[0] - w.game.hp[0];
+    assert.ok(dmg === RAM_DAMAGE_BASE + 14 || dmg === RAM_DAMAGE_BASE + 15, `damage ${dmg}`);
     assert.ok(w.entities.vx[b] - w.entities.vx[a] > 0, "separating");
-    assert.ok(w.entities.x[b] - w.entities.x[a] >= 2 * TEMPLATE_RADIUS[SHIP_BASE] - 1e-3, "no overlap");
+    assert.ok(xOf(w, b) - xOf(w, a) >= 2 * TEMPLATE_RADIUS[SHIP_BASE] - 1e-3, "no overlap");
 
     // A cruiser hitting an interceptor barely slows; the interceptor is thrown back.
     const h = makeWorld({ planets: 0 });
@@ -79,8 +101,8 @@ describe("game combat", function () {
     place(h, d, 2030, 1000, -150, 0, Math.PI);
     steps(h, 3);
     assert.equal(h.game.counters[GameCounter.Rams], 1);
-    assert.ok(h.entities.vx[c] > 0, `cruiser keeps going (${h.entities.vx[c]})`);
-    assert.ok(h.entities.vx[d] > 150, `interceptor thrown back (${h.entities.vx[d]})`);
+    assert.ok(vxOf(h, c) > 0, `cruiser keeps going (${vxOf(h, c)})`);
+    assert.ok(vxOf(h, d) > 150, `interceptor thrown back (${vxOf(h, d)})`);
   });
 
   it("a planet bounces a ship off and damages it", function () {
@@ -91,18 +113,18 @@ describe("game combat", function () {
     const p = g.bodyIndex[1];
     const reach = TEMPLATE_RADIUS[e.type[p]] + TEMPLATE_RADIUS[e.type[s]];
     // Approach the planet along the line from the sun, at 200 wu/s relative to it.
-    const r = Math.hypot(e.x[p], e.y[p]);
-    const nx = e.x[p] / r;
-    const ny = e.y[p] / r;
-    place(w, s, e.x[p] + nx * (reach + 8), e.y[p] + ny * (reach + 8), e.vx[p] - nx * 200, e.vy[p] - ny * 200, 0);
+    const r = radiusOf(w, p);
+    const nx = xOf(w, p) / r;
+    const ny = yOf(w, p) / r;
+    place(w, s, xOf(w, p) + nx * (reach + 8), yOf(w, p) + ny * (reach + 8), vxOf(w, p) - nx * 200, vyOf(w, p) - ny * 200, 0);
     steps(w, 4);
     assert.equal(g.counters[GameCounter.PlanetHits], 1);
-    assert.ok(g.hp[s] <= SHIP_HP[0] - PLANET_DAMAGE_BASE && g.hp[s] > 0, `hp ${g.hp[s]}`);
-    const dx = e.x[s] - e.x[p];
-    const dy = e.y[s] - e.y[p];
+    assert.ok(g.hp[0] <= SHIP_HP[0] - PLANET_DAMAGE_BASE && g.hp[0] > 0, `hp ${g.hp[0]}`);
+    const dx = xOf(w, s) - xOf(w, p);
+    const dy = yOf(w, s) - yOf(w, p);
     const d = Math.hypot(dx, dy);
     assert.ok(d >= reach - 1e-3, "outside the planet");
-    const vn = ((e.vx[s] - e.vx[p]) * dx + (e.vy[s] - e.vy[p]) * dy) / d;
+    const vn = ((vxOf(w, s) - vxOf(w, p)) * dx + (vyOf(w, s) - vyOf(w, p)) * dy) / d;
     assert.ok(vn > 50, `moving away at ${vn}`);
     assert.equal(g.counters[GameCounter.EnvironmentDeaths], 0);
   });
@@ -118,15 +140,15 @@ describe("game combat", function () {
     steps(w, 30);
     assert.equal(e.alive[intoSun] !== 0 && e.type[intoSun] === SHOT_BASE, false, "absorbed by the sun");
     const p = g.bodyIndex[1];
-    const r = Math.hypot(e.x[p], e.y[p]);
+    const r = radiusOf(w, p);
     // Riding along with the planet, 150 wu out, nose at its centre.
-    place(w, a, e.x[p] * (1 + 150 / r), e.y[p] * (1 + 150 / r), e.vx[p], e.vy[p], Math.atan2(-e.y[p], -e.x[p]));
+    place(w, a, xOf(w, p) * (1 + 150 / r), yOf(w, p) * (1 + 150 / r), vxOf(w, p), vyOf(w, p), Math.atan2(-yOf(w, p), -xOf(w, p)));
     fire(w, 0);
     const [intoPlanet] = ofType(w, SHOT_BASE);
     steps(w, 20);
     assert.equal(e.alive[intoPlanet] !== 0 && e.type[intoPlanet] === SHOT_BASE, false, "absorbed by the planet");
     assert.equal(g.counters[GameCounter.ShotHits], 0);
-    assert.equal(g.hp[a], SHIP_HP[0]);
+    assert.equal(g.hp[0], SHIP_HP[0]);
   });
 
   it("the sun kills on contact: no score, and the player respawns 2 s later with full health", function () {
@@ -148,7 +170,7 @@ describe("game combat", function () {
     const again = g.focusIndex[0];
     assert.ok(again >= 0, "respawned");
     assert.notEqual(w.entities.id(again), oldId);
-    assert.equal(g.hp[again], SHIP_HP[0]);
+    assert.equal(g.hp[0], SHIP_HP[0]);
     assert.equal(w.entities.health[again], 100);
     assert.equal(w.entities.owner[again], playerIdOf(0));
   });
@@ -157,7 +179,7 @@ describe("game combat", function () {
     const { w, a, b } = duel(2);
     place(w, a, 2000, 0, 0, 0, Math.PI / 2);
     place(w, b, 2000, 200, 0, 0, 0);
-    w.game.hp[b] = 5;
+    w.game.hp[1] = 5;
     fire(w, 0);
     steps(w, 20);
     assert.equal(w.game.deaths[1], 1);
@@ -172,8 +194,8 @@ describe("game combat", function () {
     const { w, a, b } = duel();
     place(w, a, 1990, 1000, 200, 0, 0);
     place(w, b, 2030, 1000, -200, 0, Math.PI);
-    w.game.hp[a] = 3;
-    w.game.hp[b] = 3;
+    w.game.hp[0] = 3;
+    w.game.hp[1] = 3;
     steps(w, 3);
     assert.equal(w.game.counters[GameCounter.Kills], 2);
     assert.deepEqual(Array.from(w.players.scores.subarray(0, 2)), [1, 1]);
@@ -185,13 +207,13 @@ describe("game combat", function () {
     fire(w, 0);
     const [shot] = ofType(w, SHOT_BASE + 1);
     // Still arming: the ship can sit right in its path.
-    place(w, a, w.entities.x[shot], w.entities.y[shot] + 20, 0, 0, 0);
+    place(w, a, xOf(w, shot), yOf(w, shot) + 20, 0, 0, 0);
     w.game.step();
-    assert.equal(w.game.hp[a], SHIP_HP[0], "no damage while arming");
+    assert.equal(w.game.hp[0], SHIP_HP[0], "no damage while arming");
     assert.ok(SHOT_ARM_STEPS < 20);
     steps(w, SHOT_ARM_STEPS);
-    w.game.hp[a] = 5;
-    place(w, a, w.entities.x[shot] + w.entities.vx[shot] / 15, w.entities.y[shot] + w.entities.vy[shot] / 15, 0, 0, 0);
+    w.game.hp[0] = 5;
+    place(w, a, xOf(w, shot) + vxOf(w, shot) / 15, yOf(w, shot) + vyOf(w, shot) / 15, 0, 0, 0);
     steps(w, 4);
     assert.equal(w.game.deaths[0], 1);
     assert.equal(w.game.counters[GameCounter.Suicides], 1);
@@ -215,7 +237,7 @@ describe("game combat", function () {
     const s = g.focusIndex[0];
     assert.ok(s >= 0);
     assert.equal(w.entities.type[s], SHIP_BASE + 2);
-    assert.equal(g.hp[s], SHIP_HP[2]);
+    assert.equal(g.hp[0], SHIP_HP[2]);
     assert.equal(g.shipType[0], 2);
     assert.equal(g.weaponType[0], 2);
     steps(w, 3);
@@ -230,7 +252,7 @@ describe("game combat", function () {
     fire(w, 0);
     w.game.playerLeft(0, playerIdOf(0));
     // The shot is still in flight (the server removes owned entities; here it stays).
-    w.game.hp[b] = 5;
+    w.game.hp[1] = 5;
     steps(w, 25);
     assert.equal(w.game.deaths[1], 1);
     assert.equal(w.players.scores[0], 0);

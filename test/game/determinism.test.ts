@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Random } from "../../modules/random";
-import { cos, sin, wrapAngle, TWO_PI } from "../../modules/game/trig";
+import { buildSineTable, cos, cosQ, sin, SINE_TABLE_LENGTH, sinQ, wrapAngle, TWO_PI } from "../../modules/game/trig";
 import { makeWorld, leave, playerIdOf } from "./world";
 
 /** 10,000 steps of 8 players on scripted inputs, with selections, a leave and a rejoin. */
@@ -44,11 +44,37 @@ describe("game determinism", function () {
     for (let t = 0; t < 40; t++) w.game.step();
     const h = w.game.hash();
     const i = w.game.focusIndex[0];
-    const bits = new Uint32Array(w.entities.vy.buffer);
-    bits[i] ^= 1;
+    for (const field of [w.entities.x, w.entities.y, w.entities.vx, w.entities.vy, w.entities.rot, w.game.expires]) {
+      field[i] ^= 1;
+      assert.notEqual(w.game.hash(), h);
+      field[i] ^= 1;
+      assert.equal(w.game.hash(), h);
+    }
+    w.game.hp[0] ^= 1;
     assert.notEqual(w.game.hash(), h);
-    bits[i] ^= 1;
+    w.game.hp[0] ^= 1;
     assert.equal(w.game.hash(), h);
+  });
+
+  it("the Q14 sine table is exact where it must be and within one unit of Math.sin at every heading", function () {
+    const table = buildSineTable(new Int16Array(SINE_TABLE_LENGTH));
+    assert.equal(table[0], 0);
+    assert.equal(table[128], 11585);
+    assert.equal(table[256], 16384);
+    // On the table's own headings (ships turn in steps of 4), rounding only: half a unit;
+    // between them, linear interpolation rounded down adds less than one.
+    let onGrid = 0;
+    let between = 0;
+    for (let a = 0; a < 4096; a++) {
+      const t = (a * TWO_PI) / 4096;
+      const err = Math.max(Math.abs(sinQ(table, a) - 16384 * Math.sin(t)), Math.abs(cosQ(table, a) - 16384 * Math.cos(t)));
+      if (a % 4 === 0) onGrid = Math.max(onGrid, err);
+      else between = Math.max(between, err);
+    }
+    assert.ok(onGrid <= 0.5, `worst error on the grid ${onGrid} units`);
+    assert.ok(between < 1.5, `worst error between ${between} units`);
+    for (const a of [0, 1024, 2048, 3072]) assert.equal(Math.abs(sinQ(table, a)) + Math.abs(cosQ(table, a)), 16384, `heading ${a}`);
+    assert.equal(sinQ(table, -1024), -16384, "headings wrap");
   });
 
   it("sin and cos from ./trig match Math.sin and Math.cos to 1e-12", function () {

@@ -12,6 +12,7 @@ import { getU32 } from "../../modules/protocol/bytes";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { MAX_PACKET, Msg, UPDATE_ENTRY } from "../../modules/protocol/constants";
 import { C } from "../../modules/protocol/counters";
+import { toWu, toWuPerSecond } from "../../modules/units";
 import { Network } from "../helpers/link";
 import { behaviourInput, ownShip } from "../../tools/behaviours";
 
@@ -209,10 +210,10 @@ describe("game in the server: Update plan and bandwidth", function () {
     assert.deepEqual(got, want);
     for (let i = 0; i < e.capacity; i++) {
       if (e.alive[i] === 0) continue;
-      // Positions are at most 4 update ticks old.
-      const slack = 2 + 0.3 * Math.hypot(e.vx[i], e.vy[i]);
-      assert.ok(Math.abs(late.client.x[i] - e.x[i]) < slack, `entity ${i}: x ${late.client.x[i]} vs ${e.x[i]}`);
-      assert.ok(Math.abs(late.client.y[i] - e.y[i]) < slack, `entity ${i}: y ${late.client.y[i]} vs ${e.y[i]}`);
+      // Positions (wu on the wire) are at most 4 update ticks old.
+      const slack = 2 + 0.3 * Math.hypot(toWuPerSecond(e.vx[i]), toWuPerSecond(e.vy[i]));
+      assert.ok(Math.abs(late.client.x[i] - toWu(e.x[i])) < slack, `entity ${i}: x ${late.client.x[i]} vs ${toWu(e.x[i])}`);
+      assert.ok(Math.abs(late.client.y[i] - toWu(e.y[i])) < slack, `entity ${i}: y ${late.client.y[i]} vs ${toWu(e.y[i])}`);
       assert.equal(late.client.type[i], e.type[i]);
     }
   });

@@ -1,8 +1,13 @@
-/** A game on its own entity table, without a server: for stepping the world directly. */
+/**
+ * A game on its own entity table, without a server: for stepping the world directly.
+ * Tests speak in world units (wu), wu/s and radians; the table holds the fixed-point units
+ * of modules/units.ts, and these helpers convert.
+ */
 import { makeConfig, type Config } from "../../modules/config";
 import { MAX_PLAYERS } from "../../modules/protocol/constants";
 import { EntityTable } from "../../modules/game/entities";
 import { Game, type GamePlayers } from "../../modules/game/game";
+import { fromRadians, fromWu, fromWuPerSecond, toRadians, toWu, toWuPerSecond } from "../../modules/units";
 
 export interface World {
   config: Config;
@@ -40,16 +45,18 @@ export function leave(w: World, slot: number): void {
   w.entities.removeOwnedBy(id);
 }
 
-/** Put entity `i` somewhere, as if it had been there since the last step. */
+/**
+ * Put entity `i` at (x, y) wu moving (vx, vy) wu/s, heading `rot` radians if given, as if
+ * it had been there since the last step.
+ */
 export function place(w: World, i: number, x: number, y: number, vx = 0, vy = 0, rot?: number): void {
   const e = w.entities;
-  e.x[i] = x;
-  e.y[i] = y;
-  e.vx[i] = vx;
-  e.vy[i] = vy;
-  if (rot !== undefined) e.rot[i] = rot;
-  w.game.prevX[i] = e.x[i];
-  w.game.prevY[i] = e.y[i];
+  e.x[i] = fromWu(x);
+  e.y[i] = fromWu(y);
+  e.vx[i] = fromWuPerSecond(vx);
+  e.vy[i] = fromWuPerSecond(vy);
+  if (rot !== undefined) e.rot[i] = fromRadians(rot);
+  w.game.moved(i);
 }
 
 export function steps(w: World, n: number): void {
@@ -63,6 +70,29 @@ export function ofType(w: World, type: number): number[] {
   return out;
 }
 
+/** Position (wu), velocity (wu/s) and heading (radians) of entity `i`. */
+export function xOf(w: World, i: number): number {
+  return toWu(w.entities.x[i]);
+}
+export function yOf(w: World, i: number): number {
+  return toWu(w.entities.y[i]);
+}
+export function vxOf(w: World, i: number): number {
+  return toWuPerSecond(w.entities.vx[i]);
+}
+export function vyOf(w: World, i: number): number {
+  return toWuPerSecond(w.entities.vy[i]);
+}
+export function rotOf(w: World, i: number): number {
+  return toRadians(w.entities.rot[i]);
+}
+
+/** Speed of entity `i`, wu/s. */
 export function speed(w: World, i: number): number {
-  return Math.hypot(w.entities.vx[i], w.entities.vy[i]);
+  return Math.hypot(vxOf(w, i), vyOf(w, i));
+}
+
+/** Distance of entity `i` from the sun, wu. */
+export function radiusOf(w: World, i: number): number {
+  return Math.hypot(xOf(w, i), yOf(w, i));
 }
