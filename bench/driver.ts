@@ -284,7 +284,10 @@ export class Replay {
       const kind = t[p];
       if (kind === END || kind === MARK) break;
       for (let i = 0; i < 8; i++) b64[i] = t[p + 1 + i];
-      host.time = this.#f64[0];
+      // A device's clock is an integer count of ms; a Float64Array read is a double on XS
+      // even when whole, and every comparison with it would count as a float op.
+      const time = this.#f64[0];
+      host.time = (time | 0) === time ? time | 0 : time;
       if (kind === TICK) {
         p += 9;
         if (live) server.tick(host.time);

@@ -19,7 +19,7 @@ import { getU32 } from "../protocol/bytes";
 import {
   Fields, headerRel, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES, readChat, readName,
   readSelection, validatePacket, writeAdd, writeChat, writeHeader, writeId, writeName, writeReject,
-  writeSelection, writeStats, writeUpdateEntry,
+  writeSelection, writeStats,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
 import { EntityTable, type EntityListener } from "../game/entities";
@@ -720,6 +720,14 @@ export class Server implements Core, EntityListener, Players {
 
   /** EntityListener: every player reconciles this index at its next chance. */
   entityAdded(index: number): void {
+    // A new id in this cache slot: its bytes now, the state at the next encoding.
+    const id = this.entities.id(index);
+    const all = this.#txAndEntries;
+    const at = MAX_PACKET + index * UPDATE_ENTRY;
+    all[at] = id >>> 24;
+    all[at + 1] = id >>> 16;
+    all[at + 2] = id >>> 8;
+    all[at + 3] = id;
     this.#encoded[index] = 0;
     this.#markIndex(index);
   }
@@ -976,6 +984,12 @@ export class Server implements Core, EntityListener, Players {
     const encoded = this.#encoded;
     const list = this.#list;
     const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const erot = e.rot;
+    const ehealth = e.health;
     // Entries stay valid until the entities change in place (a game step bumps the
     // version); an entity added at a reused index is re-encoded (entityAdded).
     if (e.version !== this.#encodedVersion) {
@@ -1006,7 +1020,36 @@ export class Server implements Core, EntityListener, Players {
           let i = first;
           const start = o;
           do {
-            if (encoded[i] === 0) this.#encode(all, i);
+            if (encoded[i] === 0) {
+              // The entry after a change: fixed point to wire units (modules/units.ts),
+              // rounded half up and clamped to int16, written in place (the layout of
+              // codec.writeUpdateEntry; a test checks it against units.ts). Inlined: on XS a
+              // call costs as much as the writes. The id's bytes are written when the entity
+              // is added (entityAdded); only the state changes here.
+              const at = MAX_PACKET + i * UPDATE_ENTRY;
+              let v = (ex[i] + POS_HALF) >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 4] = v >> 8;
+              all[at + 5] = v;
+              v = (ey[i] + POS_HALF) >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 6] = v >> 8;
+              all[at + 7] = v;
+              v = (evx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 8] = v >> 8;
+              all[at + 9] = v;
+              v = (evy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 10] = v >> 8;
+              all[at + 11] = v;
+              v = ((erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS;
+              all[at + 12] = v >> 8;
+              all[at + 13] = v;
+              v = ehealth[i];
+              all[at + 14] = v > 100 ? 100 : v;
+              encoded[i] = 1;
+            }
             pos++;
             i++;
             o += UPDATE_ENTRY;
@@ -1024,17 +1067,6 @@ export class Server implements Core, EntityListener, Players {
       if (pos >= n || k === 0) break;
     }
     this.#planner.commit(slot, list, pos, now);
-  }
-
-  /** Encode entity `i`'s Update entry into the cache, fixed point to wire units (modules/units.ts). */
-  #encode(all: Uint8Array, i: number): void {
-    const e = this.entities;
-    writeUpdateEntry(
-      all, MAX_PACKET + i * UPDATE_ENTRY, e.id(i), (e.x[i] + POS_HALF) >> POS_SHIFT, (e.y[i] + POS_HALF) >> POS_SHIFT,
-      (e.vx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT, (e.vy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT,
-      ((e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS, e.health[i],
-    );
-    this.#encoded[i] = 1;
   }
 
   /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */

@@ -4,7 +4,7 @@ import { createCounters } from "../../modules/protocol/counters";
 import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
 import { Match } from "../helpers/match";
-import { fromWu, fromWuPerSecond } from "../../modules/units";
+import { ANGLE_TURN, POS_ONE, fromWu, fromWuPerSecond, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";
 
 /** Byte length of the messages a valid packet declares. */
 function declaredLength(b: Uint8Array, length: number): number {
@@ -95,5 +95,36 @@ describe("server packets", function () {
         }
       }
     }
+  });
+});
+
+describe("server: Update entries", function () {
+  it("carry the entity state in wire units exactly as units.ts converts it (rounding, clamping, wrap)", function () {
+    const m = new Match({ maxEntities: 16 });
+    const e = m.server.entities;
+    const values = [
+      [0, 0, 0, 0, 0, 100],
+      [POS_ONE / 2, -POS_ONE / 2, 17, -17, ANGLE_TURN - 1, 42],
+      [fromWu(2999.5), fromWu(-2999.5), fromWuPerSecond(1500), fromWuPerSecond(-1500), ANGLE_TURN / 4, 1],
+      [fromWu(40000), fromWu(-40000), 2000000, -2000000, 5 * ANGLE_TURN + 7, 0],
+      [-1, 1, -1, 1, -1, 100],
+    ];
+    for (const [x, y] of values) e.add(4, NO_PLAYER, x, y);
+    values.forEach(([, , vx, vy, rot, health], i) => {
+      e.vx[i] = vx;
+      e.vy[i] = vy;
+      e.rot[i] = rot;
+      e.health[i] = health;
+    });
+    e.version++;
+    const c = m.join();
+    m.run(500);
+    values.forEach(([x, y, vx, vy, rot, health], i) => {
+      assert.deepEqual(
+        [c.x[i], c.y[i], c.vx[i], c.vy[i], c.rot[i], c.health[i]],
+        [toWirePosition(x), toWirePosition(y), toWireVelocity(vx), toWireVelocity(vy), toWireAngle(rot), health],
+        `entity ${i}`,
+      );
+    });
   });
 });
