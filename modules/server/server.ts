@@ -18,7 +18,7 @@ import {
 import { getU32 } from "../protocol/bytes";
 import {
   Fields, headerRel, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES, readChat, readName,
-  readSelection, validatePacket, writeAdd, writeChat, writeHeader, writeId, writeName, writeReject,
+  readSelection, validatePacket, writeChat, writeHeader, writeId, writeName, writeReject,
   writeSelection, writeStats,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
@@ -701,7 +701,12 @@ export class Server implements Core, EntityListener, Players {
     const o = this.#reserve(to, Msg.Add, 9);
     const e = this.entities;
     if (o < 0) return false;
-    writeAdd(this.endpoints[to].buf, o, e.id(index), e.owner[index], e.type[index]);
+    // writeAdd's layout (id, owner, type), with two DataView writes: this runs for every
+    // entity and player.
+    const ep = this.endpoints[to];
+    ep.view.setUint32(o, ((e.generation[index] << 16) | index) >>> 0);
+    ep.view.setUint32(o + 4, e.owner[index]);
+    ep.buf[o + 8] = e.type[index];
     this.known[to * e.capacity + index] = e.generation[index];
     this.#planner.added(to, index);
     return true;
@@ -712,7 +717,7 @@ export class Server implements Core, EntityListener, Players {
     const k = to * this.entities.capacity + index;
     const o = this.#reserve(to, Msg.Remove, 4);
     if (o < 0) return false;
-    writeId(this.endpoints[to].buf, o, ((this.known[k] << 16) | index) >>> 0);
+    this.endpoints[to].view.setUint32(o, ((this.known[k] << 16) | index) >>> 0);
     this.known[k] = 0;
     this.#planner.removed(to, index);
     return true;

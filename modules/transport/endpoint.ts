@@ -17,7 +17,6 @@
  *   (Karn's rule).
  */
 import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable } from "../protocol/constants";
-import { setU32 } from "../protocol/bytes";
 import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
 import { queuedSize } from "../protocol/codec";
 
@@ -30,6 +29,8 @@ export class Endpoint {
   readonly capacityBytes: number;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   readonly buf: Uint8Array;
+  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
+  readonly view: DataView;
   /** Bytes and messages queued. */
   usedBytes = 0;
   count = 0;
@@ -79,6 +80,7 @@ export class Endpoint {
     if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
     this.capacityBytes = capacityBytes;
     this.buf = storage ?? new Uint8Array(capacityBytes);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
     this.#sizes = typeTable().size;
     const shared = whole !== undefined && storage !== undefined && whole.buffer === storage.buffer && whole.byteOffset === 0;
     this.#whole = shared ? whole : null;
@@ -131,7 +133,7 @@ export class Endpoint {
     if (RELIABLE_HEADER + payload > MAX_PACKET - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
     if (!this.canQueue(payload)) return -1;
     const o = this.usedBytes;
-    setU32(this.buf, o, this.nextSeq);
+    this.view.setUint32(o, this.nextSeq);
     this.buf[o + 4] = type;
     this.count++;
     this.usedBytes += RELIABLE_HEADER + payload;

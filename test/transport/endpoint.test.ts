@@ -1,0 +1,382 @@
+/**
+ * The Endpoint's queue, acks, receive cursor and RTT sampling, with seqnos started just
+ * short of 0xFFFFFFFF so every test crosses the wrap to 0.
+ */
+import assert from "node:assert/strict";
+import { getU32, setU32 } from "../../modules/protocol/bytes";
+import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
+import { C, createCounters } from "../../modules/protocol/counters";
+import { DUPLICATE, Endpoint, finishPacket, OUT_OF_ORDER, PROCESS } from "../../modules/transport/endpoint";
+
+const FROM_ANY = 3;
+
+/** Queue a 4-byte Join whose payload is `value`; returns its seqno. */
+function push(ep: Endpoint, value: number): number {
+  const seq = ep.nextSeq;
+  const o = ep.queue(Msg.Join, 4);
+  assert.ok(o >= 0, "queue has room");
+  setU32(ep.buf, o, value);
+  return seq;
+}
+
+/** Seqnos of the reliable messages in a packet started by `fill`, all of `payload` bytes. */
+function seqnosIn(out: Uint8Array, payload = 4): number[] {
+  const seqs: number[] = [];
+  let o = HEADER_SIZE;
+  for (let m = 0; m < headerRel(out); m++) {
+    seqs.push(getU32(out, o));
+    o += RELIABLE_HEADER + payload;
+  }
+  return seqs;
+}
+
+describe("Endpoint: queue and acks across the wrap", () => {
+  it("queued messages carry consecutive seqnos through 0xFFFFFFFF → 0", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0, 0xfffffffe, 0);
+    const seqs = [push(ep, 10), push(ep, 11), push(ep, 12), push(ep, 13)];
+    assert.deepEqual(seqs, [0xfffffffe, 0xffffffff, 0, 1]);
+    for (let i = 0; i < 4; i++) {
+      assert.equal(getU32(ep.buf, i * 9), seqs[i]);
+      assert.equal(ep.buf[i * 9 + 4], Msg.Join);
+      assert.equal(getU32(ep.buf, i * 9 + 5), 10 + i);
+    }
+    assert.equal(ep.nextSeq, 2);
+    assert.equal(ep.count, 4);
+    assert.equal(ep.usedBytes, 36);
+  });
+
+  it("an ack across the wrap removes exactly the messages up to it", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xfffffffe, 0);
+    for (let i = 0; i < 4; i++) push(ep, 20 + i);
+    ep.fill(out, 10, 10);
+    assert.equal(ep.acknowledge(0xffffffff, 20), true);
+    assert.equal(ep.count, 2);
+    assert.equal(ep.firstSeq, 0);
+    assert.equal(getU32(ep.buf, 0), 0);
+    assert.equal(getU32(ep.buf, 5), 22);
+    assert.equal(ep.acknowledge(1, 30), true);
+    assert.equal(ep.count, 0);
+    assert.equal(ep.usedBytes, 0);
+    assert.equal(ep.firstSeq, 2);
+  });
+
+  it("an old ack (before the wrap) changes nothing", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xfffffffe, 0);
+    for (let i = 0; i < 3; i++) push(ep, i);
+    ep.fill(out, 10, 10);
+    ep.acknowledge(0xffffffff, 20);
+    assert.equal(ep.acknowledge(0xfffffffe, 30), true);
+    assert.equal(ep.acknowledge(0xfffffff0, 30), true);
+    assert.equal(ep.count, 1);
+    assert.equal(ep.firstSeq, 0);
+  });
+
+  it("an ack of a seqno never queued is refused and changes nothing", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xfffffffe, 0);
+    for (let i = 0; i < 3; i++) push(ep, i);
+    ep.fill(out, 10, 10);
+    assert.equal(ep.acknowledge(1, 20), false);
+    assert.equal(ep.count, 3);
+    assert.equal(ep.firstSeq, 0xfffffffe);
+  });
+
+  it("an ack of a queued but never sent seqno is refused", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xffffffff, 0);
+    push(ep, 0);
+    ep.fill(out, 10, 10);
+    push(ep, 1);
+    assert.equal(ep.acknowledge(0, 20), false);
+    assert.equal(ep.count, 2);
+    assert.equal(ep.acknowledge(0xffffffff, 20), true);
+    assert.equal(ep.count, 1);
+  });
+
+  it("the initial ack of a peer that has processed nothing is accepted", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0);
+    push(ep, 0);
+    assert.equal(ep.acknowledge(NO_ACK, 5), true);
+    assert.equal(ep.count, 1);
+  });
+
+  it("only bytes bound the queue: 113 messages of 9 bytes fill 1024 bytes, the 114th is refused", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0, 0xffffffc0, 0);
+    for (let i = 0; i < 113; i++) push(ep, i);
+    assert.equal(ep.usedBytes, 1017);
+    assert.equal(ep.canQueue(4), false);
+    assert.equal(ep.queue(Msg.Join, 4), -1);
+    assert.equal(ep.count, 113);
+    assert.equal(ep.nextSeq, 0x31, "a refused message takes no seqno");
+  });
+
+  it("queue returns -1 when the bytes are exhausted, and accepts again after an ack", () => {
+    const ep = new Endpoint(512);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    // 12 Names of 41 bytes = 492 bytes; a 13th would need 533.
+    for (let i = 0; i < 12; i++) assert.ok(ep.queue(Msg.Name, 36) >= 0);
+    assert.equal(ep.usedBytes, 492);
+    assert.equal(ep.queue(Msg.Name, 36), -1);
+    assert.ok(ep.queue(Msg.Join, 4) >= 0, "smaller messages still fit the last 20 bytes");
+    assert.ok(ep.queue(Msg.Join, 4) >= 0);
+    assert.equal(ep.usedBytes, 510);
+    assert.equal(ep.queue(Msg.Join, 4), -1);
+    ep.fill(out, 1, 1);
+    assert.equal(ep.acknowledge(0, 2), true);
+    assert.ok(ep.queue(Msg.Name, 36) >= 0);
+  });
+
+  it("a message that could never fit a packet throws", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0);
+    assert.throws(() => ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER + 1), RangeError);
+    assert.ok(ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER) >= 0);
+  });
+
+  it("fill takes the oldest messages that fit one packet, and nothing more", () => {
+    const ep = new Endpoint(2048);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xfffffffe, 0x42);
+    for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);
+    const end = ep.fill(out, 5, 5);
+    finishPacket(out, 0);
+    // (512 - 14) / 41 = 12.1: all twelve fit.
+    assert.equal(headerRel(out), 12);
+    assert.equal(end, HEADER_SIZE + 12 * 41);
+    ep.queue(Msg.Join, 4);
+    const end2 = ep.fill(out, 6, 6);
+    assert.equal(headerRel(out), 12, "a 13th message of 9 bytes (515 in all) waits for the next packet");
+    assert.equal(end2, HEADER_SIZE + 12 * 41);
+    assert.equal(headerAck(out), 0x41, "the ack is the seqno before the peer's first");
+    assert.deepEqual(seqnosIn(out, 36).slice(0, 3), [0xfffffffe, 0xffffffff, 0]);
+  });
+});
+
+describe("Endpoint: messages of every size, found from their bytes", () => {
+  it("a mix of Join, Name and Chat is sent, acked and cut at the right boundaries", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xfffffffe, 0);
+    const text = Uint8Array.of(0x68, 0x69, 0x21); // "hi!"
+    writeChat(ep.buf, ep.queue(Msg.Chat, 4 + 3 + 1), 7, text, 0, 3); //  13 bytes
+    writeName(ep.buf, ep.queue(Msg.Name, 36), 7, text, 0, 2); //           41 bytes
+    push(ep, 5); //                                                         9 bytes
+    writeChat(ep.buf, ep.queue(Msg.Chat, 4 + 0 + 1), 7, text, 0, 0); //   10 bytes
+    assert.equal(ep.usedBytes, 73);
+    const end = ep.fill(out, 10, 10);
+    assert.equal(end, HEADER_SIZE + 73);
+    assert.equal(headerRel(out), 4);
+    assert.ok(validatePacket(out, end, FROM_ANY, createCounters()));
+    assert.equal(ep.acknowledge(0xffffffff, 20), true, "acks the Chat and the Name");
+    assert.equal(ep.usedBytes, 19);
+    assert.equal(getU32(ep.buf, 0), 0);
+    assert.equal(ep.buf[4], Msg.Join);
+    assert.equal(getU32(ep.buf, 9), 1);
+    assert.equal(ep.buf[13], Msg.Chat);
+    assert.equal(ep.acknowledge(1, 30), true);
+    assert.equal(ep.usedBytes, 0);
+    assert.equal(ep.count, 0);
+  });
+});
+
+describe("Endpoint: misuse", () => {
+  it("a queued Chat whose text was never written (no NUL) throws instead of running off the queue", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    const o = ep.queue(Msg.Chat, 4 + 127 + 1);
+    ep.buf.fill(0x41, o + 4, ep.buf.length);
+    assert.throws(() => ep.fill(out, 1, 1), /queued Chat has no NUL/);
+  });
+});
+
+describe("Endpoint: receiving across the wrap", () => {
+  it("acceptReliable processes only last + 1, through the wrap", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0, 0, 0xfffffffe);
+    assert.equal(ep.lastProcessed, 0xfffffffd);
+    assert.equal(ep.acceptReliable(0xffffffff), OUT_OF_ORDER);
+    assert.equal(ep.acceptReliable(0xfffffffe), PROCESS);
+    assert.equal(ep.acceptReliable(0xfffffffe), DUPLICATE);
+    assert.equal(ep.acceptReliable(0xffffffff), PROCESS);
+    assert.equal(ep.acceptReliable(1), OUT_OF_ORDER);
+    assert.equal(ep.acceptReliable(0), PROCESS);
+    assert.equal(ep.acceptReliable(0xffffffff), DUPLICATE);
+    assert.equal(ep.acceptReliable(0xfffffff0), DUPLICATE);
+    assert.equal(ep.acceptReliable(1), PROCESS);
+    assert.equal(ep.lastProcessed, 1);
+  });
+
+  it("acceptUnreliable ignores timestamps older than the newest applied, across the wrap", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0);
+    assert.equal(ep.acceptUnreliable(0xfffffff0), true);
+    assert.equal(ep.acceptUnreliable(0xffffffef), false);
+    assert.equal(ep.acceptUnreliable(0xfffffff0), true, "the same timestamp is not older");
+    assert.equal(ep.acceptUnreliable(5), true);
+    assert.equal(ep.acceptUnreliable(0xffffffff), false);
+    assert.equal(ep.newestTimestamp, 5);
+  });
+
+  it("two endpoints exchange 40 messages through the wrap, exactly once and in order", () => {
+    const a = new Endpoint(2048);
+    const b = new Endpoint(2048);
+    a.reset(0, 0xfffffff0, 0x100);
+    b.reset(0, 0x100, 0xfffffff0);
+    const counters = createCounters();
+    const out = new Uint8Array(MAX_PACKET);
+    const got: number[] = [];
+    let now = 0;
+    for (let i = 0; i < 40; i++) push(a, 1000 + i);
+    for (let round = 0; round < 10 && a.count > 0; round++) {
+      now += 10;
+      let end = a.fill(out, now, now);
+      finishPacket(out, 0);
+      assert.ok(validatePacket(out, end, FROM_ANY, counters));
+      let o = HEADER_SIZE;
+      for (let m = 0; m < headerRel(out); m++) {
+        if (b.acceptReliable(getU32(out, o)) === PROCESS) got.push(getU32(out, o + RELIABLE_HEADER));
+        o += RELIABLE_HEADER + 4;
+      }
+      // Every other reply is lost, so some messages are sent again.
+      if (round % 2 === 1) continue;
+      end = b.fill(out, now, now);
+      finishPacket(out, 0);
+      assert.equal(end, HEADER_SIZE);
+      assert.ok(a.acknowledge(headerAck(out), now + 5));
+    }
+    const want: number[] = [];
+    for (let i = 0; i < 40; i++) want.push(1000 + i);
+    assert.deepEqual(got, want);
+    assert.equal(a.count, 0);
+    assert.equal(a.firstSeq, 0x18);
+    assert.equal(b.lastProcessed, 0x17);
+    assert.equal(counters[C.Truncated] + counters[C.TrailingBytes], 0);
+  });
+});
+
+describe("Endpoint: round-trip time (Karn's rule)", () => {
+  it("a message sent once gives a sample", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    ep.acknowledge(0, 160);
+    assert.equal(ep.srtt, 60);
+    assert.equal(ep.ping(), 60);
+  });
+
+  it("a message that was resent gives no sample", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    ep.acknowledge(0, 160);
+    push(ep, 1);
+    ep.fill(out, 200, 200);
+    ep.fill(out, 300, 300);
+    assert.equal(ep.resent, 1);
+    ep.acknowledge(1, 310);
+    assert.equal(ep.count, 0);
+    assert.equal(ep.srtt, 60, "neither 110 nor 10 is trusted");
+  });
+
+  it("the first sample is taken as is, later ones are smoothed by 1/8", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    ep.acknowledge(0, 160);
+    push(ep, 1);
+    ep.fill(out, 400, 400);
+    ep.acknowledge(1, 420);
+    assert.equal(ep.srtt, 55);
+    assert.equal(ep.ping(), 55);
+  });
+
+  it("the newest message an ack covers decides, even if an older one was resent", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0, 0xffffffff, 0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    push(ep, 1);
+    ep.fill(out, 150, 150); // resends 0xFFFFFFFF, first send of 0
+    ep.acknowledge(0, 190);
+    assert.equal(ep.srtt, 40);
+  });
+
+  it("one message at a time is timed: the first new one in a packet, not those after it", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    push(ep, 0);
+    ep.fill(out, 100, 100);
+    ep.acknowledge(0, 130);
+    assert.equal(ep.srtt, 30);
+    push(ep, 1);
+    push(ep, 2);
+    ep.fill(out, 200, 200); // 1 is the probe, 2 rides along untimed
+    ep.acknowledge(1, 240);
+    assert.equal(ep.srtt, 31.25, "30 + (40 - 30) / 8");
+    ep.acknowledge(2, 400);
+    assert.equal(ep.count, 0);
+    assert.equal(ep.srtt, 31.25, "2 was not timed");
+    push(ep, 3);
+    ep.fill(out, 500, 500);
+    ep.acknowledge(3, 560);
+    assert.equal(ep.srtt, 34.84375, "the next packet with a new message starts a new probe: 31.25 + (60 - 31.25) / 8");
+  });
+
+  it("no sample before any ack; ping is capped to 16 bits", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    assert.equal(ep.ping(), 0);
+    push(ep, 0);
+    ep.fill(out, 0, 0);
+    ep.acknowledge(0, 100000);
+    assert.equal(ep.ping(), 65535);
+  });
+});
+
+describe("Endpoint: when to send", () => {
+  it("wants to send a never-sent message at once, a sent one after resendMs", () => {
+    const ep = new Endpoint(1024);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    assert.equal(ep.wantsSend(0, 100), false, "nothing queued");
+    push(ep, 0);
+    assert.equal(ep.wantsSend(1, 100), true);
+    ep.fill(out, 1, 1);
+    assert.equal(ep.wantsSend(50, 100), false);
+    assert.equal(ep.wantsSend(101, 100), true);
+    push(ep, 1);
+    assert.equal(ep.wantsSend(50, 100), true);
+  });
+
+  it("does not count a never-sent message that would not fit the next packet", () => {
+    const ep = new Endpoint(2048);
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);
+    ep.fill(out, 1, 1);
+    ep.queue(Msg.Name, 36);
+    assert.equal(ep.wantsSend(2, 100), false);
+    assert.equal(ep.wantsSend(101, 100), true);
+  });
+});
