@@ -1,14 +1,11 @@
-/** The bot behaviours and the terminal view, over a client's view of the world. */
+/** The bot behaviours (tools/behaviours.ts), over a client's view of the world. */
 import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { createClient, type Client } from "../../modules/client/client";
-import { createServer } from "../../modules/server/server";
-import { createGame } from "../../modules/match";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { TemplateId } from "../../modules/game/templates";
 import { Network } from "../helpers/link";
 import { BEHAVIOURS, behaviourInput, ownShip } from "../../tools/behaviours";
-import { renderFrame } from "../../tools/watch";
 
 const SELF = 0x10000;
 const ENEMY = 0x10001;
@@ -93,49 +90,5 @@ describe("bot behaviours", function () {
     assert.ok(headings.size >= 3);
     const a = view(0, 1500, 0);
     assert.equal(behaviourInput("wander", a, 500), behaviourInput("wander", a, 1500), "steady within a period");
-  });
-});
-
-describe("watch view", function () {
-  it("draws the sun, planets, ships with names, projectiles and the scoreboard", function () {
-    const net = new Network({ seed: 2 });
-    const config = makeConfig();
-    const sh = net.host("mem:server", 32422);
-    const server = createServer(config, sh);
-    sh.core = server;
-    createGame(config, server, 5);
-    const clients: Client[] = [];
-    for (let k = 0; k < 3; k++) {
-      const h = net.host(`mem:c${k}`, 5000 + k);
-      const c = createClient(config, h, "mem:server", 32422);
-      h.core = {
-        receive: (b, l, a, p) => c.receive(b, l, a, p),
-        tick: (now) => {
-          c.setInput(behaviourInput("wander", c, now) | INPUT_SHOOTING);
-          c.tick(now);
-        },
-      };
-      c.connect();
-      clients.push(c);
-    }
-    net.run(500);
-    clients[0].rename("Vega");
-    clients[1].rename("Rigel");
-    net.run(2500);
-    server.scores[1] = 7;
-    net.run(600);
-    const frame = renderFrame(clients[2], { cols: 120, rows: 40, color: false });
-    const lines = frame.split("\n");
-    assert.equal(lines.length, 39);
-    assert.ok(lines.every((l) => l.length <= 120));
-    assert.match(frame, /@/, "the sun");
-    assert.match(frame, /[oO]/, "planets");
-    assert.match(frame, /[→↗↑↖←↙↓↘] Vega/, "a ship with its name");
-    assert.match(frame, /[·•*]/, "projectiles");
-    assert.match(frame, /Rigel +7 /, "the scoreboard");
-    assert.match(frame, /Player 3 \(me\)/);
-    assert.match(frame, /3 players, 3 ships, \d+ projectiles/);
-    assert.doesNotMatch(frame, /\x1b/, "no colour when asked for none");
-    assert.match(renderFrame(clients[2], { cols: 120, rows: 40, color: true }), /\x1b\[1;33m@/);
   });
 });

@@ -8,7 +8,7 @@ import { Endpoint, PROCESS, finishPacket } from "../../modules/transport/endpoin
 import { Msg, HEADER_SIZE, RELIABLE_HEADER, MAX_PACKET } from "../../modules/protocol/constants";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { headerAck, headerRel, headerTimestamp, headerUnrel, validatePacket } from "../../modules/protocol/codec";
-import { createCounters, C } from "../../modules/protocol/counters";
+import { createCounters } from "../../modules/protocol/counters";
 import { seqDiff } from "../../modules/protocol/seq";
 import type { Core } from "../../modules/host";
 import { Network, type MemHost, type LinkOptions } from "../helpers/link";

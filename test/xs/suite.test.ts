@@ -1,6 +1,7 @@
 /**
- * The codec, sequence, delivery and life-cycle test files, run unchanged on the XS engine
- * (tools/xs/build/lwxs): each is bundled with test/xs/mini-mocha.ts standing in for mocha
+ * The codec, counter, sequence, endpoint, delivery, bad-input and life-cycle test files,
+ * run unchanged on the XS engine (tools/xs/build/lwxs): each is bundled with
+ * test/xs/mini-mocha.ts standing in for mocha
  * and test/xs/assert-shim.ts for `node:assert/strict`, so XS checks exactly the
  * assertions Node checks. Heaps are large here: these suites are about behaviour, and
  * the harness (the lossy link's packet pool, recorded messages) is far bigger than an
@@ -17,8 +18,11 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const SPECS = [
   "test/protocol/codec.test.ts",
+  "test/protocol/counters.test.ts",
   "test/protocol/seq.test.ts",
+  "test/transport/endpoint.test.ts",
   "test/transport/delivery.test.ts",
+  "test/server/bad-input.test.ts",
   "test/server/lifecycle.test.ts",
   "test/xs/eight-players.test.ts",
 ];
