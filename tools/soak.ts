@@ -15,7 +15,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Msg } from "../modules/protocol/constants";
 import { getU32 } from "../modules/protocol/bytes";
-import { C } from "../modules/protocol/counters";
 import { BEHAVIOURS } from "./behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { failer, numberOption } from "./cli";
