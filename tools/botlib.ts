@@ -61,7 +61,8 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
   const bots: Bot[] = [];
   for (let i = 0; i < o.count; i++) {
     const host = new NodeHost({ tickMs: 10 });
-    await host.listen(0, "0.0.0.0");
+    // The same family as the server's address, so replies come from the address we sent to.
+    await host.listen(0, o.host.includes(":") ? "::" : "0.0.0.0");
     const client = createClient(config, host, o.host, o.port);
     const rng = new Random(o.seed + i * 7919);
     bots.push({ client, host, rng, nextChat: 0, chats: 0, maxPlayersSeen: 0, connectedAt: -1, chatsReceived: 0 });

@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   const tty = process.stdout.isTTY === true;
 
   const host = new NodeHost({ tickMs: 10 });
-  await host.listen(0, "0.0.0.0");
+  await host.listen(0, address.includes(":") ? "::" : "0.0.0.0");
   const client = createClient(makeConfig(), host, address, port);
   host.attach(client);
   client.connect();

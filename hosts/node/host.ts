@@ -29,8 +29,14 @@ export interface NodeHostOptions {
   log?: LogSink;
 }
 
+/**
+ * Receive buffer asked of the kernel: a burst of 64 packets from each of 8 players, at
+ * up to 1 KiB each as the kernel accounts for a datagram of up to 512 bytes.
+ */
+export const RECEIVE_BUFFER_BYTES = 8 * 64 * 1024;
+
 export class NodeHost implements Host {
-  readonly socket: dgram.Socket;
+  #socket: dgram.Socket | null = null;
   readonly #tickMs: number;
   readonly #log: LogSink | null;
   #core: Core | null = null;
@@ -43,22 +49,33 @@ export class NodeHost implements Host {
   constructor(options: NodeHostOptions = {}) {
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
-    this.socket = dgram.createSocket({ type: "udp4", reuseAddr: false });
-    this.socket.on("message", (msg, rinfo) => {
-      if (this.#core !== null) this.#core.receive(msg, msg.length, rinfo.address, rinfo.port);
-    });
   }
 
-  /** Bind and resolve with the bound address and port. */
-  listen(port: number, address: string): Promise<{ address: string; port: number }> {
+  /** The UDP socket (made by listen()). */
+  get socket(): dgram.Socket {
+    if (this.#socket === null) throw new Error("the host is not listening: call listen() first");
+    return this.#socket;
+  }
+
+  /**
+   * Bind and resolve with the bound address and port, and the receive buffer the kernel
+   * granted. An IPv6 address binds an IPv6 socket; `::` is dual stack (IPv4 too).
+   */
+  listen(port: number, address: string): Promise<{ address: string; port: number; receiveBuffer: number }> {
+    const v6 = address.includes(":");
+    const socket = dgram.createSocket({ type: v6 ? "udp6" : "udp4", reuseAddr: false, ipv6Only: false, recvBufferSize: RECEIVE_BUFFER_BYTES });
+    this.#socket = socket;
+    socket.on("message", (msg, rinfo) => {
+      if (this.#core !== null) this.#core.receive(msg, msg.length, rinfo.address, rinfo.port);
+    });
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => reject(err);
-      this.socket.once("error", onError);
-      this.socket.bind(port, address, () => {
-        this.socket.off("error", onError);
-        this.socket.on("error", () => this.sendErrors++);
-        const a = this.socket.address();
-        resolve({ address: a.address, port: a.port });
+      socket.once("error", onError);
+      socket.bind(port, address, () => {
+        socket.off("error", onError);
+        socket.on("error", () => this.sendErrors++);
+        const a = socket.address();
+        resolve({ address: a.address, port: a.port, receiveBuffer: socket.getRecvBufferSize() });
       });
     });
   }
@@ -83,7 +100,11 @@ export class NodeHost implements Host {
     }
     // The core reuses its buffer right away; dgram may send later, so hand it a copy.
     const copy = Buffer.from(bytes.subarray(0, length));
-    this.socket.send(copy, port, address, (err) => {
+    if (this.#socket === null) {
+      this.sendErrors++;
+      return;
+    }
+    this.#socket.send(copy, port, address, (err) => {
       if (err) this.sendErrors++;
     });
   }
@@ -106,7 +127,9 @@ export class NodeHost implements Host {
     this.#closed = true;
     const udp = new Promise<void>((resolve) => {
       // Give sends already handed to dgram a moment to leave.
-      setTimeout(() => this.socket.close(() => resolve()), 20);
+      const socket = this.#socket;
+      if (socket === null) resolve();
+      else setTimeout(() => socket.close(() => resolve()), 20);
     });
     return this.#peers === null ? udp : Promise.all([udp, this.#peers.close()]).then(() => undefined);
   }

@@ -1,6 +1,7 @@
 /**
  * `npm start`: the lwar-xs dedicated server on Node, with the browser game on an HTTP port.
  */
+import { RECEIVE_BUFFER_BYTES } from "./host";
 import { parseArgs } from "node:util";
 import { defaultConfig, makeConfig, ConfigError } from "../../modules/config";
 import type { Server } from "../../modules/server/server";
@@ -22,7 +23,8 @@ Options:
   --port N          UDP port to listen on (default ${DEFAULT_PORT})
   --http-port N     HTTP port for the game page (/) and its WebSocket (/ws),
                     0 = none (default ${HTTP_PORT})
-  --host ADDR       address to bind, UDP and HTTP (default 0.0.0.0)
+  --host ADDR       address to bind, UDP and HTTP (default ::, IPv6 and IPv4; 0.0.0.0 or
+                    127.0.0.1 for IPv4 alone, ::1 for IPv6 loopback)
   --timeout-ms N    drop a client silent this long (default 15000)
   --max-players N   player slots, 1..8 (default 8)
   --max-entities N  entity pool: sun, planets, ships, projectiles (default 192)
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
   }
   const port = intOption("port", args.port, DEFAULT_PORT, 0, 65535);
   const httpPort = intOption("http-port", args["http-port"], HTTP_PORT, 0, 65535);
-  const address = args.host ?? "0.0.0.0";
+  const address = args.host ?? "::";
   const statusS = intOption("status-s", args["status-s"], 10, 0, 3600);
   const seed = intOption("seed", args.seed, Date.now() % 0xffffffff, 0, 0xffffffff);
   let config;
@@ -141,7 +143,12 @@ async function main(): Promise<void> {
   }
   server = served.server;
   const { host, web, udp, http } = served;
-  console.log(`lwar-xs listening on udp ${udp.address}:${udp.port} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
+  const where = udp.address.includes(":") ? `[${udp.address}]:${udp.port}` : `${udp.address}:${udp.port}`;
+  const family = udp.address === "::" ? "IPv6 and IPv4" : udp.address.includes(":") ? "IPv6" : "IPv4";
+  console.log(`lwar-xs listening on udp ${where}, ${family} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
+  // The kernel may grant less than asked (Linux caps it at net.core.rmem_max).
+  if (udp.receiveBuffer < RECEIVE_BUFFER_BYTES / 2)
+    console.log(`lwar-xs: the kernel granted a ${udp.receiveBuffer}-byte receive buffer of the ${RECEIVE_BUFFER_BYTES} asked; a burst from 8 players may be dropped (raise net.core.rmem_max)`);
   if (http !== null) {
     console.log(`lwar-xs serving the game on http ${http.address}:${http.port}, WebSocket at /ws; play in a browser at:`);
     for (const url of pageUrls(http.address, http.port)) console.log(`  ${url}`);

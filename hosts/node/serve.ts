@@ -32,7 +32,7 @@ export interface Served {
   game: Game | null;
   host: NodeHost;
   web: WebTransport | null;
-  udp: { address: string; port: number };
+  udp: { address: string; port: number; receiveBuffer: number };
   http: { address: string; port: number } | null;
   /** Send every player Leave, then close the sockets and the HTTP server. */
   close(): Promise<void>;
@@ -52,20 +52,29 @@ export async function serve(o: ServeOptions): Promise<Served> {
   const { server, game } = createMatch(o.config, host, o.seed);
   const files = o.httpPort === null ? null : (o.files ?? (await buildWeb()));
   let udp;
+  let address = o.address;
   try {
-    udp = await host.listen(o.udpPort, o.address);
+    udp = await host.listen(o.udpPort, address);
   } catch (err) {
-    throw new ListenError("udp", o.address, o.udpPort, err as Error);
+    // `::` (the default) is IPv6 and IPv4 at once; a machine without IPv6 gets IPv4 alone.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (address !== "::" || (code !== "EAFNOSUPPORT" && code !== "EADDRNOTAVAIL")) throw new ListenError("udp", address, o.udpPort, err as Error);
+    address = "0.0.0.0";
+    try {
+      udp = await host.listen(o.udpPort, address);
+    } catch (err2) {
+      throw new ListenError("udp", address, o.udpPort, err2 as Error);
+    }
   }
   let web: WebTransport | null = null;
   let http: { address: string; port: number } | null = null;
   if (files !== null && o.httpPort !== null) {
     web = new WebTransport({ idleMs: o.config.timeoutMs, ...o.web, files });
     try {
-      http = await web.listen(o.httpPort, o.address);
+      http = await web.listen(o.httpPort, address);
     } catch (err) {
       await host.close();
-      throw new ListenError("http", o.address, o.httpPort, err as Error);
+      throw new ListenError("http", address, o.httpPort, err as Error);
     }
     host.addPeers(web);
     web.attach(server);
