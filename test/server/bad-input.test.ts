@@ -296,4 +296,25 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     assert.equal(ep.buf[at + 4], Msg.Leave);
     assert.equal(getU32(ep.buf, at + 5), 0x00010000);
   });
+
+  it("a timestamp far ahead, in a packet from a player's address that validates, does not stop its Input", () => {
+    // Anyone can send a valid packet with a player's address, and a corrupted one can still
+    // validate. If the server took its timestamp as the newest, every genuine Input after it
+    // would be stale for weeks: the ship would stop (stale input) while the player plays on.
+    const { s, host } = twoPlayers();
+    s.tick(0);
+    const input = (ts: number, bits: string): Uint8Array => hex("f27087c5 00000002", ts.toString(16).padStart(8, "0"), "00 01 cb", bits);
+    const first = input(100, "0100000000");
+    s.receive(first, first.length, A, PORT);
+    assert.equal(s.input[0], INPUT_FORWARD);
+    const forged = input(100 + 0x40000000, "0000000001");
+    s.receive(forged, forged.length, A, PORT);
+    for (let t = 150; t <= 1100; t += 50) {
+      host.t = t;
+      s.tick(t);
+      const genuine = input(t, "0000010000");
+      s.receive(genuine, genuine.length, A, PORT);
+    }
+    assert.equal(s.input[0], INPUT_LEFT, "the player's own Inputs steer again");
+  });
 });
