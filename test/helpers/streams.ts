@@ -29,6 +29,9 @@ export class SentStreams {
   readonly byPort = new Map<number, Map<number, string>>();
   changed = 0;
   invalid = 0;
+  /** Packets seen and the longest of them, in bytes. */
+  packets = 0;
+  longest = 0;
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #counters = createCounters();
 
@@ -42,6 +45,8 @@ export class SentStreams {
   }
 
   #record(b: Uint8Array, length: number, port: number): void {
+    this.packets++;
+    if (length > this.longest) this.longest = length;
     if (!validatePacket(b, length, FROM_SERVER, this.#counters, this.#offsets)) {
       this.invalid++;
       return;
