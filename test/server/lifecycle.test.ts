@@ -236,6 +236,20 @@ describe("server life cycle", function () {
     assert.equal(c.selfId >>> 16, (a.selfId >>> 16) + 1);
   });
 
+  it("a slot's generation wraps from 65535 to 1, never 0: a player id is never 0 and an old one never names a newcomer", function () {
+    const m = new Match();
+    m.server.generation[0] = 0xfffe;
+    const a = m.join();
+    assert.equal(a.selfId, 0xffff0000);
+    a.disconnect();
+    m.run(200);
+    const b = m.join();
+    assert.equal(b.selfSlot, 0);
+    assert.equal(b.selfId, 0x00010000, "generation 1 after 65535");
+    assert.notEqual(b.selfId, a.selfId);
+    assert.equal(m.server.playerId(0), 0x00010000);
+  });
+
   it("drops a client silent for timeoutMs, with Leave to the others", function () {
     const m = new Match({ timeoutMs: 15000 });
     const a = m.join();
