@@ -150,7 +150,8 @@ async function main(): Promise<void> {
   if (udp.receiveBuffer < RECEIVE_BUFFER_BYTES / 2)
     console.log(`lwar-xs: the kernel granted a ${udp.receiveBuffer}-byte receive buffer of the ${RECEIVE_BUFFER_BYTES} asked; a burst from 8 players may be dropped (raise net.core.rmem_max)`);
   if (http !== null) {
-    console.log(`lwar-xs serving the game on http ${http.address}:${http.port}, WebSocket at /ws; play in a browser at:`);
+    const at = http.address.includes(":") ? `[${http.address}]:${http.port}` : `${http.address}:${http.port}`;
+    console.log(`lwar-xs serving the game on http ${at}, WebSocket at /ws; play in a browser at:`);
     for (const url of pageUrls(http.address, http.port)) console.log(`  ${url}`);
   }
 

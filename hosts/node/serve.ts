@@ -42,7 +42,7 @@ export interface Served {
 export class ListenError extends Error {
   override name = "ListenError";
   constructor(readonly what: string, address: string, port: number, cause: Error) {
-    super(`cannot listen on ${what} ${address}:${port}: ${cause.message}`);
+    super(`cannot listen on ${what} ${address.includes(":") ? `[${address}]` : address}:${port}: ${cause.message}`);
   }
 }
 
@@ -92,7 +92,8 @@ export async function serve(o: ServeOptions): Promise<Served> {
 /** The URLs that reach the page: one per IPv4 address of this machine when bound to all. */
 export function pageUrls(address: string, port: number): string[] {
   const suffix = port === 80 ? "/" : `:${port}/`;
-  if (address !== "0.0.0.0") return [`http://${address}${suffix}`];
+  // Every IPv4 address of the machine when bound to all of them (0.0.0.0, or :: dual stack).
+  if (address !== "0.0.0.0" && address !== "::") return [`http://${address.includes(":") ? `[${address}]` : address}${suffix}`];
   const urls: string[] = [];
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) if (a.family === "IPv4") urls.push(`http://${a.address}${suffix}`);

@@ -47,7 +47,7 @@ describe("server command line", function () {
     );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await Promise.race([banner, exited]);
-    assert.match(out, /lwar-xs listening on udp 0\.0\.0\.0:\d+ \(max 8 players/);
+    assert.match(out, /lwar-xs listening on udp \[::\]:\d+, IPv6 and IPv4 \(max 8 players/);
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
     assert.match(out, /SIGTERM: shut down/);
@@ -67,7 +67,7 @@ describe("server command line", function () {
     );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await Promise.race([banner, exited]);
-    assert.match(out, new RegExp(`serving the game on http 0\\.0\\.0\\.0:${httpPort}, WebSocket at /ws`));
+    assert.match(out, new RegExp(`serving the game on http \\[::\\]:${httpPort}, WebSocket at /ws`));
     const urls = [...out.matchAll(/^  (http:\/\/[\d.]+:\d+\/)$/gm)].map((m) => m[1]);
     assert.ok(urls.includes(`http://127.0.0.1:${httpPort}/`), urls.join(" "));
     const res = await fetch(`http://127.0.0.1:${httpPort}/`);
@@ -83,12 +83,12 @@ describe("server command line", function () {
 
   it("an HTTP port in use is a clear error", async function () {
     const blocker = createServer();
-    await new Promise<void>((r) => blocker.listen(0, "0.0.0.0", () => r()));
+    await new Promise<void>((r) => blocker.listen(0, "::", () => r()));
     const port = (blocker.address() as { port: number }).port;
     try {
       const r = run(["--port", "0", "--http-port", String(port)]);
       assert.equal(r.status, 2);
-      assert.match(r.stderr, new RegExp(`cannot listen on http 0\\.0\\.0\\.0:${port}: .*EADDRINUSE.*--http-port 0 serves no page`));
+      assert.match(r.stderr, new RegExp(`cannot listen on http \\[::\\]:${port}: .*EADDRINUSE.*--http-port 0 serves no page`));
     } finally {
       blocker.close();
     }
