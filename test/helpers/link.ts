@@ -46,7 +46,8 @@ const GARBAGE_MAX = 1400;
 export class MemHost implements Host {
   readonly net: Network;
   readonly address: string;
-  readonly port: number;
+  /** May change: a peer that starts over from a new port (packets already in flight still reach it). */
+  port: number;
   readonly index: number;
   core: Core | null = null;
   /** log(event, slot, value) calls, for assertions. Off unless `recordLog` is set. */

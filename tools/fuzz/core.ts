@@ -1,0 +1,487 @@
+/**
+ * The fuzzer's host-free core: runs on Node (tools/fuzz.ts, test/tools/fuzz.test.ts) and,
+ * bundled, on XS (tools/fuzz/xs-entry.ts).
+ *
+ * A live match on the in-memory link (test/helpers/link.ts): the server with the game and
+ * four client-library players who fly, chat, rename and reselect, and start a new session
+ * every few seconds. Their packets, both ways, feed a corpus of valid packets. Each case
+ * takes one, mutates it, and hands it either to the server (client → server: from a
+ * player's address and port, or from a stranger's) or to a player's client library
+ * (server → client, from the server's address, now and then from elsewhere). The match
+ * moves on 10 ms every few cases, so timeouts, resends, kicks and the game all happen.
+ *
+ * Mutations: bit flips, random and boundary bytes, truncation, extension (also past 512
+ * bytes), copied ranges, splices of two packets, new message counts, types and timestamps,
+ * and, aware of the target's state, acks and seqnos the target would take, so that the
+ * mutated messages get past the reliable layer and are acted on.
+ *
+ * What must hold: nothing throws; every packet the server and the clients send validates
+ * and fits 512 bytes; every player slot, queue and entity table stays consistent; no queue
+ * overflows. Each case's outcome is the first counter it moved at its target (a drop
+ * reason, or what was acted on); the report tallies them.
+ */
+import { makeConfig, type Config } from "../../modules/config";
+import { Client, ClientState, createClient } from "../../modules/client/client";
+import { createServer, type Server } from "../../modules/server/server";
+import { createGame } from "../../modules/match";
+import type { Game } from "../../modules/game/game";
+import { C, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
+import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { validatePacket } from "../../modules/protocol/codec";
+import { Random } from "../../modules/random";
+import { Network, type MemHost } from "../../test/helpers/link";
+import { behaviourInput } from "../behaviours";
+
+const SERVER_ADDRESS = "mem:server";
+const SERVER_PORT = 32422;
+const PLAYERS = 4;
+/** Cases between two 10 ms steps of the match. */
+const CASES_PER_STEP = 16;
+/** A player starts a new session this often, ms of match time. */
+const SESSION_MS = 8000;
+/** Packets kept per direction. */
+const CORPUS = 96;
+/** Room for a mutant: past 512 bytes, so oversized ones are tried too. */
+const ROOM = 640;
+/** Failures kept (each with its case and bytes, to reproduce). */
+const FAILURES_KEPT = 8;
+
+const CHATS = Object.freeze(["gg", "nice shot", "left flank", "~".repeat(127), "a", "regroup at the planet"]);
+const NAMES = Object.freeze(["Ace", "ace", "Nova", "n".repeat(31), "Player 1", "Vega"]);
+/** Bytes worth trying: boundaries, and every message type. */
+const INTERESTING = Object.freeze([0, 1, 2, 0x7f, 0x80, 0xfe, 0xff, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 200, 201, 202, 203, 204, 205]);
+
+/** Mutations that keep a packet's shape: a bit, an ack, a seqno, a timestamp, an id. */
+const GENTLE = Object.freeze([0, 8, 9, 9, 10, 12, 12]);
+
+/** Outcome rows of the report: the counters a case can move at its target, in the order they are looked at. */
+const OUTCOMES: readonly number[] = Object.freeze([
+  C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.WrongChannel, C.WrongDirection, C.Truncated, C.UnterminatedChat,
+  C.UnterminatedName, C.TrailingBytes, C.UnknownPeer, C.BadAck, C.Kicks, C.Leaves, C.Joins, C.Rejects, C.SpoofedId, C.BadName,
+  C.BadSelection, C.BadChat, C.Refused, C.ReliableReceived, C.DuplicateReliable, C.OutOfOrderReliable, C.StaleUnreliable,
+]);
+
+export interface FuzzFailure {
+  case: number;
+  what: string;
+  /** The mutant, as hex, when the failure came while handling it. */
+  bytes: string;
+}
+
+export interface FuzzSide {
+  cases: number;
+  /** Outcome name → cases. "applied": valid and acted on without moving any counter above. */
+  outcomes: Record<string, number>;
+}
+
+export interface FuzzReport {
+  seed: number;
+  cases: number;
+  /** Mutants to the server and to the client library. */
+  server: FuzzSide;
+  client: FuzzSide;
+  /** Match time covered, ms, and what happened meanwhile. */
+  matchMs: number;
+  sessions: number;
+  kicks: number;
+  joins: number;
+  timeouts: number;
+  handshakeTimeouts: number;
+  serverPackets: number;
+  clientPackets: number;
+  failures: FuzzFailure[];
+  failureCount: number;
+  /**
+   * The game's state hash folded with the server's counters at the end: the same seed and
+   * case count give the same number on every engine.
+   */
+  hash: number;
+}
+
+interface Player {
+  host: MemHost;
+  client: Client;
+  startedAt: number;
+  /** When a session that ended may be followed by a new one. */
+  retryAt: number;
+}
+
+/** A ring of valid packets of one direction. */
+class Corpus {
+  readonly bytes = new Uint8Array(CORPUS * MAX_PACKET);
+  readonly length = new Uint16Array(CORPUS);
+  /** Slot has reliable messages. */
+  readonly reliable = new Uint8Array(CORPUS);
+  count = 0;
+  #next = 0;
+  add(b: Uint8Array, n: number): void {
+    const k = this.#next;
+    this.#next = (k + 1) % CORPUS;
+    if (this.count < CORPUS) this.count++;
+    const base = k * MAX_PACKET;
+    for (let i = 0; i < n; i++) this.bytes[base + i] = b[i];
+    this.length[k] = n;
+    this.reliable[k] = b[12] !== 0 ? 1 : 0;
+  }
+}
+
+export class Fuzzer {
+  readonly seed: number;
+  readonly config: Config;
+  readonly net: Network;
+  readonly server: Server;
+  readonly game: Game;
+  readonly players: Player[] = [];
+  readonly #rng: Random;
+  readonly #up = new Corpus();
+  readonly #down = new Corpus();
+  readonly #m = new Uint8Array(ROOM);
+  readonly #before = createCounters();
+  readonly #check = createCounters();
+  readonly #serverOutcomes = new Uint32Array(COUNTER_COUNT + 1);
+  readonly #clientOutcomes = new Uint32Array(COUNTER_COUNT + 1);
+  #serverCases = 0;
+  #clientCases = 0;
+  #cases = 0;
+  #nextPort = 41000;
+  #sessions = 0;
+  #serverPackets = 0;
+  #clientPackets = 0;
+  /** The case being handled, for failures found in the sends it causes. */
+  #current = -1;
+  #currentLength = 0;
+  readonly failures: FuzzFailure[] = [];
+  failureCount = 0;
+
+  constructor(seed: number) {
+    this.seed = seed >>> 0;
+    this.#rng = new Random(this.seed);
+    this.config = makeConfig({ timeoutMs: 5000 });
+    this.net = new Network({ seed: this.seed, delayMs: 1, jitterMs: 2, capacity: 2048 });
+    const sh = this.net.host(SERVER_ADDRESS, SERVER_PORT);
+    this.server = createServer(this.config, sh);
+    this.game = createGame(this.config, this.server, this.seed);
+    const fuzzer = this;
+    sh.core = this.server;
+    const send = sh.send;
+    sh.send = function (b: Uint8Array, n: number, a: string, p: number): void {
+      fuzzer.#sent(b, n, FROM_SERVER);
+      send.call(sh, b, n, a, p);
+    };
+    for (let k = 0; k < PLAYERS; k++) {
+      const host = this.net.host(`mem:player${k}`, this.#nextPort++);
+      const hostSend = host.send;
+      host.send = function (b: Uint8Array, n: number, a: string, p: number): void {
+        fuzzer.#sent(b, n, FROM_CLIENT);
+        hostSend.call(host, b, n, a, p);
+      };
+      this.players.push(this.#player(host));
+    }
+  }
+
+  #player(host: MemHost): Player {
+    const client = createClient(this.config, host, SERVER_ADDRESS, SERVER_PORT);
+    const rng = this.#rng;
+    const config = this.config;
+    host.core = {
+      receive(b: Uint8Array, n: number, a: string, p: number): void {
+        client.receive(b, n, a, p);
+      },
+      tick(now: number): void {
+        if (client.state === ClientState.Connected) {
+          client.setInput(behaviourInput("wander", client, now));
+          const r = rng.next();
+          if (r < 0.004) client.chat(CHATS[rng.below(CHATS.length)]);
+          else if (r < 0.006) client.rename(NAMES[rng.below(NAMES.length)]);
+          else if (r < 0.008) client.select(rng.below(config.shipTypes + 1), rng.below(config.weaponTypes + 1));
+        }
+        client.tick(now);
+      },
+    };
+    client.connect();
+    this.#sessions++;
+    return { host, client, startedAt: this.net.now, retryAt: -1 };
+  }
+
+  /** Every packet either side sends: it must be valid, and it feeds the corpus. */
+  #sent(b: Uint8Array, n: number, from: number): void {
+    if (from === FROM_SERVER) this.#serverPackets++;
+    else this.#clientPackets++;
+    if (n > MAX_PACKET || !validatePacket(b, n, from, this.#check)) {
+      this.#fail(`${from === FROM_SERVER ? "the server" : "a client"} sent an invalid packet of ${n} bytes`, b, n);
+      return;
+    }
+    const corpus = from === FROM_SERVER ? this.#down : this.#up;
+    // Keep most packets with reliable messages, and a few of the rest. Connects are many
+    // (every new session resends one until admitted) and say little: keep few of them.
+    const connect = b[12] !== 0 && b[HEADER_SIZE + 4] === 101;
+    if ((b[12] !== 0 && (!connect || this.#rng.next() < 0.05)) || this.#rng.next() < 0.05) corpus.add(b, n);
+  }
+
+  #fail(what: string, b: Uint8Array | null, n: number): void {
+    this.failureCount++;
+    if (this.failures.length >= FAILURES_KEPT) return;
+    let hex = "";
+    if (b !== null) for (let i = 0; i < n; i++) hex += (b[i] < 16 ? "0" : "") + b[i].toString(16);
+    this.failures.push({ case: this.#current, what, bytes: hex });
+  }
+
+  /** Run `cases` more cases; `progress(done)` is called every `every` cases. */
+  run(cases: number, progress?: (done: number) => void, every = 10000): void {
+    for (let k = 0; k < cases; k++) {
+      if (this.#cases % CASES_PER_STEP === 0) this.#step();
+      this.#current = this.#cases;
+      try {
+        if (this.#rng.next() < 0.5) this.#toServer();
+        else this.#toClient();
+      } catch (error) {
+        this.#fail(`threw ${String(error)}`, this.#m, this.#currentLength);
+      }
+      this.#cases++;
+      if (progress !== undefined && (k + 1) % every === 0) progress(k + 1);
+    }
+  }
+
+  #step(): void {
+    this.#current = -1;
+    try {
+      this.net.run(10, 10);
+    } catch (error) {
+      this.#fail(`the match threw ${String(error)}`, null, 0);
+    }
+    const now = this.net.now;
+    for (let k = 0; k < PLAYERS; k++) {
+      const p = this.players[k];
+      const c = p.client;
+      const over = c.state !== ClientState.Connecting && c.state !== ClientState.Connected && c.state !== ClientState.Disconnecting;
+      if (over || now - p.startedAt > SESSION_MS + k * 1000) {
+        if (c.isOpen()) c.disconnect();
+        else if (p.retryAt < 0) p.retryAt = now + (c.state === ClientState.Rejected ? 1000 : 100);
+        else if (now >= p.retryAt) {
+          // A new session from a new port.
+          p.host.port = this.#nextPort++;
+          if (this.#nextPort > 65000) this.#nextPort = 41000;
+          this.players[k] = this.#player(p.host);
+        }
+      }
+    }
+    this.#invariants();
+  }
+
+  #invariants(): void {
+    const s = this.server;
+    let active = 0;
+    for (let k = 0; k < this.config.maxPlayers; k++) {
+      active += s.active[k];
+      const ep = s.endpoints[k];
+      if (ep.usedBytes > ep.capacityBytes || ep.count < 0 || ep.sentCount > ep.count) this.#fail(`slot ${k}'s queue is inconsistent`, null, 0);
+    }
+    if (active !== s.playerCount()) this.#fail(`${active} active slots, playerCount ${s.playerCount()}`, null, 0);
+    if (s.counters[C.QueueOverflows] !== 0) this.#fail("a queue overflowed", null, 0);
+    const e = s.entities;
+    let alive = 0;
+    for (let i = 0; i < e.capacity; i++) alive += e.alive[i];
+    if (alive !== e.count) this.#fail(`${alive} live entities, count ${e.count}`, null, 0);
+    for (let k = 0; k < PLAYERS; k++) {
+      const c = this.players[k].client;
+      let held = 0;
+      for (let i = 0; i < c.entityCapacity; i++) held += c.alive[i];
+      if (held !== c.entityCount) this.#fail(`a client holds ${held} entities, entityCount ${c.entityCount}`, null, 0);
+      if (c.playerCount() > MAX_PLAYERS) this.#fail("a client's roster is too long", null, 0);
+    }
+  }
+
+  /** Copy a corpus packet into the mutant buffer; returns its length, or -1 when the corpus is empty. */
+  #pick(corpus: Corpus): number {
+    if (corpus.count === 0) return -1;
+    const rng = this.#rng;
+    // Favour packets with reliable messages: they reach the most code.
+    let k = rng.below(corpus.count);
+    if (corpus.reliable[k] === 0 && rng.next() < 0.6) k = rng.below(corpus.count);
+    const n = corpus.length[k];
+    const base = k * MAX_PACKET;
+    for (let i = 0; i < n; i++) this.#m[i] = corpus.bytes[base + i];
+    return n;
+  }
+
+  /**
+   * 1..4 mutations of the `n` bytes in #m. `ack` and `next` are what the target would take:
+   * the newest seqno it sent the sender (an ack of it is good), and the seqno it expects next.
+   */
+  #mutate(n: number, from: Corpus, ack: number, next: number, timestamp: number): number {
+    const rng = this.#rng;
+    const m = this.#m;
+    // A third of the cases are gentle: one or two changes that keep the packet's shape
+    // (acks, seqnos, timestamps, ids, a bit), so that most of them get past validation.
+    const gentle = rng.next() < 0.33;
+    for (let times = gentle ? 1 + rng.below(2) : 1 + rng.below(4); times > 0; times--) {
+      switch (gentle ? GENTLE[rng.below(GENTLE.length)] : rng.below(13)) {
+        case 0: {
+          if (n === 0) break;
+          const bit = rng.below(n * 8);
+          m[bit >> 3] ^= 1 << (bit & 7);
+          break;
+        }
+        case 1:
+          if (n > 0) m[rng.below(n)] = rng.below(256);
+          break;
+        case 2:
+          if (n > 0) m[rng.below(n)] = INTERESTING[rng.below(INTERESTING.length)];
+          break;
+        case 3:
+          n = rng.below(n + 1);
+          break;
+        case 4: {
+          // Mostly a few bytes; now and then past 512.
+          const more = rng.next() < 0.08 ? MAX_PACKET + 1 - n + rng.below(ROOM - MAX_PACKET) : 1 + rng.below(24);
+          const zero = rng.next() < 0.3;
+          for (let i = 0; i < more && n < ROOM; i++) m[n++] = zero ? 0 : rng.below(256);
+          break;
+        }
+        case 5: {
+          // Copy a range over another place.
+          if (n < 2) break;
+          const a = rng.below(n);
+          const b = rng.below(n);
+          const len = 1 + rng.below(Math.min(32, n - (a > b ? a : b)));
+          m.copyWithin(b, a, a + len);
+          break;
+        }
+        case 6: {
+          // Splice: keep our head, take another packet's tail.
+          if (from.count === 0 || n < HEADER_SIZE) break;
+          const k = rng.below(from.count);
+          const other = from.length[k];
+          const cut = HEADER_SIZE + rng.below(n - HEADER_SIZE + 1);
+          const start = HEADER_SIZE + rng.below(Math.max(1, other - HEADER_SIZE));
+          let o = cut;
+          for (let i = start; i < other && o < ROOM; i++) m[o++] = from.bytes[k * MAX_PACKET + i];
+          n = o;
+          break;
+        }
+        case 7:
+          if (n >= HEADER_SIZE) {
+            if (rng.next() < 0.5) m[12] = rng.below(rng.next() < 0.2 ? 256 : 4);
+            else m[13] = rng.below(rng.next() < 0.2 ? 256 : 4);
+          }
+          break;
+        case 8:
+          // An ack the target would take, or one just past it.
+          if (n >= HEADER_SIZE) put(m, 4, rng.next() < 0.7 ? ack : rng.next() < 0.5 ? (ack + 1) >>> 0 : rng.nextU32());
+          break;
+        case 9:
+          // The first reliable message gets the seqno the target expects (or a neighbour).
+          if (n >= HEADER_SIZE + RELIABLE_HEADER && m[12] > 0) put(m, HEADER_SIZE, (next + (rng.next() < 0.7 ? 0 : rng.below(3) - 1)) >>> 0);
+          break;
+        case 10:
+          // Timestamps: the newest applied, just after, far ahead, far behind, anything.
+          if (n >= HEADER_SIZE) {
+            const r = rng.below(5);
+            put(m, 8, r === 0 ? timestamp : r === 1 ? (timestamp + 1) >>> 0 : r === 2 ? (timestamp + 0x40000000) >>> 0 : r === 3 ? (timestamp - 0x40000000) >>> 0 : rng.nextU32());
+          }
+          break;
+        case 11:
+          // A message's type byte, when the packet still parses far enough to find one.
+          if (n > HEADER_SIZE) m[m[12] > 0 ? HEADER_SIZE + 4 : HEADER_SIZE] = INTERESTING[rng.below(INTERESTING.length)];
+          break;
+        default: {
+          // A whole random id in the first payload: a player id of slot 0..7 of some generation.
+          const o = m[12] > 0 ? HEADER_SIZE + RELIABLE_HEADER : HEADER_SIZE + 1;
+          if (n >= o + 4) put(m, o, (((1 + rng.below(3)) << 16) | rng.below(9)) >>> 0);
+          break;
+        }
+      }
+    }
+    return n;
+  }
+
+  #toServer(): void {
+    const rng = this.#rng;
+    let n = this.#pick(this.#up);
+    if (n < 0) return;
+    const s = this.server;
+    // From a player (its slot's state makes acks and seqnos worth guessing), or a stranger.
+    const p = this.players[rng.below(PLAYERS)];
+    const stranger = rng.next() < 0.15;
+    let slot = -1;
+    if (!stranger) for (let k = 0; k < this.config.maxPlayers; k++) if (s.active[k] !== 0 && s.port[k] === p.host.port && s.address[k] === p.host.address) slot = k;
+    const ep = slot >= 0 ? s.endpoints[slot] : null;
+    const ack = ep !== null ? (ep.firstSeq + ep.sentCount - 1) >>> 0 : 0xffffffff;
+    const next = ep !== null ? (ep.lastProcessed + 1) >>> 0 : 0;
+    n = this.#mutate(n, this.#up, ack, next, ep !== null ? ep.newestTimestamp >>> 0 : 0);
+    this.#currentLength = n;
+    this.#before.set(s.counters);
+    if (stranger) s.receive(this.#m, n, "mem:stranger", 1 + rng.below(65535));
+    else s.receive(this.#m, n, p.host.address, p.host.port);
+    this.#serverCases++;
+    this.#tally(this.#serverOutcomes, s.counters);
+  }
+
+  #toClient(): void {
+    const rng = this.#rng;
+    let n = this.#pick(this.#down);
+    if (n < 0) return;
+    const c = this.players[rng.below(PLAYERS)].client;
+    const ep = c.endpoint;
+    n = this.#mutate(n, this.#down, (ep.firstSeq + ep.sentCount - 1) >>> 0, (ep.lastProcessed + 1) >>> 0, ep.newestTimestamp >>> 0);
+    this.#currentLength = n;
+    this.#before.set(c.counters);
+    const elsewhere = rng.next() < 0.05;
+    c.receive(this.#m, n, elsewhere ? "mem:stranger" : SERVER_ADDRESS, elsewhere ? 1 + rng.below(65535) : SERVER_PORT);
+    this.#clientCases++;
+    this.#tally(this.#clientOutcomes, c.counters);
+  }
+
+  #tally(outcomes: Uint32Array, counters: Uint32Array): void {
+    const before = this.#before;
+    for (let k = 0; k < OUTCOMES.length; k++) {
+      const i = OUTCOMES[k];
+      if (counters[i] !== before[i]) {
+        outcomes[i]++;
+        return;
+      }
+    }
+    outcomes[COUNTER_COUNT]++;
+  }
+
+  report(): FuzzReport {
+    const side = (cases: number, o: Uint32Array): FuzzSide => {
+      const outcomes: Record<string, number> = {};
+      for (let i = 0; i < COUNTER_COUNT; i++) if (o[i] !== 0) outcomes[COUNTER_NAMES[i]] = o[i];
+      if (o[COUNTER_COUNT] !== 0) outcomes.applied = o[COUNTER_COUNT];
+      return { cases, outcomes };
+    };
+    const s = this.server.counters;
+    return {
+      seed: this.seed, cases: this.#cases,
+      server: side(this.#serverCases, this.#serverOutcomes), client: side(this.#clientCases, this.#clientOutcomes),
+      matchMs: this.net.now, sessions: this.#sessions, kicks: s[C.Kicks], joins: s[C.Joins], timeouts: s[C.Timeouts],
+      handshakeTimeouts: s[C.HandshakeTimeouts], serverPackets: this.#serverPackets, clientPackets: this.#clientPackets,
+      failures: this.failures.slice(), failureCount: this.failureCount, hash: this.#hash(),
+    };
+  }
+
+  #hash(): number {
+    let h = this.game.hash() | 0;
+    const c = this.server.counters;
+    for (let i = 0; i < c.length; i++) h = Math.imul(h ^ c[i], 0x01000193);
+    return h >>> 0;
+  }
+}
+
+function put(b: Uint8Array, o: number, v: number): void {
+  b[o] = v >>> 24;
+  b[o + 1] = (v >>> 16) & 0xff;
+  b[o + 2] = (v >>> 8) & 0xff;
+  b[o + 3] = v & 0xff;
+}
+
+/** Names that a healthy run's outcomes should include, at the server and at a client. */
+export const EXPECTED_SERVER_OUTCOMES: readonly string[] = Object.freeze([
+  "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection", "truncated", "trailingBytes",
+  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "reliableReceived", "applied",
+]);
+export const EXPECTED_CLIENT_OUTCOMES: readonly string[] = Object.freeze([
+  "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection", "truncated", "trailingBytes",
+  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "reliableReceived", "applied",
+]);
