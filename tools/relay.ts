@@ -181,7 +181,7 @@ export class Relay {
 /** One line on both directions' counts. */
 export function describeFlows(r: Relay): string {
   const f = (name: string, x: Flow): string =>
-    `${name} ${x.received} in, ${x.lost} lost (${pct(x.lost, x.received)}), ${x.duplicated} duplicated (${pct(x.duplicated, x.received)}), ` +
+    `${name} ${x.received} in, ${x.lost} lost (${pct(x.lost, x.received)}), ${x.duplicated} of the rest duplicated (${pct(x.duplicated, x.received - x.lost)}), ` +
     `${x.reordered} reordered, ${x.sent} out`;
   return `${f("up", r.up)}; ${f("down", r.down)}`;
 }

@@ -402,7 +402,7 @@ export function describeSoak(r: SoakReport): string {
       `chats ${d.chatsSent} sent, ${d.duplicateChats} duplicated, ${d.missingChats} missing, ${d.orderErrors} out of order; ` +
       `Joins ${d.joinErrors} wrong; Add/Remove ${d.addErrors + d.removeErrors} unpaired`);
     lines.push(`  rates        Update ${b.updatesPerSecond.toFixed(1)}/s per bot (lowest ${s.updatesMin.toFixed(1)}), Stats ${b.statsPerSecond.toFixed(2)}/s; ` +
-      `resent ${b.reliableResent} of ${b.reliableSent} sent by the bots`);
+      `the bots sent ${b.reliableSent} reliable messages and ${b.reliableResent} resends`);
     lines.push(`  server       ${s.kicks} kicks, ${s.timeouts} timeouts`);
     const m = s.memory;
     lines.push(m.kind === "rss"
