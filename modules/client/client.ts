@@ -17,7 +17,7 @@ import {
   updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, MAX_MESSAGES, writeChat, writeInput,
   writeName, writeSelection,
 } from "../protocol/codec";
-import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
+import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, PROCESS } from "../transport/endpoint";
 
 const charCodeAt = String.prototype.charCodeAt;
 
@@ -337,10 +337,12 @@ export class Client implements Core {
       if (this.listener !== null) this.listener.reliable(this, type, seq, rx, p);
       if (this.state === ClientState.Kicked) return;
     }
+    if (processed === 0 && unrel === 0) return;
     const ts = headerTimestamp(rx);
     // What a processed reliable message said (a Remove, say) is newer than any Update
-    // stamped before it: such an Update arriving late (reordered) is stale.
-    if (processed > 0) ep.acceptUnreliable(ts);
+    // stamped before it: such an Update arriving late (reordered) is stale. A stamp from the
+    // future is not believed (Endpoint.acceptUnreliable).
+    const verdict = ep.acceptUnreliable(ts, now);
     if (unrel === 0) return;
     // Reject comes in a packet of its own with no reliable state: apply it regardless.
     if (rx[offsets[rel] - 1] === Msg.Reject) {
@@ -348,8 +350,9 @@ export class Client implements Core {
       this.state = ClientState.Rejected;
       return;
     }
-    if (processed === 0 && !ep.acceptUnreliable(ts)) {
-      counters[C.StaleUnreliable] += unrel;
+    if (verdict !== CURRENT) {
+      if (verdict === FUTURE) counters[C.FutureTimestamp]++;
+      else counters[C.StaleUnreliable] += unrel;
       return;
     }
     for (let m = rel; m < rel + unrel; m++) {

@@ -50,6 +50,10 @@ export const C = Object.freeze({
   Refused: 38,
   /** Inputs cleared because none arrived for INPUT_STALE_MS. */
   StaleInputs: 39,
+  /** Packets whose timestamp ran further ahead than the receiver's clock: not believed, their unreliable messages dropped. */
+  FutureTimestamp: 40,
+  /** Connects from new peers dropped because admissions ran ahead of the admission rate (they are resent). */
+  AdmissionsDeferred: 41,
 } as const);
 
 /** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */

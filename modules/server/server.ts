@@ -21,7 +21,7 @@ import {
   readSelection, validatePacket, writeChat, writeHeader, writeId, writeName, writeReject,
   writeSelection, writeStats,
 } from "../protocol/codec";
-import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
+import { DUPLICATE, Endpoint, finishPacket, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
@@ -59,6 +59,13 @@ export const INPUT_STALE_MS = 500;
 /** Strikes: at most one counts per window, and one decays per period. */
 export const STRIKE_WINDOW_MS = 250;
 export const STRIKE_DECAY_MS = 1000;
+/**
+ * Admissions: a bucket of `maxPlayers` tokens, one back every ADMISSION_REFILL_MS. A server
+ * can fill up at once, but peers that join and leave again cannot make the others' queues
+ * carry more than a few announcements a second. A Connect that finds the bucket empty is
+ * dropped and counted; the client resends it and gets in when a token is back.
+ */
+export const ADMISSION_REFILL_MS = 250;
 /** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
 export const CHAT_INTERVAL_MS = 250;
 export const CHANGE_INTERVAL_MS = 500;
@@ -159,6 +166,8 @@ export class Server implements Core, EntityListener, Players {
   readonly #nameAt: number[];
   readonly #selectAt: number[];
   #nextDecay = 0;
+  #admitTokens: number;
+  #nextToken = 0;
   /** Bytes every queue keeps free for Leaves (see reserve()). */
   readonly #leaveReserve: number;
   /** 1 while the slot has dirty bits. */
@@ -179,6 +188,7 @@ export class Server implements Core, EntityListener, Players {
     const cap = config.maxEntities;
     this.#words = (cap + 31) >> 5;
     this.#leaveReserve = reserve(n);
+    this.#admitTokens = n;
     // Room for a packet of entity traffic, an announcement and the Leave reserve.
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
@@ -365,6 +375,11 @@ export class Server implements Core, EntityListener, Players {
       this.#reject(address, port, RejectReason.ServerFull);
       return -1;
     }
+    if (this.#admitTokens === 0) {
+      this.counters[C.AdmissionsDeferred]++;
+      return -1;
+    }
+    this.#admitTokens--;
     this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
     this.active[slot] = 1;
     this.address[slot] = address;
@@ -459,14 +474,23 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     if (unrel === 0) return;
-    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied (signed,
-    // compared modulo 2^32).
+    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied, not
+    // believed when further ahead than our clock has moved since (signed, modulo 2^32).
     const ts = v.getInt32(8);
-    if (ep.hasTimestamp && ((ts - ep.newestTimestamp) | 0) < 0) {
-      counters[C.StaleUnreliable] += unrel;
-      return;
+    if (ep.hasTimestamp) {
+      const ahead = (ts - ep.newestTimestamp) | 0;
+      if (ahead < 0) {
+        counters[C.StaleUnreliable] += unrel;
+        return;
+      }
+      const elapsed = now - ep.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
+        counters[C.FutureTimestamp]++;
+        return;
+      }
     }
     ep.newestTimestamp = ts;
+    ep.newestAt = now;
     ep.hasTimestamp = true;
     for (let m = rel; m < rel + unrel; m++) {
       const p = offsets[m];
@@ -911,6 +935,10 @@ export class Server implements Core, EntityListener, Players {
     // Timeouts are seconds long: looking every TIMEOUT_CHECK_MS is enough.
     if (now >= this.#nextTimeoutCheck) {
       this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
+      if (now >= this.#nextToken) {
+        this.#nextToken = now + ADMISSION_REFILL_MS;
+        if (this.#admitTokens < cfg.maxPlayers) this.#admitTokens++;
+      }
       const decay = now >= this.#nextDecay;
       if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
       for (let s = 0; s < cfg.maxPlayers; s++) {

@@ -20,6 +20,13 @@ import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable 
 import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
 import { queuedSize } from "../protocol/codec";
 
+/** Results of `acceptUnreliable`. */
+export const CURRENT = 0;
+export const STALE = 1;
+export const FUTURE = 2;
+/** How far a peer's timestamp may run ahead of our own clock's progress, ms. */
+export const FUTURE_SLACK_MS = 1000;
+
 /** Result of `acceptReliable`. */
 export const PROCESS = 0;
 export const DUPLICATE = 1;
@@ -42,8 +49,9 @@ export class Endpoint {
   nextSeq = 0;
   /** Seqno of the last reliable message processed from the peer (our ack). */
   lastProcessed = NO_ACK;
-  /** Newest unreliable timestamp applied from the peer. */
+  /** Newest unreliable timestamp applied from the peer, and our time when it was. */
   newestTimestamp = 0;
+  newestAt = 0;
   hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
   srtt = 0;
@@ -190,12 +198,24 @@ export class Endpoint {
     return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
   }
 
-  /** Whether unreliable messages stamped `timestamp` are current (not older than the newest applied). */
-  acceptUnreliable(timestamp: number): boolean {
-    if (this.hasTimestamp && seqDiff(timestamp, this.newestTimestamp) < 0) return false;
+  /**
+   * Whether unreliable messages stamped `timestamp` are current: CURRENT (and it becomes the
+   * newest), STALE (older than the newest applied), or FUTURE: further ahead of the newest
+   * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
+   * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
+   * make every genuine packet stale for as long as the stamp is ahead.
+   */
+  acceptUnreliable(timestamp: number, now: number): number {
+    if (this.hasTimestamp) {
+      const ahead = seqDiff(timestamp, this.newestTimestamp);
+      if (ahead < 0) return STALE;
+      const elapsed = now - this.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
+    }
     this.newestTimestamp = timestamp;
+    this.newestAt = now;
     this.hasTimestamp = true;
-    return true;
+    return CURRENT;
   }
 
   /**

@@ -263,11 +263,13 @@ describe("client: what it believes", function () {
   });
 
   it("an Update written before a Remove and delivered after it is stale and ignored", function () {
-    const { c, s } = connected();
+    const { c, s, host } = connected();
     const e = 0x00010004;
     deliver(c, s.reliable(Msg.Add, (b, o) => writeAdd(b, o, e, NO_PLAYER, 2)).packet());
     const updates = c.updatesReceived;
-    // The server sends an Update at 2000, then Remove at 2050; they arrive the other way round.
+    // The server sends an Update at 2000, then Remove at 2050; they arrive the other way round
+    // (our clock has moved on as much: a stamp further ahead than that would not be believed).
+    host.t += 2050;
     s.ts = 2000;
     const late = s.packet(1, (b, o) => {
       b[o] = Msg.Update;

@@ -4,7 +4,7 @@
  * their queues allow, and stamp an unreliable message into every packet.
  */
 import assert from "node:assert/strict";
-import { Endpoint, PROCESS, finishPacket } from "../../modules/transport/endpoint";
+import { CURRENT, Endpoint, PROCESS, finishPacket } from "../../modules/transport/endpoint";
 import { Msg, HEADER_SIZE, RELIABLE_HEADER, MAX_PACKET } from "../../modules/protocol/constants";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { headerAck, headerRel, headerTimestamp, headerUnrel, validatePacket } from "../../modules/protocol/codec";
@@ -57,7 +57,7 @@ class Pusher implements Core {
     }
     if (headerUnrel(b) > 0) {
       const ts = headerTimestamp(b);
-      if (this.ep.acceptUnreliable(ts)) this.applied.push(ts);
+      if (this.ep.acceptUnreliable(ts, this.host.now()) === CURRENT) this.applied.push(ts);
       else this.staleDropped++;
     }
   }

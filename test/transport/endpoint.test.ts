@@ -7,7 +7,7 @@ import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
 import { C, createCounters } from "../../modules/protocol/counters";
-import { DUPLICATE, Endpoint, finishPacket, OUT_OF_ORDER, PROCESS } from "../../modules/transport/endpoint";
+import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/endpoint";
 
 const FROM_ANY = 3;
 
@@ -221,12 +221,26 @@ describe("Endpoint: receiving across the wrap", () => {
   it("acceptUnreliable ignores timestamps older than the newest applied, across the wrap", () => {
     const ep = new Endpoint(1024);
     ep.reset(0);
-    assert.equal(ep.acceptUnreliable(0xfffffff0), true);
-    assert.equal(ep.acceptUnreliable(0xffffffef), false);
-    assert.equal(ep.acceptUnreliable(0xfffffff0), true, "the same timestamp is not older");
-    assert.equal(ep.acceptUnreliable(5), true);
-    assert.equal(ep.acceptUnreliable(0xffffffff), false);
+    assert.equal(ep.acceptUnreliable(0xfffffff0, 0), CURRENT);
+    assert.equal(ep.acceptUnreliable(0xffffffef, 0), STALE);
+    assert.equal(ep.acceptUnreliable(0xfffffff0, 0), CURRENT, "the same timestamp is not older");
+    assert.equal(ep.acceptUnreliable(5, 21), CURRENT);
+    assert.equal(ep.acceptUnreliable(0xffffffff, 22), STALE);
     assert.equal(ep.newestTimestamp, 5);
+  });
+
+  it("acceptUnreliable does not believe a timestamp further ahead than our clock has moved", () => {
+    const ep = new Endpoint(1024);
+    ep.reset(0);
+    assert.equal(ep.acceptUnreliable(1000, 50), CURRENT);
+    // 1 s of slack, plus 1/64 of the time elapsed.
+    assert.equal(ep.acceptUnreliable(1000 + FUTURE_SLACK_MS + 1, 50), FUTURE);
+    assert.equal(ep.acceptUnreliable(1000 + 0x40000000, 60), FUTURE, "a forged stamp weeks ahead");
+    assert.equal(ep.newestTimestamp, 1000, "and it changes nothing");
+    assert.equal(ep.acceptUnreliable(1100, 150), CURRENT, "genuine packets go on");
+    // A peer silent for 10 s comes back 10 s further on: plausible.
+    assert.equal(ep.acceptUnreliable(11100, 10150), CURRENT);
+    assert.equal(ep.acceptUnreliable(11100 + 64 * 1000, 10150 + 64 * 1000 - FUTURE_SLACK_MS), CURRENT, "clock drift of 1/64");
   });
 
   it("two endpoints exchange 40 messages through the wrap, exactly once and in order", () => {
