@@ -233,8 +233,10 @@ export class Replay {
   readonly #host = new ReplayHost();
   readonly #rx = new Uint8Array(2048);
   /**
-   * Views of exactly n bytes of #rx, made up front: a host hands the server a datagram of
-   * its own length (Node's Buffer, Moddable's new Uint8Array(packet)), so the replay does too.
+   * Views of exactly n bytes of #rx, made up front for each length in the trace: a host
+   * hands the server a datagram of its own length (Node's Buffer, Moddable's new
+   * Uint8Array(packet)), so the replay does too. Only the lengths that occur, so that a
+   * replay fits a device's heap (bench/device).
    */
   readonly #exact: Uint8Array[] = [];
   readonly #f64 = new Float64Array(1);
@@ -245,7 +247,6 @@ export class Replay {
   readonly windowTicks: number;
 
   constructor(o: CaseOptions, trace: Uint8Array) {
-    for (let n = 0; n <= 2048; n++) this.#exact.push(new Uint8Array(this.#rx.buffer, 0, n));
     this.options = o;
     this.trace = trace;
     this.server = createServer(makeConfig(configFor(o)), this.#host);
@@ -259,6 +260,11 @@ export class Replay {
     let ticks = 0;
     for (let q = this.windowStart; trace[q] !== END; q = this.#skip(q)) if (trace[q] === TICK) ticks++;
     this.windowTicks = ticks;
+    for (let q = 0; trace[q] !== END; q = this.#skip(q)) {
+      if (trace[q] !== RECEIVE) continue;
+      const n = trace[q + 10] | (trace[q + 11] << 8);
+      if (this.#exact[n] === undefined) this.#exact[n] = new Uint8Array(this.#rx.buffer, 0, n);
+    }
   }
 
   #skip(p: number): number {

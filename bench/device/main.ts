@@ -98,6 +98,18 @@ function pad(s: string | number, width: number): string {
   return t.length >= width ? t : " ".repeat(width - t.length) + t;
 }
 
+function median(values: number[]): number {
+  const v = values.slice().sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/** Timed runs: config "runs" (mcconfig `runs=5`), 1 by default. */
+function runCount(): number {
+  const n = Number(config.runs ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= 99 ? n : 1;
+}
+
 function platformName(): string {
   const p = config.benchPlatform;
   return typeof p === "string" && p !== "" ? p : "unknown platform";
@@ -109,20 +121,23 @@ interface Activity {
   updates: Uint16Array;
   stats: Uint16Array;
   entities: Uint16Array;
-  /** The heap after a collection, with this replay's server and game alive at the end of the window. */
+  /** The heap after a collection just before this replay's server was made, and with it (and its game) live at the end of the window. */
+  before: Heap;
   live: Heap;
 }
 
 /** What each window step did (datagrams received, packets and Updates sent), from an untimed replay. */
 function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number): Activity {
-  const r = new Replay(o, bytes);
-  r.warm();
-  const c = r.server.counters;
   const inPkts = new Uint16Array(n);
   const outPkts = new Uint16Array(n);
   const updates = new Uint16Array(n);
   const stats = new Uint16Array(n);
   const entities = new Uint16Array(n);
+  Debug.gc();
+  const before = heap();
+  const r = new Replay(o, bytes);
+  r.warm();
+  const c = r.server.counters;
   let p = r.windowStart;
   for (let i = 0; i < n; i++) {
     const in0 = c[C.PacketsIn];
@@ -138,20 +153,22 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number): 
   }
   Debug.gc(); // r, its server and game are still live here
   const live = heap();
-  return { inPkts, outPkts, updates, stats, entities, live };
+  return { inPkts, outPkts, updates, stats, entities, before, live };
 }
 
-function report(header: TraceHeader, clock: Clock, result: TimeResult, perStep: Float64Array | null, act: Activity, base: Heap): void {
+function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: number, perStep: Float32Array | null, act: Activity, base: Heap): void {
   const n = result.ticks;
   say(
-    `server cost per 10 ms step, µs: mean ${us(result.meanUs)}, median ${us(result.medianUs)}, p99 ${us(result.p99Us)}, ` +
-      `worst ${us(result.maxUs)} (${n} steps; ${result.outliers} outliers left out of the mean; dry walk ${us(result.dryUs)} µs a step subtracted)`,
+    `server cost per 10 ms step, µs${runs > 1 ? ` (median of ${runs} runs)` : ""}: mean ${us(result.meanUs)}, median ${us(result.medianUs)}, p99 ${us(result.p99Us)}, ` +
+      `worst ${us(result.maxUs)} (${n} steps${runs > 1 ? " a run" : ""}; ${result.outliers} outliers left out of the mean${runs > 1 ? "s" : ""}; dry walk ${us(result.dryUs)} µs a step subtracted)`,
   );
   const ok = result.packetsOut === header.packetsOut && result.bytesOut === header.bytesOut;
   say(
     ok
       ? `replay: ${result.packetsOut} packets, ${result.bytesOut} bytes sent, as in the recording`
-      : `WARNING: the replay sent ${result.packetsOut} packets, ${result.bytesOut} bytes; the recording ${header.packetsOut}, ${header.bytesOut}: the figures are suspect`,
+      : result.packetsOut < 0
+        ? `WARNING: the runs sent different totals: the figures are suspect`
+        : `WARNING: the replay sent ${result.packetsOut} packets, ${result.bytesOut} bytes; the recording ${header.packetsOut}, ${header.bytesOut}: the figures are suspect`,
   );
 
   if (perStep === null) {
@@ -161,7 +178,7 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, perStep: 
     const order: number[] = [];
     for (let i = 0; i < n; i++) order.push(i);
     order.sort((a, b) => costs[b] - costs[a]);
-    say(`heaviest steps:`);
+    say(`heaviest steps${runs > 1 ? " (of the run with the median mean)" : ""}:`);
     say(`   step      µs   in  out  updates  stats  entities   (in: datagrams received; out: packets sent; updates, stats: messages sent)`);
     for (let k = 0; k < HEAVIEST && k < n; k++) {
       const i = order[k];
@@ -184,15 +201,20 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, perStep: 
     }
   }
 
-  const live = act.live;
+  const { before, live } = act;
+  const grew = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b - a);
+  const serverChunks = grew(before.chunk, live.chunk);
+  const serverSlots = grew(before.slot, live.slot);
   say(
     `heap in use after a collection (an XS slot is 16 bytes on ESP32, 32 on a 64-bit simulator): ` +
-      `chunks ${kib(base.chunk)} before the replay, ${kib(live.chunk)} with a server and game live; ` +
-      `slots ${kib(base.slot)}, ${kib(live.slot)}` +
+      `the app alone ${kib(base.chunk)} of chunks and ${kib(base.slot)} of slots; ` +
+      `a server and game at the end of the window take ${kib(serverChunks)} of chunks and ${kib(serverSlots)} of slots more ` +
+      `(${kib(live.chunk)} and ${kib(live.slot)} in all, with the bench's own arrays)` +
       (live.systemFree !== undefined && live.systemFree > 0 ? `; system free memory ${kib(live.systemFree)}` : ""),
   );
   const share = (result.meanUs / STEP_US) * 100;
-  const heapText = live.chunk !== undefined && live.slot !== undefined ? `, heap ${kib(live.chunk)} chunks + ${kib(live.slot)} slots` : "";
+  const heapText =
+    serverChunks !== undefined && serverSlots !== undefined ? `, server and game heap ${kib(serverChunks)} chunks + ${kib(serverSlots)} slots` : "";
   say(
     `lwar-xs device bench: ${platformName()} ${header.label}: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
       `worst ${us(result.maxUs)} µs per 10 ms tick (mean ${us(result.meanUs)} µs, ${share.toFixed(share >= 10 ? 0 : 1)}% of a core)` +
@@ -219,13 +241,37 @@ function run(): void {
   say(`replaying (one step here is one 10 ms tick of the server and the game)...`);
   Debug.gc();
   const base = heap();
+  const runs = runCount();
   const started = clock.now();
-  const recorder = new StepRecorder(clock.now, o.steps);
-  const result = timeReplay(o, bytes, recorder.now, false);
+  const results: TimeResult[] = [];
+  const costs: (Float32Array | null)[] = []; // per run, ms; single precision is plenty and halves the heap
+  for (let k = 0; k < runs; k++) {
+    const recorder = new StepRecorder(clock.now, o.steps);
+    const r = timeReplay(o, bytes, recorder.now, false);
+    results.push(r);
+    const steps = recorder.steps(r);
+    costs.push(steps === null ? null : Float32Array.from(steps));
+    if (runs > 1) say(`run ${k + 1} of ${runs}: mean ${us(r.meanUs)} µs, median ${us(r.medianUs)}, p99 ${us(r.p99Us)}, worst ${us(r.maxUs)}`);
+  }
   say(`timed in ${((clock.now() - started) / 1000).toFixed(1)} s; now an untimed replay to see what each step did...`);
-  const perStep = recorder.steps(result);
+  // Several runs (the simulator shares its machine): the median of each figure, and the
+  // steps of the run whose mean is the median.
+  const byMean = results.map((_, i) => i).sort((a, b) => results[a].meanUs - results[b].meanUs);
+  const pick = byMean[(runs - 1) >> 1];
+  const result: TimeResult = {
+    ...results[pick],
+    meanUs: median(results.map((r) => r.meanUs)),
+    medianUs: median(results.map((r) => r.medianUs)),
+    p99Us: median(results.map((r) => r.p99Us)),
+    maxUs: median(results.map((r) => r.maxUs)),
+    outliers: results.reduce((n, r) => n + r.outliers, 0),
+  };
+  for (const r of results) {
+    if (r.packetsOut !== results[0].packetsOut || r.bytesOut !== results[0].bytesOut) result.packetsOut = -1; // runs disagree
+  }
+  const perStep = costs[pick];
   const act = stepActivity(o, bytes, result.ticks);
-  report(header, clock, result, perStep, act, base);
+  report(header, clock, result, runs, perStep, act, base);
   say("lwar-xs device bench: done");
 }
 

@@ -34,6 +34,8 @@ Options:
   --capacity N   entity capacity (default 192)
   --static N     N static entities with the game off, instead of the game
   --seed N       match seed (default ${DEFAULT_CASE.seed})
+  --runs N       timed runs; the median of each figure is reported (default 5: the
+                 simulator shares this machine with everything else)
   --timeout S    give up after S seconds in the simulator (default 300)
   --keep         keep the temporary build folder
   --help         show this help
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
     v = parseArgs({
       options: {
         players: { type: "string" }, capacity: { type: "string" }, static: { type: "string" },
-        seed: { type: "string" }, timeout: { type: "string" }, keep: { type: "boolean" }, help: { type: "boolean", short: "h" },
+        seed: { type: "string" }, runs: { type: "string" }, timeout: { type: "string" }, keep: { type: "boolean" }, help: { type: "boolean", short: "h" },
       },
       strict: true,
     }).values;
@@ -171,6 +173,7 @@ async function main(): Promise<void> {
     o.entities = intOption("static", v.static, 0, 0, o.capacity - 1);
   }
   const timeoutS = intOption("timeout", v.timeout, 300, 10, 3600);
+  const runs = intOption("runs", v.runs, 5, 1, 99);
 
   const moddable = process.env.MODDABLE;
   if (moddable === undefined || moddable === "")
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
   const out = path.join(work, "build");
   fs.mkdirSync(out);
   const logPath = path.join(work, "build.log");
-  const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out];
+  const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `runs=${runs}`];
   say(`bench:device: building: (cd bench/device && mcconfig ${args.join(" ")})`);
   const log = fs.openSync(logPath, "w");
   group = spawn(mcconfig, args, { cwd: HERE, env, detached: true, stdio: ["ignore", log, log] });
@@ -233,7 +236,7 @@ async function main(): Promise<void> {
       say(`sim | ${line}`);
       if (line.startsWith("WARNING")) seen.warning = true;
       if (line.startsWith(SUMMARY) && line.includes(" µs per 10 ms tick")) seen.summary = line;
-      if (line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `)) {
+      if (line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `) || line.startsWith("XS abort")) {
         seen.failed = line;
         resolve();
       }
