@@ -966,7 +966,12 @@ export class Server implements Core, EntityListener, Players {
         if (decay && this.misbehaviour[s] > 0) this.misbehaviour[s]--;
       }
     }
+    // A tick on which the world stepped carries that step (and the Adds and Removes it
+    // caused); the Updates due on it wait for the next tick, 10 ms later and no staler
+    // than they would be. A game step is never two ticks in a row, so nothing waits twice.
+    const version = this.entities.version;
     if (this.#sim !== null) this.#sim.tick(now);
+    const stepped = this.entities.version !== version;
     if (this.#kickPending) this.#processKicks();
     this.#sync();
     if (this.#kickPending) this.#processKicks();
@@ -993,7 +998,7 @@ export class Server implements Core, EntityListener, Players {
     const resend = cfg.resendIntervalMs;
     for (let s = 0; s < cfg.maxPlayers; s++) {
       if (this.active[s] === 0) continue;
-      if (this.#updated[s] === 0 && into >= this.#offset[s]) {
+      if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
         this.#updated[s] = 1;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
         this.#statsDue[s] = 0;
