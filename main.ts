@@ -5,8 +5,11 @@
  * mcconfig (those arrive as strings):
  *   port, maxPlayers, timeoutMs, seed (world seed; default random), statusSeconds
  *   (0 = no status lines);
+ *   httpPort (the game page and its WebSocket; 0 = none), webConnections (WebSocket
+ *   connections at most), hostName (the mDNS name; empty = none);
  *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
- *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well).
+ *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well),
+ *   with a DNS server that sends every name to the board (dns=0: none).
  */
 import config from "mc/config";
 import Net from "net";
@@ -20,6 +23,8 @@ import { C, COUNTER_NAMES, DROP_FIRST, DROP_LAST } from "./modules/protocol/coun
 import { LogEvent, describeEvent, describeKick } from "./modules/server/events";
 import { bytesToAscii } from "./modules/text";
 import { ModdableHost } from "./hosts/moddable/host";
+import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
+import { CaptiveDns, startMdns } from "./hosts/moddable/names";
 import disablePowerSave from "./hosts/moddable/wifi-power";
 
 function intSetting(name: string, fallback: number): number {
@@ -35,8 +40,9 @@ function textSetting(name: string, fallback: string): string {
   return v === undefined || v === null ? fallback : String(v);
 }
 
-function flagSetting(name: string): boolean {
+function flagSetting(name: string, fallback = false): boolean {
   const v = config[name];
+  if (v === undefined || v === "") return fallback;
   return v === true || v === 1 || v === "1" || v === "true";
 }
 
@@ -59,7 +65,7 @@ function playerName(server: Server, slot: number): string {
 }
 
 function describe(server: Server, event: number, slot: number, value: number): string {
-  const who = slot >= 0 ? ` slot ${slot} '${playerName(server, slot)}' ${server.address[slot]}:${server.port[slot]}` : "";
+  const who = slot >= 0 ? ` slot ${slot} '${playerName(server, slot)}' ${describePeer(server.address[slot], server.port[slot])}` : "";
   switch (event) {
     case LogEvent.Join:
     case LogEvent.Leave:
@@ -76,19 +82,25 @@ function describe(server: Server, event: number, slot: number, value: number): s
   }
 }
 
-function statusLine(server: Server, host: ModdableHost, maxPlayers: number): string {
+function statusLine(server: Server, host: ModdableHost, web: BoardWeb | null, dns: CaptiveDns | null, maxPlayers: number): string {
   const c = server.counters;
   let drops = "";
   for (let i = DROP_FIRST; i <= DROP_LAST; i++) if (c[i] !== 0) drops += ` ${COUNTER_NAMES[i]}=${c[i]}`;
+  if (web !== null) for (const i of WEB_DROPS) if (web.counters[i] !== 0) drops += ` ws.${WEB_COUNTER_NAMES[i]}=${web.counters[i]}`;
   return (
     `status players ${server.playerCount()}/${maxPlayers} in ${c[C.PacketsIn]} pkt ${c[C.BytesIn]} B` +
     ` out ${c[C.PacketsOut]} pkt ${c[C.BytesOut]} B entities ${server.entities.count}` +
+    (web !== null ? ` ws ${web.open} open` : "") +
+    (dns !== null ? ` dns ${dns.answered} answered` : "") +
     ` sendErrors ${host.sendErrors} drops${drops === "" ? " none" : drops}`
   );
 }
 
 interface Settings {
   port: number;
+  httpPort: number;
+  webConnections: number;
+  hostName: string;
   seed: number;
   statusSeconds: number;
   lwar: Config;
@@ -98,6 +110,9 @@ function readSettings(): Settings | null {
   try {
     return {
       port: intSetting("port", DEFAULT_PORT),
+      httpPort: intSetting("httpPort", 80),
+      webConnections: intSetting("webConnections", 8),
+      hostName: textSetting("hostName", "lwar"),
       // Math.random is the hardware RNG on ESP32 but unseeded rand() on Linux: add the clock.
       seed: intSetting("seed", ((Math.random() * 0x100000000) ^ (Date.now() % 0x100000000)) >>> 0) >>> 0,
       statusSeconds: intSetting("statusSeconds", 10),
@@ -117,33 +132,66 @@ function readSettings(): Settings | null {
 export default function main(): void {
   const settings = readSettings();
   if (settings === null) return;
-  const { port, seed, statusSeconds, lwar } = settings;
+  const { port, httpPort, webConnections, hostName, seed, statusSeconds, lwar } = settings;
 
   let network = "no Wi-Fi (simulator or wired)";
   let address = Net.get("IP") ?? "0.0.0.0";
-  if (flagSetting("ap")) {
+  const ap = flagSetting("ap");
+  const station = textSetting("ssid", "") !== "";
+  if (ap) {
     network = startAccessPoint();
     address = Net.get("IP", "ap") ?? address;
-  } else if (textSetting("ssid", "") !== "") network = `Wi-Fi station on "${textSetting("ssid", "")}"`;
+  } else if (station) network = `Wi-Fi station on "${textSetting("ssid", "")}"`;
   const powerSave = disablePowerSave() ? "off" : "unchanged";
+  const pageUrl = (name: string): string => `http://${name}${httpPort === 80 ? "" : `:${httpPort}`}/`;
 
   let server: Server | null = null;
+  let web: BoardWeb | null = null;
   const host = new ModdableHost({
     port,
     log(event, slot, value) {
+      if (web !== null) web.event(event, slot, value);
       if (server !== null) trace(describe(server, event, slot, value), "\n");
     },
   });
   server = createServer(lwar, host);
   createGame(lwar, server, seed);
+  if (httpPort > 0) {
+    try {
+      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, idleMs: lwar.timeoutMs, portal: ap ? pageUrl(address) : null });
+      host.addPeers(web);
+      web.attach(server);
+    } catch (e) {
+      trace(`lwar-xs: no game page, http port ${httpPort}: ${(e as Error).message}\n`);
+    }
+  }
   host.attach(server);
 
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
+  if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws: ${pageUrl(address)}\n`);
+  let dns: CaptiveDns | null = null;
+  if (ap && flagSetting("dns", true)) {
+    try {
+      dns = new CaptiveDns(address);
+      trace(`lwar-xs DNS: every name is ${address} (captive portal)\n`);
+    } catch (e) {
+      trace(`lwar-xs DNS: not started: ${(e as Error).message}\n`);
+    }
+  }
+  if (hostName !== "" && station) {
+    try {
+      startMdns(hostName, httpPort, (name) => trace(`lwar-xs mDNS: ${web !== null ? pageUrl(`${name}.local`) : `${name}.local`}\n`));
+    } catch (e) {
+      trace(`lwar-xs mDNS: not started: ${(e as Error).message}\n`);
+    }
+  }
   let poolBytes = 0;
   for (const row of server.pools()) poolBytes += row[1];
   trace(`lwar-xs pools: ${poolBytes} bytes of typed arrays, allocated once\n`);
 
   const running = server;
-  if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, lwar.maxPlayers), "\n"), statusSeconds * 1000);
+  const page = web;
+  const names = dns;
+  if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, page, names, lwar.maxPlayers), "\n"), statusSeconds * 1000);
 }

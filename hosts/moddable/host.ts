@@ -10,6 +10,12 @@ import { MAX_PACKET } from "../../modules/protocol/constants";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
+/** Peers carried by something other than the UDP socket (hosts/moddable/web.ts), numbered above 65535. */
+export interface PeerCarriage {
+  /** One packet to the peer numbered `port`; the carriage counts what it cannot send. */
+  send(bytes: Uint8Array, length: number, port: number): void;
+}
+
 export interface ModdableHostOptions {
   port: number;
   /** Tick period in ms. */
@@ -40,6 +46,7 @@ export class ModdableHost implements Host {
   #timer: Timer | null = null;
   #lastTicks: number;
   #now = 0;
+  #peers: PeerCarriage | null = null;
   readonly #sendBuffer: ArrayBuffer;
   readonly #sendView: Uint8Array;
   /** write() threw: lwIP out of buffers (ERR_MEM), no route, and the like. */
@@ -60,8 +67,15 @@ export class ModdableHost implements Host {
     if (this.#timer === null) this.#timer = Timer.repeat(() => core.tick(this.now()), this.#tickMs);
   }
 
+  /** Send to ports above 65535 through `carriage` (no UDP port is that high). */
+  addPeers(carriage: PeerCarriage): void {
+    this.#peers = carriage;
+  }
+
   send(bytes: Uint8Array, length: number, address: string, port: number): void {
-    if (length >= bytes.length) this.#write(bytes, address, port);
+    if (port > 0xffff) {
+      if (this.#peers !== null) this.#peers.send(bytes, length, port);
+    } else if (length >= bytes.length) this.#write(bytes, address, port);
     else if (bytes.length <= SEND_CAPACITY) {
       const buffer = this.#sendBuffer;
       this.#sendView.set(bytes);

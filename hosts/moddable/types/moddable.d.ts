@@ -86,3 +86,67 @@ declare module "wifi" {
   }
   export default WiFi;
 }
+
+/** Read-only bytes outside the heap (a resource in flash). */
+declare class HostBuffer {
+  readonly byteLength: number;
+  private brand: boolean;
+}
+interface ArrayBufferTypes {
+  HostBuffer: HostBuffer;
+}
+
+/** XS has the ES2025 base64 methods of Uint8Array. */
+interface Uint8Array<TArrayBuffer extends ArrayBufferLike = ArrayBufferLike> {
+  toBase64(): string;
+}
+
+declare module "Resource" {
+  interface ResourceConstructor {
+    /** A file of the manifest's "resources", in flash. */
+    new (path: string): HostBuffer;
+    exists(path: string): boolean;
+  }
+  const Resource: ResourceConstructor;
+  export default Resource;
+}
+
+declare module "crypt" {
+  class Digest {
+    constructor(type: "SHA1" | "SHA256");
+    write(message: string | ArrayBuffer): void;
+    /** The digest; the object is done. */
+    close(): ArrayBuffer;
+  }
+}
+
+declare module "http" {
+  /** The SDK's HTTP server: one callback per request, with the request object as `this`. */
+  class Server {
+    constructor(options?: { port?: number });
+    close(): void;
+    callback: unknown;
+    static readonly connection: 1;
+    static readonly status: 2;
+    static readonly header: 3;
+    static readonly headersComplete: 4;
+    static readonly prepareResponse: 8;
+    static readonly responseFragment: 9;
+    static readonly responseComplete: 10;
+    static readonly error: -1;
+  }
+}
+
+declare module "mdns" {
+  interface MDNSService {
+    name: string;
+    protocol: string;
+    port: number;
+    txt: Record<string, string>;
+  }
+  class MDNS {
+    constructor(options: { hostName: string }, callback?: (message: number, value?: string) => void);
+    add(service: MDNSService): void;
+  }
+  export default MDNS;
+}
