@@ -405,8 +405,9 @@ export function describeSoak(r: SoakReport): string {
       `the bots sent ${b.reliableSent} reliable messages and ${b.reliableResent} resends`);
     lines.push(`  server       ${s.kicks} kicks, ${s.timeouts} timeouts`);
     const m = s.memory;
+    const r = m.rssKiB;
     lines.push(m.kind === "rss"
-      ? `  memory       RSS ${m.rssKiB.join(" ")} KiB (${m.flat ? "flat" : "grew"})`
+      ? `  memory       RSS, ${r.length} samples: first ${r[0] ?? "?"} KiB, ${range(r)} KiB, last ${r[r.length - 1] ?? "?"} KiB (${m.flat ? "flat" : "grew"})`
       : `  memory       XS heap above the base, ${m.slots.length} samples: slots ${range(m.slots)}, chunks ${range(m.chunks)} B (${m.flat ? "flat" : "NOT FLAT"})`);
     lines.push(`  relay        ${s.relay}`);
     lines.push(`  last words   ${s.serverReport.length > 400 ? s.serverReport.slice(0, 400) + "…" : s.serverReport}`);
