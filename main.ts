@@ -9,9 +9,13 @@
  *   connections at most), hostName (the mDNS name; empty = none);
  *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
  *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well),
- *   with a DNS server that sends every name to the board (dns=0: none).
+ *   with a DNS server that sends every name to the board (dns=0: none);
+ *   heapProbeSeconds: every so often, a full collection and a `heap:` line with the live
+ *   heaps (0 = never; a measuring aid, for builds with instrumentation such as -d).
  */
 import config from "mc/config";
+import Debug from "debug";
+import Instrumentation from "instrumentation";
 import Net from "net";
 import Timer from "timer";
 import WiFi from "wifi";
@@ -94,6 +98,21 @@ function statusLine(server: Server, host: ModdableHost, web: BoardWeb | null, dn
     (dns !== null ? ` dns ${dns.answered} answered` : "") +
     ` sendErrors ${host.sendErrors} drops${drops === "" ? " none" : drops}`
   );
+}
+
+/** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
+function startHeapProbe(seconds: number): void {
+  const chunk = Instrumentation.map("XS Chunk Heap Used");
+  const slot = Instrumentation.map("XS Slot Heap Used");
+  const free = Instrumentation.map("System Free Memory");
+  Timer.repeat(() => {
+    Debug.gc();
+    const c = Instrumentation.get(chunk);
+    const s = Instrumentation.get(slot);
+    const f = Instrumentation.get(free);
+    if (c === undefined || s === undefined) trace("heap: no instrumentation in this build\n");
+    else trace(`heap: live chunk ${c} slot ${s}${f ? ` system free ${f}` : ""}\n`);
+  }, seconds * 1000);
 }
 
 interface Settings {
@@ -193,5 +212,7 @@ export default function main(): void {
   const running = server;
   const page = web;
   const names = dns;
+  const probe = intSetting("heapProbeSeconds", 0);
+  if (probe > 0) startHeapProbe(probe);
   if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, page, names, lwar.maxPlayers), "\n"), statusSeconds * 1000);
 }

@@ -1,20 +1,29 @@
 /**
- * `npm run test:sim`: the Moddable app on the Linux simulator, played by two bots.
+ * `npm run test:sim`: the Moddable app on the Linux simulator, played by two bots, then
+ * by two browsers and a bot.
  *
- * Builds the app with `mcconfig -d -m -p lin -t build` into a temporary folder, starts
- * `mcsim` under `xvfb-run` in a process group of its own, runs two client-library bots
- * against it over UDP, then checks that
+ * Writes the page's resources (`npm run build:page`), builds the app with
+ * `mcconfig -d -m -p lin -t build httpPort=N heapProbeSeconds=5` into a temporary folder, starts `mcsim` under
+ * `xvfb-run` in a process group of its own, runs two client-library bots against it over
+ * UDP, then checks that
  *   - both bots stayed connected and left cleanly (no kick, timeout or reject),
  *   - each bot applied every reliable message exactly once, in seqno order, and received
  *     every chat line of both bots exactly once and in order (the server logged each once),
  *   - "Chunk used" and "Slot used" from the simulator's `instruments:` lines stay flat
  *     after warm-up (criterion in tools/sim/instruments.ts and docs/memory.md).
- * Skips (exit 0, a line starting "skip:") where the SDK, mcsim or xvfb-run is missing.
+ * Then the web checks (tools/sim/browser.ts) on the app's HTTP port: the page from flash,
+ * the WebSocket carriage with `ws`, and, where Chromium is installed, two Chromium pages
+ * and a UDP bot playing one match; the heap sizes hold, and the live heap (the app's `heap:`
+ * lines, a full collection every PROBE_S seconds: heapProbeSeconds) is back where it was
+ * once the connections are gone.
+ * Skips (exit 0, a line starting "skip:") where the SDK, mcsim or xvfb-run is missing; skips
+ * the Chromium part alone where Chromium is.
  * mcsim and the build are stopped by process id, on failure and on Ctrl-C too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -29,9 +38,12 @@ import { bytesToAscii } from "../modules/text";
 import { BEHAVIOURS } from "./behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
+import { checkCarriage, checkPage, CHROMIUM, playInChromium } from "./sim/browser";
+import { DEFAULT_FOLDER, writePageResources } from "./page-resources";
 
 const HELP = `lwar-xs simulator test: build the Moddable app, run it in mcsim, play two bots against it,
-check delivery and memory.
+check delivery and memory; then check the page and the WebSocket carriage on its HTTP port,
+and play two Chromium pages and a bot against it.
 
 Usage: npm run test:sim -- [options]
 
@@ -41,12 +53,16 @@ Options:
   --behaviour NAME   bot behaviour: ${BEHAVIOURS.join(", ")} (default idle)
   --chat-every S     mean seconds between chat lines per bot (default 2)
   --app FILE         run this mc.so instead of building one
+  --http-port N      with --app: the app's HTTP port (no web checks without it)
+  --browser-duration S  seconds the Chromium pages play (default 30)
+  --no-web           leave out the web checks
   --keep             keep the temporary folder (build, mcsim.log) even when the test passes
   --help             show this help
 
 Needs MODDABLE, mcconfig and mcsim (on PATH or in $MODDABLE/build/bin/lin/release),
 xvfb-run and stdbuf; without them it prints "skip: ..." and exits 0. UDP port ${DEFAULT_PORT}
-must be free. Exit code 0 when every check passes, 1 when one fails, 2 for bad options.
+must be free; the HTTP port is a free one. The Chromium part needs ${CHROMIUM} (or
+LWAR_CHROMIUM); without it, that part alone is skipped. Exit code 0 when every check passes, 1 when one fails, 2 for bad options.
 `;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -58,6 +74,10 @@ const CONNECT_GRACE_S = 5;
 const QUIET_S = 3;
 const BANNER_TIMEOUT_MS = 30_000;
 const CHAT_TEXT = /^bot (\d+) says hi #(\d+)$/;
+/** Seconds between the app's `heap:` lines (a full collection, then the live heaps). */
+const PROBE_S = 5;
+/** Live heap growth allowed from before the web checks to after them, in bytes (the server keeps each slot's last address string). */
+const LEAK_TOLERANCE = { chunk: 512, slot: 1024 };
 
 function usage(message: string): never {
   process.stderr.write(`sim-test: ${message}\nTry 'npm run test:sim -- --help'.\n`);
@@ -117,6 +137,19 @@ function udpPortFree(port: number): Promise<boolean> {
       resolve(false);
     });
     s.bind(port, "0.0.0.0", () => s.close(() => resolve(true)));
+  });
+}
+
+/** A TCP port free on this machine now. */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "0.0.0.0", () => {
+      const a = s.address();
+      const port = typeof a === "object" && a !== null ? a.port : 0;
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -225,6 +258,10 @@ let build: Group | null = null;
 let sim: Group | null = null;
 let workDir: string | null = null;
 let keepWorkDir = false;
+/** The app's `heap:` lines: live heap in bytes after a full collection, at t seconds. */
+const probes: { t: number; chunk: number; slot: number }[] = [];
+/** Status lines the app printed so far (the web checks wait for a new one). */
+let statusCount: () => number = () => 0;
 
 async function cleanup(): Promise<void> {
   const b = build;
@@ -319,6 +356,7 @@ async function main(): Promise<void> {
       options: {
         duration: { type: "string" }, warmup: { type: "string" }, behaviour: { type: "string" },
         "chat-every": { type: "string" }, app: { type: "string" }, keep: { type: "boolean" },
+        "http-port": { type: "string" }, "browser-duration": { type: "string" }, "no-web": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -334,6 +372,9 @@ async function main(): Promise<void> {
   const warmupS = Math.min(num("warmup", v.warmup, 10, 0, 3600), durationS / 3);
   const chatEveryS = num("chat-every", v["chat-every"], 2, 0.2, 60);
   const behaviour = v.behaviour ?? "idle";
+  const browserS = num("browser-duration", v["browser-duration"], 30, 15, 3600);
+  const web = v["no-web"] !== true && (v.app === undefined || v["http-port"] !== undefined);
+  let httpPort = v["http-port"] !== undefined ? num("http-port", v["http-port"], 80, 1, 65535) : 0;
   if (!BEHAVIOURS.includes(behaviour)) usage(`--behaviour must be one of ${BEHAVIOURS.join(", ")}, got '${behaviour}'`);
   keepWorkDir = v.keep === true;
 
@@ -372,10 +413,13 @@ async function main(): Promise<void> {
   let app = app0;
   if (app === null) {
     if (findProgram("tsc", [localBin]) === null) return finish(["tsc not found (mcconfig needs it): run npm install"]);
+    const page = await writePageResources();
+    say(`sim-test: page resources: ${page.resources.map((r) => `${r.name} ${r.gzipBytes} B`).join(", ")} in ${DEFAULT_FOLDER}`);
+    httpPort = await freeTcpPort();
     const out = path.join(workDir, "build");
     fs.mkdirSync(out);
     const logPath = path.join(workDir, "build.log");
-    const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out];
+    const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `httpPort=${httpPort}`, `heapProbeSeconds=${PROBE_S}`];
     say(`sim-test: building: mcconfig ${args.join(" ")}`);
     const log = fs.openSync(logPath, "w");
     const started = performance.now();
@@ -399,6 +443,11 @@ async function main(): Promise<void> {
   const simLog = fs.createWriteStream(path.join(workDir, "mcsim.log"));
   const serverChats: { slot: number; text: string }[] = [];
   const events = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+  /** The same, for WebSocket peers (`ws:<address>#n` in the line). */
+  const wsEvents = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+  let lastStatus = "";
+  let statusLines = 0;
+  statusCount = () => statusLines;
   /** When the bots started; instruments lines before that get t = -1. */
   let t0: number | null = null;
   let botsRunning = false;
@@ -414,13 +463,25 @@ async function main(): Promise<void> {
     const t = t0 === null ? -1 : (performance.now() - t0) / 1000;
     simLog.write(`${line}\n`);
     if (inst.line(line, t)) return;
+    const probe = /^heap: live chunk (\d+) slot (\d+)/.exec(line);
+    if (probe !== null) {
+      probes.push({ t, chunk: Number(probe[1]), slot: Number(probe[2]) });
+      return;
+    }
     const chat = /^chat slot (\d+) .*?: (bot \d+ says hi #\d+)$/.exec(line);
     if (chat !== null) {
       serverChats.push({ slot: Number(chat[1]), text: chat[2] });
       return;
     }
     const ev = /^(join|leave|kick|timeout|reject)\b/.exec(line);
-    if (ev !== null) events[ev[1] as keyof typeof events]++;
+    if (ev !== null) {
+      events[ev[1] as keyof typeof events]++;
+      if (/ ws:\S+#\d+ /.test(line)) wsEvents[ev[1] as keyof typeof events]++;
+    }
+    if (line.startsWith("status ")) {
+      lastStatus = line;
+      statusLines++;
+    }
     if (line.startsWith("lwar-xs listening")) bannerSeen();
     // Status lines every 10 s would interleave with the progress lines: log only.
     if (!line.startsWith("status ") || !botsRunning) say(`sim | ${line}`);
@@ -484,6 +545,12 @@ async function main(): Promise<void> {
   const summary: BotSummary = outcome;
   // Let the server's leave lines and one more instruments line arrive.
   await new Promise((r) => setTimeout(r, 1500));
+  const udpEvents = { ...events };
+  const udpChats = serverChats.slice();
+  const webFailures = web
+    ? await webChecks({ httpPort, now: () => (performance.now() - t0!) / 1000, inst, wsEvents, status: () => lastStatus, browserS })
+    : null;
+  if (!web) say(`\nweb: not checked (${v["no-web"] === true ? "--no-web" : "--app without --http-port"})`);
   await cleanup();
   simLog.end();
 
@@ -536,7 +603,7 @@ async function main(): Promise<void> {
   if (totalChats < BOTS * 3) failures.push(`only ${totalChats} chat lines were sent: too few to say anything`);
   // The server side: each chat logged once, in order per sender.
   const serverBySender = new Map<number, number[]>();
-  for (const m of serverChats) {
+  for (const m of udpChats) {
     const match = CHAT_TEXT.exec(m.text);
     if (match === null) continue;
     const list = serverBySender.get(Number(match[1])) ?? [];
@@ -548,11 +615,11 @@ async function main(): Promise<void> {
     if (diff !== "") failures.push(`server log, chats from bot ${n}: ${diff}`);
   }
   say(
-    `  server log: ${serverChats.length} chat lines for ${totalChats} sent, ${events.join} joins, ${events.leave} leaves, ` +
-      `${events.kick} kicks, ${events.timeout} timeouts, ${events.reject} rejects`,
+    `  server log: ${udpChats.length} chat lines for ${totalChats} sent, ${udpEvents.join} joins, ${udpEvents.leave} leaves, ` +
+      `${udpEvents.kick} kicks, ${udpEvents.timeout} timeouts, ${udpEvents.reject} rejects`,
   );
-  if (events.join !== BOTS || events.leave !== BOTS) failures.push(`server logged ${events.join} joins and ${events.leave} leaves, expected ${BOTS} each`);
-  if (events.kick + events.timeout + events.reject > 0) failures.push(`server logged ${events.kick} kicks, ${events.timeout} timeouts, ${events.reject} rejects`);
+  if (udpEvents.join !== BOTS || udpEvents.leave !== BOTS) failures.push(`server logged ${udpEvents.join} joins and ${udpEvents.leave} leaves, expected ${BOTS} each`);
+  if (udpEvents.kick + udpEvents.timeout + udpEvents.reject > 0) failures.push(`server logged ${udpEvents.kick} kicks, ${udpEvents.timeout} timeouts, ${udpEvents.reject} rejects`);
   say(
     `  bots: ${summary.connected}/${summary.bots} connected, ${summary.disconnectedCleanly} left cleanly, ${summary.kicked} kicked, ` +
       `${summary.timedOut} timed out, ${summary.rejected} rejected; Update ${summary.updatesPerSecond.toFixed(1)}/s, Stats ${summary.statsPerSecond.toFixed(1)}/s per bot`,
@@ -565,14 +632,15 @@ async function main(): Promise<void> {
   printMemory(report);
   failures.push(...report.errors);
   for (const t of report.trends) failures.push(...t.problems);
+  if (webFailures !== null) failures.push(...webFailures);
   say("");
   return finish(failures);
 }
 
-function printMemory(m: MemoryReport): void {
+function printMemory(m: MemoryReport, title = "memory"): void {
   say("");
   say(
-    `memory: instruments from t=${m.from.toFixed(0)} s to t=${m.to.toFixed(0)} s: ${m.samples} samples, ` +
+    `${title}: instruments from t=${m.from.toFixed(0)} s to t=${m.to.toFixed(0)} s: ${m.samples} samples, ` +
       `${m.firstSamples} in the first third, ${m.lastSamples} in the last (bytes, 64-bit host: a slot is 32 bytes)`,
   );
   for (const t of m.trends) {
@@ -586,6 +654,102 @@ function printMemory(m: MemoryReport): void {
     say(`  Garbage collections: ${m.gcFirst} in the first third, ${m.gcLast} in the last; Stack used peak ${m.stackPeak}`);
     say(`  criterion: heap sizes constant after the first third, floor (lowest value) within ${FLOOR_TOLERANCE * 100}% of the heap size`);
   }
+}
+
+type Events = { join: number; leave: number; kick: number; timeout: number; reject: number };
+
+/** The app's next `heap:` line (within two probe periods), or null. */
+async function nextProbe(now: () => number): Promise<{ t: number; chunk: number; slot: number } | null> {
+  const after = now();
+  const until = performance.now() + 2 * PROBE_S * 1000 + 1000;
+  while (performance.now() < until) {
+    const p = probes.find((q) => q.t > after);
+    if (p !== undefined) return p;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return null;
+}
+
+/**
+ * The page, the carriage and (with Chromium) two pages and a bot, on the running app's HTTP
+ * port. Prints as it goes; returns the failures.
+ */
+async function webChecks(o: {
+  httpPort: number;
+  now: () => number;
+  inst: Instruments;
+  wsEvents: Events;
+  status: () => string;
+  browserS: number;
+}): Promise<string[]> {
+  const failures: string[] = [];
+  const base = `http://127.0.0.1:${o.httpPort}`;
+  say("");
+  say(`web: the page and the WebSocket carriage on http port ${o.httpPort}`);
+  const idleBefore = await nextProbe(o.now);
+  /** The live heap once the connections are gone, against before the web checks. */
+  const leakCheck = async (): Promise<{ t: number; chunk: number; slot: number } | null> => {
+    await nextProbe(o.now);
+    const idleAfter = await nextProbe(o.now);
+    if (idleBefore === null || idleAfter === null) failures.push(`no heap: lines from the app (heapProbeSeconds=${PROBE_S})`);
+    else if (idleAfter.chunk > idleBefore.chunk + LEAK_TOLERANCE.chunk || idleAfter.slot > idleBefore.slot + LEAK_TOLERANCE.slot)
+      failures.push(`the live heap grew over the web checks: chunk ${idleBefore.chunk} -> ${idleAfter.chunk}, slot ${idleBefore.slot} -> ${idleAfter.slot} (allowed +${LEAK_TOLERANCE.chunk}, +${LEAK_TOLERANCE.slot})`);
+    return idleAfter;
+  };
+  try {
+    failures.push(...(await checkPage(base, DEFAULT_FOLDER, say)));
+    const before = { ...o.wsEvents };
+    const statusBefore = statusCount();
+    failures.push(...(await checkCarriage(`ws://127.0.0.1:${o.httpPort}/ws`, say)));
+    await new Promise((r) => setTimeout(r, 500));
+    if (o.wsEvents.join - before.join !== 1 || o.wsEvents.leave - before.leave !== 1)
+      failures.push(`the server logged ${o.wsEvents.join - before.join} joins and ${o.wsEvents.leave - before.leave} leaves of WebSocket peers for the one player, expected 1 each`);
+    // The drops show in the next status line (every 10 s).
+    const waitUntil = performance.now() + 12000;
+    while (statusCount() === statusBefore && performance.now() < waitUntil) await new Promise((r) => setTimeout(r, 200));
+    const line = o.status();
+    const counted = ["ws.textDropped=1", "ws.fragmentedDropped=1", "tooLong=1"].filter((c) => line.split(" ").includes(c));
+    say(`  the board counted: ${counted.join(" ") || "nothing"} (status line: ${line.replace(/^.*drops /, "drops ")})`);
+    if (counted.length !== 3) failures.push(`the status line after the carriage check should count ws.textDropped=1 ws.fragmentedDropped=1 tooLong=1: ${line}`);
+
+    if (!fs.existsSync(CHROMIUM)) {
+      say(`  two browsers and a bot: skipped, no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set LWAR_CHROMIUM)`);
+      const idleAfter = await leakCheck();
+      say(`  live heap after a full collection (bytes, 64-bit): chunk ${idleBefore?.chunk ?? "?"} slot ${idleBefore?.slot ?? "?"} before, chunk ${idleAfter?.chunk ?? "?"} slot ${idleAfter?.slot ?? "?"} after`);
+      return failures;
+    }
+    say(`web: two Chromium pages and a UDP bot for ${o.browserS} s`);
+    // Outside the work folder, which goes when the test passes.
+    const shots = fs.mkdtempSync(path.join(os.tmpdir(), "lwar-sim-shots-"));
+    const wsBefore = { ...o.wsEvents };
+    const played = await playInChromium({ pageUrl: `${base}/`, udpPort: PORT, durationS: o.browserS, now: o.now, say, shots });
+    failures.push(...played.failures);
+    // The pages closed: a Disconnect each. Let the leave lines and an instruments line arrive.
+    await new Promise((r) => setTimeout(r, 2000));
+    const joins = o.wsEvents.join - wsBefore.join;
+    const leaves = o.wsEvents.leave - wsBefore.leave;
+    say(`  server log: ${joins} WebSocket peers joined, ${leaves} left (pages closed: Disconnect); last status: ${o.status()}`);
+    if (joins !== 2 || leaves !== 2) failures.push(`the server logged ${joins} joins and ${leaves} leaves of WebSocket peers for the two pages, expected 2 each`);
+    const warm = Math.min(5, o.browserS / 4);
+    const playing = probes.filter((p) => p.t >= played.from + warm && p.t <= played.to);
+    const failed = failures.length;
+    const idleAfter = await leakCheck();
+    const leaked = failures.length > failed;
+    const m = analyse(o.inst, played.from + warm, played.to);
+    printMemory(m, "memory with two browser players and a UDP bot");
+    // With a collection every few seconds, the 1 Hz samples rarely land on the floor: the heap
+    // sizes must hold, and the leak check uses the app's own live readings instead.
+    failures.push(...m.errors.map((e) => `browser phase: ${e}`));
+    for (const t of m.trends) failures.push(...t.problems.filter((p) => !p.includes("floor")).map((p) => `browser phase: ${p}`));
+    const range = (xs: number[]) => (xs.length === 0 ? "?" : Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}..${Math.max(...xs)}`);
+    say(`  live heap after a full collection (bytes, 64-bit): chunk ${idleBefore?.chunk ?? "?"} slot ${idleBefore?.slot ?? "?"} idle before; ` +
+      `chunk ${range(playing.map((p) => p.chunk))} slot ${range(playing.map((p) => p.slot))} while the two pages and the bot play; ` +
+      `chunk ${idleAfter?.chunk ?? "?"} slot ${idleAfter?.slot ?? "?"} idle after`);
+    if (!leaked) say(`  no leak: idle after is within +${LEAK_TOLERANCE.chunk} chunk and +${LEAK_TOLERANCE.slot} slot bytes of idle before`);
+  } catch (err) {
+    failures.push(`web checks: ${(err as Error).message}`);
+  }
+  return failures;
 }
 
 function skip(reason: string): void {

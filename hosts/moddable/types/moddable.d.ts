@@ -150,3 +150,20 @@ declare module "mdns" {
   }
   export default MDNS;
 }
+
+declare module "debug" {
+  const Debug: {
+    /** A full collection now. */
+    gc(): void;
+  };
+  export default Debug;
+}
+
+declare module "instrumentation" {
+  const Instrumentation: {
+    /** The index of a named counter ("XS Chunk Heap Used", ...), undefined when the build has none. */
+    map(name: "XS Chunk Heap Used" | "XS Slot Heap Used" | "System Free Memory"): number | undefined;
+    get(what: number | undefined): number | undefined;
+  };
+  export default Instrumentation;
+}
