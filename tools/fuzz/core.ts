@@ -57,8 +57,9 @@ const GENTLE = Object.freeze([0, 8, 9, 9, 10, 12, 12]);
 /** Outcome rows of the report: the counters a case can move at its target, in the order they are looked at. */
 const OUTCOMES: readonly number[] = Object.freeze([
   C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.WrongChannel, C.WrongDirection, C.Truncated, C.UnterminatedChat,
-  C.UnterminatedName, C.TrailingBytes, C.UnknownPeer, C.BadAck, C.Kicks, C.Leaves, C.Joins, C.Rejects, C.SpoofedId, C.BadName,
-  C.BadSelection, C.BadChat, C.Refused, C.ReliableReceived, C.DuplicateReliable, C.OutOfOrderReliable, C.StaleUnreliable,
+  C.UnterminatedName, C.TrailingBytes, C.UnknownPeer, C.BadAck, C.AdmissionsDeferred, C.Kicks, C.Leaves, C.Joins, C.Rejects,
+  C.SpoofedId, C.BadName, C.BadSelection, C.BadChat, C.Refused, C.ReliableReceived, C.DuplicateReliable, C.OutOfOrderReliable,
+  C.FutureTimestamp, C.StaleUnreliable,
 ]);
 
 export interface FuzzFailure {
@@ -479,9 +480,9 @@ function put(b: Uint8Array, o: number, v: number): void {
 /** Names that a healthy run's outcomes should include, at the server and at a client. */
 export const EXPECTED_SERVER_OUTCOMES: readonly string[] = Object.freeze([
   "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection", "truncated", "trailingBytes",
-  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "reliableReceived", "applied",
+  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "futureTimestamp", "reliableReceived", "applied",
 ]);
 export const EXPECTED_CLIENT_OUTCOMES: readonly string[] = Object.freeze([
   "tooShort", "tooLong", "badAppId", "unknownType", "wrongChannel", "wrongDirection", "truncated", "trailingBytes",
-  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "reliableReceived", "applied",
+  "unknownPeer", "badAck", "duplicateReliable", "outOfOrderReliable", "futureTimestamp", "reliableReceived", "applied",
 ]);
