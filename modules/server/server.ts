@@ -66,6 +66,13 @@ export const STRIKE_DECAY_MS = 1000;
  * dropped and counted; the client resends it and gets in when a token is back.
  */
 export const ADMISSION_REFILL_MS = 250;
+/**
+ * A peer dropped for not completing its handshake is not admitted again for this long, ms:
+ * a connector that resends Connect but never acknowledges cannot hold a slot by coming back.
+ * The last HANDSHAKE_MEMORY such peers are remembered (a fixed table).
+ */
+export const HANDSHAKE_PENALTY_MS = 10000;
+const HANDSHAKE_MEMORY = 8;
 /** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
 export const CHAT_INTERVAL_MS = 250;
 export const CHANGE_INTERVAL_MS = 500;
@@ -167,6 +174,11 @@ export class Server implements Core, EntityListener, Players {
   readonly #selectAt: number[];
   #nextDecay = 0;
   #admitTokens: number;
+  /** Peers recently dropped at the handshake: a ring of address, port and until when. */
+  readonly #penaltyAddress: string[];
+  readonly #penaltyPort: Int32Array;
+  readonly #penaltyUntil: number[];
+  #penaltyNext = 0;
   #nextToken = 0;
   /** Bytes every queue keeps free for Leaves (see reserve()). */
   readonly #leaveReserve: number;
@@ -189,6 +201,9 @@ export class Server implements Core, EntityListener, Players {
     this.#words = (cap + 31) >> 5;
     this.#leaveReserve = reserve(n);
     this.#admitTokens = n;
+    this.#penaltyAddress = new Array<string>(HANDSHAKE_MEMORY).fill("");
+    this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
+    this.#penaltyUntil = new Array<number>(HANDSHAKE_MEMORY).fill(0);
     // Room for a packet of entity traffic, an announcement and the Leave reserve.
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
@@ -378,6 +393,12 @@ export class Server implements Core, EntityListener, Players {
     if (this.#admitTokens === 0) {
       this.counters[C.AdmissionsDeferred]++;
       return -1;
+    }
+    for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
+      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && now < this.#penaltyUntil[k]) {
+        this.counters[C.AdmissionsDeferred]++;
+        return -1;
+      }
     }
     this.#admitTokens--;
     this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
@@ -954,6 +975,11 @@ export class Server implements Core, EntityListener, Players {
           if (now - this.#joinedAt[s] > HANDSHAKE_MS) {
             this.counters[C.HandshakeTimeouts]++;
             this.host.log(LogEvent.Timeout, s, this.playerId(s));
+            const k = this.#penaltyNext;
+            this.#penaltyNext = (k + 1) % HANDSHAKE_MEMORY;
+            this.#penaltyAddress[k] = this.address[s];
+            this.#penaltyPort[k] = this.port[s];
+            this.#penaltyUntil[k] = now + HANDSHAKE_PENALTY_MS;
             this.#remove(s);
             continue;
           }

@@ -182,7 +182,9 @@ describe("a connector that never completes its handshake", function () {
       } else heldSince = -1;
     }
     assert.ok(longest <= HANDSHAKE_MS + 200, `held a slot for ${longest} ms at a stretch`);
-    assert.ok(m.server.counters[C.HandshakeTimeouts] >= 5, `${m.server.counters[C.HandshakeTimeouts]} handshake timeouts`);
+    // After each drop it waits out the penalty before it is admitted again.
+    assert.ok(m.server.counters[C.HandshakeTimeouts] >= 1, `${m.server.counters[C.HandshakeTimeouts]} handshake timeouts`);
+    assert.ok(held <= 20000 * 0.35, `held a slot ${((100 * held) / 20000).toFixed(0)} % of the time`);
     for (const r of m.recorders) assert.equal(r.count(Msg.Join), 2, "nobody heard of it");
     for (const c of players) assert.equal(c.state, ClientState.Connected);
     if (process.env.LWAR_REPORT) console.log(`      held a slot ${((100 * held) / 20000).toFixed(0)} % of the time, ${longest} ms at most`);
