@@ -35,6 +35,16 @@ export const ESP32_SLOT_BYTES = 16;
  */
 export const DEVICE_HOST_SLOTS = 384;
 export const DEVICE_HOST_CHUNKS = 2048;
+/**
+ * The game page and its WebSocket carriage on the device (hosts/moddable/web.ts on the SDK's
+ * HTTP server, and dns.ts in access-point mode), measured in the simulator as the live heap
+ * after a forced collection (docs/memory.md, "The page and the WebSocket carriage"): what
+ * the HTTP port adds when nobody is connected, and what each open WebSocket adds (its
+ * socket, Peer and FrameReader). Chunk bytes are the simulator's 64-bit ones, an upper
+ * bound for the ESP32; slot counts carry over.
+ */
+export const DEVICE_WEB = { slots: 111, chunks: 1784 };
+export const DEVICE_WEB_PEER = { slots: 50, chunks: 680 };
 /** The goal: the whole server at 8 players and default capacity in 64 KiB of XS heap. */
 const GOAL_BYTES = 64 * 1024;
 /** The stretch goal: the plain `-p esp32` creation. */
@@ -232,10 +242,18 @@ export interface HeapReport {
   fitBudget: { slots: number; chunks: number } | null;
   creation: Creation;
   pools: PoolTable;
+  /** Open WebSockets budgeted for (browser players); null: the device serves no page. */
+  webPeers: number | null;
 }
 
 /** Bundle the XS server and play the match(es). */
-export async function measureHeap(seconds: number, fit: boolean, pools: PoolTable, creation: Creation = manifestCreation()): Promise<HeapReport> {
+export async function measureHeap(
+  seconds: number,
+  fit: boolean,
+  pools: PoolTable,
+  creation: Creation = manifestCreation(),
+  webPeers: number | null = pools.config.maxPlayers,
+): Promise<HeapReport> {
   const { bundle } = await import("./xs/bundle");
   const dir = mkdtempSync(join(tmpdir(), "lwar-budget-"));
   try {
@@ -246,11 +264,11 @@ export async function measureHeap(seconds: number, fit: boolean, pools: PoolTabl
     let fitRun: XsRun | null = null;
     let fitBudget: { slots: number; chunks: number } | null = null;
     if (fit && quiet.code === 0) {
-      fitBudget = lwxsBudgetFor(creation, quiet, pools);
+      fitBudget = lwxsBudgetFor(creation, quiet, pools, webPeers);
       fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack }, pools);
     }
     const stack = await measureStack(pools.config);
-    return { quiet, stack, fit: fitRun, fitBudget, creation, pools };
+    return { quiet, stack, fit: fitRun, fitBudget, creation, pools, webPeers };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -269,13 +287,20 @@ function serverShare(q: XsRun): HeapUse {
  * lwxs heaps equivalent to the device's creation: lwxs counts the modules' top level
  * (flash on the device) and 64-bit chunk sizes, and lacks the device's host and main.ts.
  */
-function lwxsBudgetFor(c: Creation, q: XsRun, pools: PoolTable): { slots: number; chunks: number } {
+function lwxsBudgetFor(c: Creation, q: XsRun, pools: PoolTable, webPeers: number | null): { slots: number; chunks: number } {
   const server = serverShare(q);
   const inflation = server.chunks - esp32Chunks(server.chunks, pools.total);
+  const device = deviceAllowance(webPeers);
   return {
-    slots: c.slots - DEVICE_HOST_SLOTS + q.heap.host.slots,
-    chunks: Math.round(c.chunks - DEVICE_HOST_CHUNKS + q.heap.host.chunks + inflation),
+    slots: c.slots - device.slots + q.heap.host.slots,
+    chunks: Math.round(c.chunks - device.chunks + q.heap.host.chunks + inflation),
   };
+}
+
+/** What the device adds to the server: the host and main.ts, and with `webPeers` not null the page and that many open WebSockets. */
+export function deviceAllowance(webPeers: number | null): HeapUse {
+  const web = webPeers === null ? { slots: 0, chunks: 0 } : { slots: DEVICE_WEB.slots + webPeers * DEVICE_WEB_PEER.slots, chunks: DEVICE_WEB.chunks + webPeers * DEVICE_WEB_PEER.chunks };
+  return { slots: DEVICE_HOST_SLOTS + web.slots, chunks: DEVICE_HOST_CHUNKS + web.chunks };
 }
 
 function bytes(u: HeapUse): number {
@@ -314,16 +339,25 @@ export function formatHeap(r: HeapReport): string[] {
   };
   lines.push(`On the ESP32 (estimate): server + game ${server.slots} slots, ${Math.round(est)} chunk bytes; with the host and main.ts`);
   lines.push(`  (about ${DEVICE_HOST_SLOTS} slots, ${DEVICE_HOST_CHUNKS} B) ${dev.slots} slots = ${dev.slots * ESP32_SLOT_BYTES} B and ${dev.chunks} chunk bytes: ${kib(bytes(dev))} KiB live in RAM`);
+  // The worst case the creation must hold: every budgeted player in a browser.
+  const allowance = deviceAllowance(r.webPeers);
+  const worst = { slots: server.slots + allowance.slots, chunks: Math.round(est) + allowance.chunks };
+  if (r.webPeers !== null) {
+    lines.push(`  with the game page (HTTP server, WebSocket carriage, captive DNS: ${DEVICE_WEB.slots} slots, ${DEVICE_WEB.chunks} B) and ` +
+      `${r.webPeers} browser players (${DEVICE_WEB_PEER.slots} slots, ${DEVICE_WEB_PEER.chunks} B each, measured in the simulator):`);
+    lines.push(`  ${worst.slots} slots = ${worst.slots * ESP32_SLOT_BYTES} B and ${worst.chunks} chunk bytes: ${kib(bytes(worst))} KiB live in RAM`);
+  }
   const c = r.creation;
   lines.push(`  ${c.label}: ${c.chunks} chunk bytes and ${c.slots} slots (${c.slots * ESP32_SLOT_BYTES} B): ` +
     `${kib(c.chunks + c.slots * ESP32_SLOT_BYTES)} KiB, plus a stack of ${c.stack} slots (${c.stack * ESP32_SLOT_BYTES} B);`);
-  lines.push(`  headroom for garbage ${c.slots - dev.slots} slots and ${c.chunks - dev.chunks} chunk bytes`);
+  lines.push(`  headroom for garbage ${c.slots - worst.slots} slots and ${c.chunks - worst.chunks} chunk bytes` +
+    (r.webPeers !== null ? ` with ${r.webPeers} browser players` : ""));
   if (r.fit && r.fitBudget) {
     const f = r.fit;
     const ok = f.code === 0 && f.players >= r.pools.config.maxPlayers;
     const rate = f.seconds > 0 ? f.collections / f.seconds : 0;
     lines.push(`  fit check, device-style receive in lwxs heaps of ${r.fitBudget.slots} slots and ${r.fitBudget.chunks} chunk bytes`);
-    lines.push(`  (the creation less the host allowance, plus what lwxs counts and the device keeps in flash or halves):`);
+    lines.push(`  (the creation less the host${r.webPeers !== null ? " and page" : ""} allowance, plus what lwxs counts and the device keeps in flash or halves):`);
     lines.push(`    ${ok ? "fits" : "DOES NOT FIT (exit " + f.code + ")"}: ${f.players} players, ${f.datagrams} datagrams in ${f.seconds.toFixed(1)} s, ` +
       `${f.collections} collections (${rate.toFixed(1)}/s, ${f.gcMs.toFixed(2)} ms each here)`);
     if (!ok && f.stderr) lines.push("    " + f.stderr.split("\n").join("\n    "));
@@ -358,6 +392,8 @@ Options:
   --creation C         fit-check against another creation than manifest.json's: "esp32" (the
                        plain -p esp32 heaps: 32768 chunk bytes, 2048 slots) or CHUNKS,SLOTS;
                        the stack stays the manifest's
+  --web N              budget for N players in browsers, each on an open WebSocket (default:
+                       maxPlayers); "none": the device serves no page (httpPort=0)
   --no-xs              print the pool table only
   --no-fit             skip the fit check
   --help               show this help
@@ -389,6 +425,14 @@ export function parseCreation(value: string | undefined): Creation {
   return { label: "creation", chunks: Number(m[1]), slots: Number(m[2]), stack: manifest.stack };
 }
 
+/** `--web`: browser players budgeted for (default maxPlayers), or "none" for a device without the page. */
+export function parseWeb(value: string | undefined, maxPlayers: number): number | null {
+  if (value === undefined) return maxPlayers;
+  if (value === "none") return null;
+  if (!/^\d+$/.test(value) || Number(value) > maxPlayers) throw new Error(`--web wants 0..${maxPlayers} or "none", got '${value}'`);
+  return Number(value);
+}
+
 async function main(): Promise<void> {
   let values;
   try {
@@ -397,6 +441,7 @@ async function main(): Promise<void> {
         seconds: { type: "string" },
         set: { type: "string", multiple: true },
         creation: { type: "string" },
+        web: { type: "string" },
         "no-xs": { type: "boolean" },
         "no-fit": { type: "boolean" },
         help: { type: "boolean" },
@@ -418,17 +463,19 @@ async function main(): Promise<void> {
   let overrides: Partial<Config>;
   let creation: Creation;
   let pools: PoolTable;
+  let webPeers: number | null;
   try {
     overrides = parseSets(values.set ?? []);
     creation = parseCreation(values.creation);
     pools = poolTable(overrides);
+    webPeers = parseWeb(values.web, pools.config.maxPlayers);
   } catch (e) {
     process.stderr.write(`budget: ${(e as Error).message}\n`);
     process.exit(2);
   }
   for (const line of formatPoolTable(pools)) console.log(line);
   if (values["no-xs"]) return;
-  const report = await measureHeap(seconds, !values["no-fit"], pools, creation);
+  const report = await measureHeap(seconds, !values["no-fit"], pools, creation, webPeers);
   if (report.quiet.code !== 0 || !report.quiet.heap.peak) {
     process.stderr.write(`budget: the XS run failed (exit ${report.quiet.code})\n${report.quiet.stderr}\n`);
     process.exit(1);
