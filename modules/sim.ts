@@ -33,6 +33,14 @@ export interface Focus {
   readonly steady?: Uint8Array;
 }
 
+/**
+ * Called when a ship is destroyed: `slot` lost it; `killerSlot` is the slot of the player
+ * who dealt the last blow (`slot` itself for a suicide), -1 for the environment or a
+ * player who has left; `cause` is the template id of what dealt it (the sun, a planet, a
+ * projectile, or the ramming ship). Numbers only: it runs inside a step.
+ */
+export type DeathHook = (slot: number, killerSlot: number, cause: number) => void;
+
 /** The per-player arrays the simulation reads (input, selection) and writes (scores). The server owns them. */
 export interface Players {
   /** Newest Input of each player as INPUT_* bits (modules/protocol/codec.ts). */

@@ -27,7 +27,7 @@ import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
 import { Random } from "../random";
-import type { Focus, Players, Simulation } from "../sim";
+import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
 import { EntityError, NO_PLAYER, type EntityTable } from "./entities";
 import { ReachGrid } from "./grid";
@@ -209,6 +209,10 @@ export class Game implements Simulation, Focus {
   readonly hp!: Int16Array;
   /** Player id of whatever brought the ship to 0 hp this step; NO_PLAYER for the environment. */
   readonly killer!: Uint32Array;
+  /** Template id of what dealt that blow (see DeathHook). */
+  readonly killedWith!: Uint8Array;
+  /** Told of every ship destroyed; null: nobody listens. */
+  onDeath: DeathHook | null = null;
   /** The ship's position before this step, for swept tests. */
   readonly prevX!: Int32Array;
   readonly prevY!: Int32Array;
@@ -345,6 +349,7 @@ export class Game implements Simulation, Focus {
       this.weaponType = a.u8(n, "game players");
       this.radius = a.u8(cap, "game entity arrays");
       this.steady = a.u8(cap, "game entity arrays");
+      this.killedWith = a.u8(n, "game players");
     }
     a.done();
     this.#rows = a.rows();
@@ -837,7 +842,7 @@ export class Game implements Simulation, Focus {
       erot[i] = rot;
       if (touching !== 0) {
         // The sun sits at the origin and kills; planets bounce.
-        if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER);
+        if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER, TemplateId.Sun);
         for (b = 1; b < bodies && hp[slot] > 0; b++) if ((touching & (1 << b)) !== 0) this.#shipPlanet(i, slot, b);
       }
       if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
@@ -1038,7 +1043,7 @@ export class Game implements Simulation, Focus {
     const r = (this.radius[this.focusIndex[s]] + this.radius[i]) << 1;
     if (!sweep((x0 - this.prevX[s]) >> 9, (y0 - this.prevY[s]) >> 9, dx >> 9, dy >> 9, r)) return false;
     this.counters[GameCounter.ShotHits]++;
-    this.#damage(s, WEAPON_DAMAGE[type], owner);
+    this.#damage(s, WEAPON_DAMAGE[type], owner, e.type[i]);
     return true;
   }
 
@@ -1092,8 +1097,8 @@ export class Game implements Simulation, Focus {
 
   // ---------------------------------------------------------------- collisions
 
-  /** Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer. */
-  #damage(slot: number, amount: number, source: number): void {
+  /** Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer and `cause` (a template id). */
+  #damage(slot: number, amount: number, source: number, cause: number): void {
     const hp = this.hp[slot];
     if (hp <= 0) return;
     const left = hp - amount;
@@ -1101,6 +1106,7 @@ export class Game implements Simulation, Focus {
     if (left <= 0) {
       this.hp[slot] = 0;
       this.killer[slot] = source;
+      this.killedWith[slot] = cause;
       return;
     }
     this.hp[slot] = left;
@@ -1134,7 +1140,7 @@ export class Game implements Simulation, Focus {
     e.vx[i] -= (back * ux) >> 14;
     e.vy[i] -= (back * uy) >> 14;
     this.counters[GameCounter.PlanetHits]++;
-    if (vn <= -GENTLE) this.#damage(slot, PLANET_DAMAGE_BASE + (((0 - vn) * this.#planetDamage) >> 16), NO_PLAYER);
+    if (vn <= -GENTLE) this.#damage(slot, PLANET_DAMAGE_BASE + (((0 - vn) * this.#planetDamage) >> 16), NO_PLAYER, e.type[p]);
   }
 
   /**
@@ -1235,8 +1241,8 @@ export class Game implements Simulation, Focus {
     this.#rammed = true;
     if (vn > -GENTLE) return;
     const dmg = RAM_DAMAGE_BASE + ((Math.floor(-vn) * this.#ramDamage) >> 16);
-    this.#damage(sa, dmg, e.owner[b]);
-    this.#damage(sb, dmg, e.owner[a]);
+    this.#damage(sa, dmg, e.owner[b], e.type[b]);
+    this.#damage(sb, dmg, e.owner[a], e.type[a]);
   }
 
   // ---------------------------------------------------------------- deaths
@@ -1265,16 +1271,21 @@ export class Game implements Simulation, Focus {
     e.health[i] = 0;
     e.remove(i);
     this.#ships--;
-    if (killer === owner) this.counters[GameCounter.Suicides]++;
-    else if (killer === NO_PLAYER) this.counters[GameCounter.EnvironmentDeaths]++;
+    let by = -1;
+    if (killer === owner) {
+      this.counters[GameCounter.Suicides]++;
+      by = slot;
+    } else if (killer === NO_PLAYER) this.counters[GameCounter.EnvironmentDeaths]++;
     else {
       const ks = killer & 0xffff;
       if (ks < this.maxPlayers && this.present[ks] !== 0 && this.playerId[ks] === killer) {
         this.kills[ks]++;
         if (this.players.scores[ks] < 0xffff) this.players.scores[ks]++;
+        by = ks;
       }
       this.counters[GameCounter.Kills]++;
     }
+    if (this.onDeath !== null) this.onDeath(slot, by, this.killedWith[slot]);
     this.deaths[slot]++;
     this.focusIndex[slot] = -1;
     this.respawnStep[slot] = this.steps + RESPAWN_STEPS;
