@@ -1,87 +1,86 @@
 /**
  * `npm run bot -- --host H --port P --count N --duration S`: N bots play, then leave.
  */
-import { failer, numberOption } from "./cli";
-import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
 import { DEFAULT_PORT } from "../modules/protocol/constants";
 import { ClientState } from "../modules/client/client";
 import { C } from "../modules/protocol/counters";
 import { BEHAVIOURS } from "./behaviours";
-import { runBots } from "./botlib";
+import { runBots, type Bot, type BotSummary } from "./botlib";
+import { defineCommand, EXIT_FAILURE, EXIT_OK } from "./cli";
 
-const HELP = `lwar-xs bots: connect N clients to a server, play, and leave cleanly.
+export const botCommand = defineCommand({
+  name: "bot",
+  script: "npm run bot",
+  summary: "connect N clients to a server, play, and leave cleanly.",
+  options: {
+    host: { type: "string", default: "127.0.0.1", arg: "ADDR", help: "server address" },
+    port: { type: "int", default: DEFAULT_PORT, min: 1, max: 65535, help: "server UDP port" },
+    count: { type: "int", default: 4, min: 1, max: 64, help: "number of bots" },
+    duration: { type: "number", default: 10, min: 0.1, max: 86400, arg: "S", help: "seconds to play" },
+    behaviour: { type: "choice", choices: BEHAVIOURS, default: "wander", help: "how the bots steer and shoot" },
+    "chat-every": { type: "number", default: 5, min: 0, max: 3600, arg: "S", help: "mean seconds between chat lines per bot, 0 = silent" },
+    seed: { type: "int", default: 1, min: 0, max: 0xffffffff, help: "random seed" },
+  },
+  notes: "Ctrl-C (or SIGTERM) ends the match early: every bot leaves and the summary is printed.",
+  failure: "a bot was kicked, rejected, timed out or never connected",
+});
 
-Usage: npm run bot -- [options]
+/** One progress line over the running bots, `t` seconds in. */
+export function describeProgress(bots: Bot[], t: number): string {
+  const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
+  const players = Math.max(0, ...bots.map((b) => b.client.playerCount()));
+  const sent = bots.reduce((a, b) => a + b.client.counters[C.ReliableSent], 0);
+  const recv = bots.reduce((a, b) => a + b.client.counters[C.ReliableReceived], 0);
+  const upd = bots.reduce((a, b) => a + b.updateTicks, 0) / bots.length / t;
+  return `t=${t.toFixed(0)}s connected ${connected}/${bots.length} players ${players} reliable sent ${sent} recv ${recv} updates ${upd.toFixed(1)}/s`;
+}
 
-Options:
-  --host ADDR        server address (default 127.0.0.1)
-  --port N           server UDP port (default ${DEFAULT_PORT})
-  --count N          number of bots, 1..64 (default 4)
-  --duration S       seconds to play (default 10)
-  --behaviour NAME   ${BEHAVIOURS.join(", ")} (default wander)
-  --chat-every S     mean seconds between chat lines per bot, 0 = silent (default 5)
-  --seed N           random seed (default 1)
-  --help             show this help
-`;
-
-const fail: (message: string) => never = failer("bot", "bot");
-
-function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  return numberOption(fail, name, text, fallback, min, max);
+/** The summary line, and whether the run counts as a success (every bot connected and left cleanly). */
+export function describeBots(s: BotSummary, host: string, port: number): { line: string; ok: boolean } {
+  const ok = s.connected === s.bots && s.kicked === 0 && s.rejected === 0 && s.timedOut === 0;
+  if (s.neverConnected === s.bots) return { line: `summary: no answer from ${host}:${port} after ${s.seconds.toFixed(1)} s (${s.bots} bot(s))`, ok: false };
+  const unanswered = s.neverConnected > 0 ? `, ${s.neverConnected} never answered` : "";
+  const line =
+    `summary: ${s.connected}/${s.bots} connected, players seen ${s.playersSeen}, reliable sent ${s.reliableSent} received ${s.reliableReceived} ` +
+    `resent ${s.reliableResent}, chats ${s.chatsSent}, Update ${s.updatesPerSecond.toFixed(1)}/s, Stats ${s.statsPerSecond.toFixed(1)}/s per bot, ` +
+    `disconnects: ${s.disconnectedCleanly} clean, ${s.kicked} kicked, ${s.rejected} rejected, ${s.timedOut} timed out${unanswered} (${s.seconds.toFixed(1)} s)`;
+  return { line, ok };
 }
 
 async function main(): Promise<void> {
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        host: { type: "string" }, port: { type: "string" }, count: { type: "string" }, duration: { type: "string" },
-        behaviour: { type: "string" }, "chat-every": { type: "string" }, seed: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const behaviour = v.behaviour ?? "wander";
-  if (!(BEHAVIOURS as readonly string[]).includes(behaviour)) fail(`--behaviour must be one of ${BEHAVIOURS.join(", ")}, got '${behaviour}'`);
-  const opts = {
-    host: v.host ?? "127.0.0.1",
-    port: num("port", v.port, DEFAULT_PORT, 1, 65535),
-    count: Math.floor(num("count", v.count, 4, 1, 64)),
-    durationS: num("duration", v.duration, 10, 0.1, 86400),
-    behaviour,
-    chatEveryS: num("chat-every", v["chat-every"], 5, 0, 3600),
-    seed: Math.floor(num("seed", v.seed, 1, 0, 0xffffffff)),
-  };
+  const v = botCommand.parse();
   const tty = process.stdout.isTTY;
-  console.log(`bot: ${opts.count} bot(s) → ${opts.host}:${opts.port} for ${opts.durationS} s, behaviour ${behaviour}`);
+  const stop = new AbortController();
+  const onSignal = (signal: string): void => {
+    if (stop.signal.aborted) return;
+    if (tty) process.stdout.write("\n");
+    console.log(`bot: ${signal}: disconnecting every bot`);
+    stop.abort();
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  console.log(`bot: ${v.count} bot(s) → ${v.host}:${v.port} for ${v.duration} s, behaviour ${v.behaviour}`);
+  console.log(`bot: connecting to ${v.host}:${v.port}…`);
   const summary = await runBots({
-    ...opts,
+    host: v.host,
+    port: v.port,
+    count: v.count,
+    durationS: v.duration,
+    behaviour: v.behaviour,
+    chatEveryS: v["chat-every"],
+    seed: v.seed,
+    signal: stop.signal,
     onProgress: (bots, t) => {
-      const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
-      const players = Math.max(0, ...bots.map((b) => b.client.playerCount()));
-      const sent = bots.reduce((a, b) => a + b.client.counters[C.ReliableSent], 0);
-      const recv = bots.reduce((a, b) => a + b.client.counters[C.ReliableReceived], 0);
-      const upd = bots.reduce((a, b) => a + b.client.updatesReceived, 0) / bots.length / t;
-      const line = `t=${t.toFixed(0)}s connected ${connected}/${bots.length} players ${players} reliable sent ${sent} recv ${recv} updates ${upd.toFixed(1)}/s`;
+      const line = describeProgress(bots, t);
       if (tty) process.stdout.write(`\r${line}   `);
       else if (Math.round(t) % 5 === 0) console.log(line);
     },
   });
-  if (tty) process.stdout.write("\n");
-  const s = summary;
-  console.log(
-    `summary: ${s.connected}/${s.bots} connected, players seen ${s.playersSeen}, reliable sent ${s.reliableSent} received ${s.reliableReceived} ` +
-      `resent ${s.reliableResent}, chats ${s.chatsSent}, Update ${s.updatesPerSecond.toFixed(1)}/s, Stats ${s.statsPerSecond.toFixed(1)}/s per bot, ` +
-      `disconnects: ${s.disconnectedCleanly} clean, ${s.kicked} kicked, ${s.rejected} rejected, ${s.timedOut} timed out (${s.seconds.toFixed(1)} s)`,
-  );
-  process.exit(s.connected === s.bots ? 0 : 1);
+  if (tty && !stop.signal.aborted) process.stdout.write("\n");
+  const { line, ok } = describeBots(summary, v.host, v.port);
+  console.log(line);
+  process.exit(ok ? EXIT_OK : EXIT_FAILURE);
 }
 
-void main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -21,6 +21,8 @@ export interface BotOptions {
   seed: number;
   /** Called about once a second with the running bots. */
   onProgress?: (bots: Bot[], elapsedS: number) => void;
+  /** Stops the match early (Ctrl-C): the bots still leave cleanly and the summary is still made. */
+  signal?: AbortSignal;
   /** Called for every reliable message a bot applies (each once, in order); the payload is at `bytes[offset..]`. */
   onReliable?: (bot: Bot, type: number, seq: number, bytes: Uint8Array, offset: number) => void;
 }
@@ -35,6 +37,9 @@ export interface Bot {
   connectedAt: number;
   /** Chat messages received (every chat is broadcast to all, the sender included). */
   chatsReceived: number;
+  /** Update ticks received: distinct Update timestamps, however many packets a tick was split into. */
+  updateTicks: number;
+  lastUpdateTimestamp: number;
 }
 
 export interface BotSummary {
@@ -47,8 +52,12 @@ export interface BotSummary {
   chatsSent: number;
   /** Fewest chats any bot received; equals chatsSent when nothing was lost. */
   chatsReceivedMin: number;
+  /** Update ticks per second per bot (a tick split over several packets counts once). */
   updatesPerSecond: number;
   statsPerSecond: number;
+  /** Bots that never got an answer from the server (no Accept, no Reject). */
+  neverConnected: number;
+  /** Bots that connected and left with a clean Leave. */
   disconnectedCleanly: number;
   kicked: number;
   rejected: number;
@@ -65,7 +74,7 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
     await host.listen(0, o.host.includes(":") ? "::" : "0.0.0.0");
     const client = createClient(config, host, o.host, o.port);
     const rng = new Random(o.seed + i * 7919);
-    bots.push({ client, host, rng, nextChat: 0, chats: 0, maxPlayersSeen: 0, connectedAt: -1, chatsReceived: 0 });
+    bots.push({ client, host, rng, nextChat: 0, chats: 0, maxPlayersSeen: 0, connectedAt: -1, chatsReceived: 0, updateTicks: 0, lastUpdateTimestamp: -1 });
   }
   const start = performance.now();
   for (const b of bots) {
@@ -74,7 +83,11 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
         if (type === Msg.Chat) b.chatsReceived++;
         if (o.onReliable) o.onReliable(b, type, seq, bytes, offset);
       },
-      unreliable: () => {},
+      unreliable: (_c, type, timestamp) => {
+        if (type !== Msg.Update || timestamp === b.lastUpdateTimestamp) return;
+        b.lastUpdateTimestamp = timestamp;
+        b.updateTicks++;
+      },
     };
     b.host.attach({
       receive: (bytes, length, address, port) => b.client.receive(bytes, length, address, port),
@@ -102,8 +115,8 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
   }
   const end = start + o.durationS * 1000;
   let lastProgress = start;
-  while (performance.now() < end) {
-    await sleep(Math.min(100, end - performance.now()));
+  while (performance.now() < end && o.signal?.aborted !== true) {
+    await sleep(Math.min(100, end - performance.now()), o.signal);
     if (o.onProgress && performance.now() - lastProgress >= 1000) {
       lastProgress = performance.now();
       o.onProgress(bots, (lastProgress - start) / 1000);
@@ -130,20 +143,22 @@ function nextGap(b: Bot, meanS: number): number {
 export function summarize(bots: Bot[], seconds: number): BotSummary {
   const s: BotSummary = {
     bots: bots.length, connected: 0, playersSeen: 0, reliableSent: 0, reliableResent: 0, reliableReceived: 0,
-    chatsSent: 0, chatsReceivedMin: bots.length ? Infinity : 0, updatesPerSecond: 0, statsPerSecond: 0, disconnectedCleanly: 0, kicked: 0, rejected: 0, timedOut: 0, seconds,
+    chatsSent: 0, chatsReceivedMin: bots.length ? Infinity : 0, updatesPerSecond: 0, statsPerSecond: 0, neverConnected: 0, disconnectedCleanly: 0,
+    kicked: 0, rejected: 0, timedOut: 0, seconds,
   };
   for (const b of bots) {
     const c = b.client;
     if (c.selfId >= 0) s.connected++;
+    else if (c.state !== ClientState.Rejected) s.neverConnected++;
     s.playersSeen = Math.max(s.playersSeen, b.maxPlayersSeen);
     s.reliableSent += c.counters[C.ReliableSent];
     s.reliableResent += c.counters[C.ReliableResent];
     s.reliableReceived += c.counters[C.ReliableReceived];
     s.chatsSent += b.chats;
     s.chatsReceivedMin = Math.min(s.chatsReceivedMin, b.chatsReceived);
-    s.updatesPerSecond += c.updatesReceived / seconds / bots.length;
+    s.updatesPerSecond += b.updateTicks / seconds / bots.length;
     s.statsPerSecond += c.statsReceived / seconds / bots.length;
-    if (c.state === ClientState.Closed) s.disconnectedCleanly++;
+    if (c.state === ClientState.Closed && c.selfId >= 0) s.disconnectedCleanly++;
     if (c.state === ClientState.Kicked) s.kicked++;
     if (c.state === ClientState.Rejected) s.rejected++;
     if (c.state === ClientState.TimedOut) s.timedOut++;
@@ -151,6 +166,14 @@ export function summarize(bots: Bot[], seconds: number): BotSummary {
   return s;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((r) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      r();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Fuzzer, type FuzzReport } from "./fuzz/core";
-import { failer, numberOption } from "./cli";
+import { defineCommand } from "./cli";
 import { bundle } from "./xs/bundle";
 import { runXs, type XsOptions } from "./xs/run";
 
@@ -110,45 +109,31 @@ export function describeFuzz(r: FuzzRun): string {
   return lines.join("\n");
 }
 
-const HELP = `lwar-xs fuzzer: mutated packets against the server and the client library.
-
-Usage: npm run fuzz -- [options]
-
-Options:
-  --cases N        cases per engine (default 100000)
-  --seed S         random seed (default 1)
-  --engine E       node, xs or both (default both: the same cases on each, at once,
-                   and their end states must agree)
-  --json FILE      also write the full report as JSON
-  --help           show this help
-
-Each case mutates a valid packet taken from a live match (bits, bytes, lengths, counts,
+export const fuzzCommand = defineCommand({
+  name: "fuzz",
+  script: "npm run fuzz",
+  summary: "mutated packets against the server and the client library.",
+  options: {
+    cases: { type: "int", default: 100000, min: 1, max: 1e9, help: "cases per engine" },
+    seed: { type: "int", default: 1, min: 0, max: 0xffffffff, help: "random seed" },
+    engine: {
+      type: "choice", choices: ["node", "xs", "both"], default: "both",
+      help: "where to run; both runs the same cases on each, at once, and their end states must agree",
+    },
+    json: { type: "string", arg: "FILE", help: "also write the full report as JSON" },
+  },
+  notes: `Each case mutates a valid packet taken from a live match (bits, bytes, lengths, counts,
 types, splices, and acks, seqnos and timestamps the target would take) and hands it to
 the server or to a client. Nothing may throw, every packet sent must be valid, every
 table must stay consistent. Prints progress, the outcome of the cases by counter, and a
-summary line; exit status 1 on any failure.
-`;
+summary line.`,
+  failure: "a case failed, or Node and XS disagree",
+});
 
 async function main(): Promise<void> {
-  const fail: (message: string) => never = failer("fuzz", "fuzz");
-  let v;
-  try {
-    v = parseArgs({
-      options: { cases: { type: "string" }, seed: { type: "string" }, engine: { type: "string" }, json: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const cases = Math.floor(numberOption(fail, "cases", v.cases, 100000, 1, 1e9));
-  const seed = Math.floor(numberOption(fail, "seed", v.seed, 1, 0, 0xffffffff));
-  const engine = v.engine ?? "both";
-  if (engine !== "node" && engine !== "xs" && engine !== "both") fail(`--engine takes node, xs or both, got '${engine}'`);
-  const engines: Engine[] = engine === "both" ? ["node", "xs"] : [engine];
+  const v = fuzzCommand.parse();
+  const { cases, seed, engine } = v;
+  const engines: Engine[] = engine === "both" ? ["node", "xs"] : [engine as Engine];
   console.log(`fuzz: ${cases} cases, seed ${seed}, on ${engines.join(" and ")}`);
   const done: Record<string, number> = {};
   const t0 = performance.now();

@@ -10,10 +10,9 @@
  * `npm run relay -- --to HOST:PORT [options]` runs one from the command line.
  */
 import dgram from "node:dgram";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { Random } from "../modules/random";
-import { failer, numberOption } from "./cli";
+import { defineCommand } from "./cli";
 
 export interface Impairment {
   /** Probabilities, 0..1. */
@@ -192,56 +191,38 @@ function pct(n: number, of: number): string {
 
 // ------------------------------------------------------------------ command line
 
-const HELP = `lwar-xs relay: an impairing UDP relay between clients and a server.
-
-Usage: npm run relay -- --to HOST:PORT [options]
-
-Options:
-  --to HOST:PORT     the server (required)
-  --port N           front port the clients send to (default 0: any; printed)
-  --loss P           probability a datagram is lost, 0..1 (default ${HOSTILE.loss})
-  --duplicate P      probability it is sent twice (default ${HOSTILE.duplicate})
-  --reorder P        probability it is held back reorderMs (default ${HOSTILE.reorder})
-  --delay MS         one-way delay (default ${HOSTILE.delayMs})
-  --jitter MS        uniform jitter around the delay, at most the delay (default ${HOSTILE.jitterMs})
-  --reorder-ms MS    extra delay of a reordered datagram (default ${HOSTILE.reorderMs})
-  --seed N           random seed (default 1)
-  --help             show this help
-
-Runs until SIGINT or SIGTERM, then prints one summary line.
-`;
+export const relayCommand = defineCommand({
+  name: "relay",
+  script: "npm run relay",
+  summary: "an impairing UDP relay between clients and a server.",
+  usage: "--to HOST:PORT [options]",
+  options: {
+    to: { type: "string", arg: "HOST:PORT", help: "the server (required)" },
+    port: { type: "int", default: 0, min: 0, max: 65535, help: "front port the clients send to, 0 = any (printed)" },
+    loss: { type: "number", default: HOSTILE.loss, min: 0, max: 1, arg: "P", help: "probability a datagram is lost" },
+    duplicate: { type: "number", default: HOSTILE.duplicate, min: 0, max: 1, arg: "P", help: "probability it is sent twice" },
+    reorder: { type: "number", default: HOSTILE.reorder, min: 0, max: 1, arg: "P", help: "probability it is held back --reorder-ms" },
+    delay: { type: "number", default: HOSTILE.delayMs, min: 0, max: 10000, arg: "MS", help: "one-way delay" },
+    jitter: { type: "number", default: HOSTILE.jitterMs, min: 0, max: 10000, arg: "MS", help: "uniform jitter around the delay, at most the delay" },
+    "reorder-ms": { type: "number", default: HOSTILE.reorderMs, min: 0, max: 10000, arg: "MS", help: "extra delay of a reordered datagram" },
+    seed: { type: "int", default: 1, min: 0, max: 0xffffffff, help: "random seed" },
+  },
+  notes: "Runs until SIGINT or SIGTERM, then prints one summary line.",
+  failure: "the relay could not start",
+});
 
 async function main(): Promise<void> {
-  const fail: (message: string) => never = failer("relay", "relay");
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        to: { type: "string" }, port: { type: "string" }, loss: { type: "string" }, duplicate: { type: "string" },
-        reorder: { type: "string" }, delay: { type: "string" }, jitter: { type: "string" }, "reorder-ms": { type: "string" },
-        seed: { type: "string" }, help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+  const v = relayCommand.parse();
   const to = /^(.+):(\d+)$/.exec(v.to ?? "");
-  if (to === null) fail("--to HOST:PORT is required");
-  const num = (name: string, text: string | undefined, fallback: number, min: number, max: number): number =>
-    numberOption(fail, name, text, fallback, min, max);
-  const delayMs = num("delay", v.delay, HOSTILE.delayMs, 0, 10000);
+  if (to === null) return relayCommand.usage("--to HOST:PORT is required");
+  const serverPort = Number(to[2]);
+  if (serverPort < 1 || serverPort > 65535) relayCommand.usage(`--to: the port must be in 1..65535, got ${serverPort}`);
+  if (v.jitter > v.delay) relayCommand.usage(`--jitter must be at most --delay (${v.delay}), got ${v.jitter}`);
   const relay = new Relay({
-    serverHost: to[1], serverPort: num("to port", to[2], 0, 1, 65535),
-    loss: num("loss", v.loss, HOSTILE.loss, 0, 1), duplicate: num("duplicate", v.duplicate, HOSTILE.duplicate, 0, 1),
-    reorder: num("reorder", v.reorder, HOSTILE.reorder, 0, 1), delayMs, jitterMs: num("jitter", v.jitter, HOSTILE.jitterMs, 0, delayMs),
-    reorderMs: num("reorder-ms", v["reorder-ms"], HOSTILE.reorderMs, 0, 10000), seed: Math.floor(num("seed", v.seed, 1, 0, 0xffffffff)),
+    serverHost: to[1], serverPort, loss: v.loss, duplicate: v.duplicate, reorder: v.reorder, delayMs: v.delay, jitterMs: v.jitter,
+    reorderMs: v["reorder-ms"], seed: v.seed,
   });
-  const port = await relay.listen(Math.floor(num("port", v.port, 0, 0, 65535)));
+  const port = await relay.listen(v.port);
   const im = relay.impairment;
   console.log(`relay: 127.0.0.1:${port} → ${relay.serverHost}:${relay.serverPort}, loss ${im.loss}, duplicate ${im.duplicate}, ` +
     `reorder ${im.reorder} (+${im.reorderMs} ms), delay ${im.delayMs} ± ${im.jitterMs} ms`);

@@ -12,12 +12,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Msg } from "../modules/protocol/constants";
 import { getU32 } from "../modules/protocol/bytes";
 import { BEHAVIOURS } from "./behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
-import { failer, numberOption } from "./cli";
+import { defineCommand } from "./cli";
 import { describeFlows, HOSTILE, Relay, type Flow, type Impairment } from "./relay";
 import { bundle } from "./xs/bundle";
 import { runXs, type XsResult } from "./xs/run";
@@ -433,68 +432,41 @@ function range(v: number[]): string {
 
 // ------------------------------------------------------------------ command line
 
-const HELP = `lwar-xs soak: the Node and the XS server behind an impairing relay, with bots.
-
-Usage: npm run soak -- [options]
-
-Options:
-  --minutes M        minutes to play (default 1)
-  --servers LIST     node, xs or node,xs (default node,xs; both run at once)
-  --bots N           bots per server, 1..8 (default ${DEFAULT_SOAK.bots})
-  --behaviour NAME   ${BEHAVIOURS.join(", ")} (default ${DEFAULT_SOAK.behaviour})
-  --chat-every S     mean seconds between chat lines per bot (default ${DEFAULT_SOAK.chatEveryS})
-  --loss P           relay loss, 0..1, each way (default ${HOSTILE.loss})
-  --duplicate P      relay duplication (default ${HOSTILE.duplicate})
-  --reorder P        relay reordering (default ${HOSTILE.reorder})
-  --delay MS         one-way delay (default ${HOSTILE.delayMs})
-  --jitter MS        jitter around it (default ${HOSTILE.jitterMs})
-  --sample-s S       seconds between memory samples and progress lines (default ${DEFAULT_SOAK.sampleS})
-  --seed N           random seed (default 1)
-  --json FILE        also write the full report as JSON
-  --help             show this help
-
-Exit status 0 when every check passed for every server, 1 otherwise.
-`;
+export const soakCommand = defineCommand({
+  name: "soak",
+  script: "npm run soak",
+  summary: "the Node and the XS server behind an impairing relay, with bots.",
+  options: {
+    minutes: { type: "number", default: 1, min: 0.05, max: 24 * 60, arg: "M", help: "minutes to play" },
+    servers: { type: "choice", choices: ["node", "xs", "node,xs"], default: "node,xs", arg: "LIST", help: "servers to soak; both run at once" },
+    bots: { type: "int", default: DEFAULT_SOAK.bots, min: 1, max: 8, help: "bots per server" },
+    behaviour: { type: "choice", choices: BEHAVIOURS, default: DEFAULT_SOAK.behaviour, help: "how the bots steer and shoot" },
+    "chat-every": { type: "number", default: DEFAULT_SOAK.chatEveryS, min: 0.3, max: 3600, arg: "S", help: "mean seconds between chat lines per bot" },
+    loss: { type: "number", default: HOSTILE.loss, min: 0, max: 0.9, arg: "P", help: "relay loss, each way" },
+    duplicate: { type: "number", default: HOSTILE.duplicate, min: 0, max: 1, arg: "P", help: "relay duplication" },
+    reorder: { type: "number", default: HOSTILE.reorder, min: 0, max: 1, arg: "P", help: "relay reordering" },
+    delay: { type: "number", default: HOSTILE.delayMs, min: 0, max: 1000, arg: "MS", help: "one-way delay" },
+    jitter: { type: "number", default: HOSTILE.jitterMs, min: 0, max: 1000, arg: "MS", help: "jitter around the delay, at most the delay" },
+    "sample-s": { type: "number", default: DEFAULT_SOAK.sampleS, min: 1, max: 3600, arg: "S", help: "seconds between memory samples and progress lines" },
+    seed: { type: "int", default: 1, min: 0, max: 0xffffffff, help: "random seed" },
+    json: { type: "string", arg: "FILE", help: "also write the full report as JSON" },
+  },
+  failure: "a check failed for a server",
+});
 
 async function main(): Promise<void> {
-  const fail: (message: string) => never = failer("soak", "soak");
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        minutes: { type: "string" }, servers: { type: "string" }, bots: { type: "string" }, behaviour: { type: "string" },
-        "chat-every": { type: "string" }, loss: { type: "string" }, duplicate: { type: "string" }, reorder: { type: "string" },
-        delay: { type: "string" }, jitter: { type: "string" }, "sample-s": { type: "string" }, seed: { type: "string" },
-        json: { type: "string" }, help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const num = (name: string, text: string | undefined, fallback: number, min: number, max: number): number =>
-    numberOption(fail, name, text, fallback, min, max);
-  const servers = (v.servers ?? "node,xs").split(",").map((s) => s.trim());
-  for (const s of servers) if (s !== "node" && s !== "xs") fail(`--servers takes node, xs or both, got '${s}'`);
-  const behaviour = v.behaviour ?? DEFAULT_SOAK.behaviour;
-  if (!(BEHAVIOURS as readonly string[]).includes(behaviour)) fail(`--behaviour must be one of ${BEHAVIOURS.join(", ")}, got '${behaviour}'`);
-  const delayMs = num("delay", v.delay, HOSTILE.delayMs, 0, 1000);
+  const v = soakCommand.parse();
+  if (v.jitter > v.delay) soakCommand.usage(`--jitter must be at most --delay (${v.delay}), got ${v.jitter}`);
   const options: SoakOptions = {
-    minutes: num("minutes", v.minutes, 1, 0.05, 24 * 60),
-    seed: Math.floor(num("seed", v.seed, 1, 0, 0xffffffff)),
-    servers: [...new Set(servers)] as ServerKind[],
-    bots: Math.floor(num("bots", v.bots, DEFAULT_SOAK.bots, 1, 8)),
-    behaviour,
-    chatEveryS: num("chat-every", v["chat-every"], DEFAULT_SOAK.chatEveryS, 0.3, 3600),
-    sampleS: num("sample-s", v["sample-s"], DEFAULT_SOAK.sampleS, 1, 3600),
+    minutes: v.minutes,
+    seed: v.seed,
+    servers: v.servers.split(",") as ServerKind[],
+    bots: v.bots,
+    behaviour: v.behaviour,
+    chatEveryS: v["chat-every"],
+    sampleS: v["sample-s"],
     impairment: {
-      loss: num("loss", v.loss, HOSTILE.loss, 0, 0.9), duplicate: num("duplicate", v.duplicate, HOSTILE.duplicate, 0, 1),
-      reorder: num("reorder", v.reorder, HOSTILE.reorder, 0, 1), delayMs, jitterMs: num("jitter", v.jitter, HOSTILE.jitterMs, 0, delayMs),
-      reorderMs: HOSTILE.reorderMs,
+      loss: v.loss, duplicate: v.duplicate, reorder: v.reorder, delayMs: v.delay, jitterMs: v.jitter, reorderMs: HOSTILE.reorderMs,
     },
     onProgress: (line) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`),
   };

@@ -5,8 +5,7 @@
  * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
  * the sun, planets, ships with names, projectiles, and the scoreboard from Stats.
  */
-import { failer, numberOption } from "./cli";
-import { parseArgs } from "node:util";
+import { defineCommand } from "./cli";
 import { pathToFileURL } from "node:url";
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";
@@ -156,51 +155,30 @@ export function renderFrame(client: Client, o: RenderOptions): string {
   return lines.join("\n");
 }
 
-const HELP = `lwar-xs watch: show a match live in the terminal.
-
-Usage: npm run watch -- [options]
-
-Options:
-  --host ADDR      server address (default 127.0.0.1)
-  --port N         server UDP port (default ${DEFAULT_PORT})
-  --name NAME      the watcher's player name (default watch)
-  --fps N          frames per second, 1..30 (default 10)
-  --duration S     stop after S seconds; 0 watches until Ctrl-C (default 0)
-  --no-color       plain text
-  --help           show this help
-
-Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts.
-`;
-
-const fail: (message: string) => never = failer("watch", "watch");
-
-function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  return numberOption(fail, name, text, fallback, min, max);
-}
+export const watchCommand = defineCommand({
+  name: "watch",
+  script: "npm run watch",
+  summary: "show a match live in the terminal.",
+  options: {
+    host: { type: "string", default: "127.0.0.1", arg: "ADDR", help: "server address" },
+    port: { type: "int", default: DEFAULT_PORT, min: 1, max: 65535, help: "server UDP port" },
+    name: { type: "string", default: "watch", arg: "NAME", help: `the watcher's player name, 1..${NAME_LENGTH - 1} characters` },
+    fps: { type: "int", default: 10, min: 1, max: 30, help: "frames per second" },
+    duration: { type: "number", default: 0, min: 0, max: 86400, arg: "S", help: "stop after S seconds; 0 watches until Ctrl-C" },
+    "no-color": { type: "flag", help: "plain text" },
+  },
+  notes: "Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts.",
+  failure: "the server never answered",
+});
 
 async function main(): Promise<void> {
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        host: { type: "string" }, port: { type: "string" }, name: { type: "string" }, fps: { type: "string" },
-        duration: { type: "string" }, "no-color": { type: "boolean" }, help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const address = v.host ?? "127.0.0.1";
-  const port = num("port", v.port, DEFAULT_PORT, 1, 65535);
-  const fps = num("fps", v.fps, 10, 1, 30);
-  const duration = num("duration", v.duration, 0, 0, 86400);
-  const name = v.name ?? "watch";
-  if (name.length === 0 || name.length >= NAME_LENGTH) fail(`--name must be 1..${NAME_LENGTH - 1} characters`);
+  const v = watchCommand.parse();
+  const address = v.host;
+  const port = v.port;
+  const fps = v.fps;
+  const duration = v.duration;
+  const name = v.name;
+  if (name.length === 0 || name.length >= NAME_LENGTH) watchCommand.usage(`--name must be 1..${NAME_LENGTH - 1} characters, got '${name}'`);
   const color = !v["no-color"] && process.stdout.isTTY === true;
   const tty = process.stdout.isTTY === true;
 
