@@ -1,12 +1,15 @@
 /**
  * The Moddable adapter: an ECMA-419 UDP socket, a repeating Timer for the tick, and a
  * monotonic clock built from Time.ticks. Same file on ESP32 (lwIP) and the simulator.
+ * Each tick is timed with Time.microseconds where the SDK has it, else with Time.ticks
+ * (whole milliseconds).
  */
 import UDP from "embedded:io/socket/udp";
 import Timer from "timer";
 import Time from "time";
 import type { Core, Host } from "../../modules/host";
 import { MAX_PACKET } from "../../modules/protocol/constants";
+import { TickCost } from "../../modules/tickcost";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
@@ -51,6 +54,9 @@ export class ModdableHost implements Host {
   readonly #sendView: Uint8Array;
   /** write() threw: lwIP out of buffers (ERR_MEM), no route, and the like. */
   sendErrors = 0;
+  /** What each `core.tick` took. */
+  readonly tickCost: TickCost;
+  readonly #micro: boolean;
 
   constructor(options: ModdableHostOptions) {
     this.#tickMs = options.tickMs ?? 10;
@@ -58,13 +64,27 @@ export class ModdableHost implements Host {
     this.#sendBuffer = new ArrayBuffer(SEND_CAPACITY, { maxByteLength: SEND_CAPACITY });
     this.#sendView = new Uint8Array(this.#sendBuffer);
     this.#lastTicks = Time.ticks;
+    this.#micro = typeof Time.microseconds === "number";
+    this.tickCost = new TickCost(this.#tickMs, this.#micro ? "Time.microseconds" : "Time.ticks");
     this.#udp = new UDP({ port: options.port, target: this, onReadable: this.#onReadable });
   }
 
   /** Start feeding `core`: datagrams as they come, ticks every tickMs. */
   attach(core: Core): void {
     this.#core = core;
-    if (this.#timer === null) this.#timer = Timer.repeat(() => core.tick(this.now()), this.#tickMs);
+    if (this.#timer === null) this.#timer = Timer.repeat(() => this.#tick(core), this.#tickMs);
+  }
+
+  #tick(core: Core): void {
+    if (this.#micro) {
+      const start = Time.microseconds as number;
+      core.tick(this.now());
+      this.tickCost.record((Time.microseconds as number) - start);
+    } else {
+      const start = Time.ticks;
+      core.tick(this.now());
+      this.tickCost.record(Time.delta(start, Time.ticks) * 1000);
+    }
   }
 
   /** Send to ports above 65535 through `carriage` (no UDP port is that high). */

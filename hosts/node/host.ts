@@ -7,6 +7,7 @@
 import dgram from "node:dgram";
 import { performance } from "node:perf_hooks";
 import type { Core, Host } from "../../modules/host";
+import { TickCost } from "../../modules/tickcost";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
@@ -45,10 +46,13 @@ export class NodeHost implements Host {
   #peers: PeerCarriage | null = null;
   /** Sends that failed synchronously or asynchronously. */
   sendErrors = 0;
+  /** What each `core.tick` took. */
+  readonly tickCost: TickCost;
 
   constructor(options: NodeHostOptions = {}) {
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
+    this.tickCost = new TickCost(this.#tickMs, "performance.now");
   }
 
   /** The UDP socket (made by listen()). */
@@ -83,7 +87,13 @@ export class NodeHost implements Host {
   /** Start feeding `core`: datagrams as they come, ticks every tickMs. */
   attach(core: Core): void {
     this.#core = core;
-    if (this.#timer === null) this.#timer = setInterval(() => core.tick(this.now()), this.#tickMs);
+    if (this.#timer === null) this.#timer = setInterval(() => this.#tick(core), this.#tickMs);
+  }
+
+  #tick(core: Core): void {
+    const start = performance.now();
+    core.tick(start);
+    this.tickCost.record((performance.now() - start) * 1000);
   }
 
   /** Route the peers numbered above 65535 to `carriage`; it closes with the host. */

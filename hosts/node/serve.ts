@@ -1,15 +1,18 @@
 /**
  * A whole Node server: the match on a NodeHost's UDP socket and, when asked, the page and
- * the WebSocket carriage on an HTTP port. `npm start` and the tests build it here.
+ * the WebSocket carriage on an HTTP port, with `/status` (JSON) and `/metrics`
+ * (Prometheus) beside them. `npm start` and the tests build it here.
  */
 import { networkInterfaces } from "node:os";
 import type { Config } from "../../modules/config";
 import type { Game } from "../../modules/game/game";
 import { createMatch } from "../../modules/match";
+import { Reporter } from "../../modules/report";
+import { deathValue, LogEvent } from "../../modules/server/events";
 import type { Server } from "../../modules/server/server";
 import { buildWeb } from "../../web/build";
 import { NodeHost, type LogSink } from "./host";
-import { WebTransport, WS_PORT_BASE, type PageFile, type WebTransportOptions } from "./web";
+import { WEB_COUNTER_NAMES, WEB_DROPS, WebTransport, WS_PORT_BASE, type PageFile, type WebTransportOptions } from "./web";
 
 export interface ServeOptions {
   config: Config;
@@ -21,6 +24,10 @@ export interface ServeOptions {
   udpPort: number;
   /** HTTP port for the page and /ws; 0 picks a free one; null: no HTTP. */
   httpPort: number | null;
+  /**
+   * Every log event, kills and deaths included, while the slot still holds its player;
+   * `report.event(...)` makes its line.
+   */
   log?: LogSink;
   /** The page's files; built from web/ when not given. */
   files?: readonly PageFile[];
@@ -32,6 +39,8 @@ export interface Served {
   game: Game | null;
   host: NodeHost;
   web: WebTransport | null;
+  /** Lines, /status and /metrics for this server. */
+  report: Reporter;
   udp: { address: string; port: number; receiveBuffer: number };
   http: { address: string; port: number } | null;
   /** Send every player Leave, then close the sockets and the HTTP server. */
@@ -48,8 +57,17 @@ export class ListenError extends Error {
 
 /** Build the match (a ConfigError comes before any socket is bound), then bind and start. */
 export async function serve(o: ServeOptions): Promise<Served> {
-  const host = new NodeHost({ log: o.log });
+  let report: Reporter | null = null;
+  const sink = o.log ?? null;
+  const host = new NodeHost({
+    log(event, slot, value) {
+      // The report counts kicks by reason; the caller's sink prints.
+      if (report !== null) report.count(event, value);
+      if (sink !== null) sink(event, slot, value);
+    },
+  });
   const { server, game } = createMatch(o.config, host, o.seed);
+  if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   const files = o.httpPort === null ? null : (o.files ?? (await buildWeb()));
   let udp;
   let address = o.address;
@@ -79,9 +97,22 @@ export async function serve(o: ServeOptions): Promise<Served> {
     host.addPeers(web);
     web.attach(server);
   }
+  const transport = web;
+  report = new Reporter({
+    server, game, seed: o.seed, host: "node", describePeer,
+    tickCost: host.tickCost,
+    now: () => host.now(),
+    sendErrors: () => host.sendErrors,
+    web: transport === null ? null : { counters: transport.counters, names: WEB_COUNTER_NAMES, drops: WEB_DROPS, open: () => transport.open },
+  });
+  const r = report;
+  if (web !== null) {
+    web.route("/status", () => ({ type: "application/json", body: JSON.stringify(r.snapshot()) + "\n" }));
+    web.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
+  }
   host.attach(server);
   return {
-    server, game, host, web, udp, http,
+    server, game, host, web, udp, http, report,
     async close() {
       server.shutdown();
       await host.close();

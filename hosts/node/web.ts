@@ -1,5 +1,6 @@
 /**
  * The page and the WebSocket carriage on one HTTP port: `GET /` serves the game page,
+ * routes added with `route` (`/status`, `/metrics`) answer with what their handler makes,
  * `/ws` upgrades to a WebSocket that carries Rev 1 packets, one binary message each, in
  * both directions and unchanged (docs/protocol.md, "WebSocket carriage").
  *
@@ -50,6 +51,8 @@ export const W = Object.freeze({
 } as const);
 
 export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(W));
+/** Counters that mean something was dropped or refused, for the status line. */
+export const WEB_DROPS: readonly number[] = Object.freeze([W.TextDropped, W.FragmentedDropped, W.ProtocolErrors, W.SendDropped, W.UpgradesRefused]);
 
 /**
  * WebSocket close codes the host sends (4000..4999 is for applications). The reason text
@@ -79,6 +82,12 @@ export interface PageFile {
   body: Uint8Array;
   /** The same bytes gzipped, served to clients that accept gzip; null: never. */
   gzip: Uint8Array | null;
+}
+
+/** A generated response: `/status`, `/metrics`. */
+export interface RouteResponse {
+  type: string;
+  body: string;
 }
 
 /** What the transport needs of the server. */
@@ -118,6 +127,7 @@ export class WebTransport {
   readonly http: http.Server;
   readonly #wss: WebSocketServer;
   readonly #files = new Map<string, PageFile>();
+  readonly #routes = new Map<string, () => RouteResponse>();
   readonly #peers = new Map<number, Peer>();
   readonly #maxConnections: number;
   readonly #idleMs: number;
@@ -156,6 +166,11 @@ export class WebTransport {
         resolve({ address: a.address, port: a.port });
       });
     });
+  }
+
+  /** Answer GET and HEAD of `path` with what `handler` makes, each time. */
+  route(path: string, handler: () => RouteResponse): void {
+    this.#routes.set(path, handler);
   }
 
   /** Deliver messages to `core` and disconnect its peers when their sockets close. */
@@ -223,6 +238,14 @@ export class WebTransport {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": 0 });
       res.end();
+      return;
+    }
+    const route = this.#routes.get(path);
+    if (route !== undefined) {
+      const r = route();
+      const body = Buffer.from(r.body, "utf8");
+      res.writeHead(200, { "Content-Type": r.type, "Content-Length": body.length, "Cache-Control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : body);
       return;
     }
     if (file === undefined) {

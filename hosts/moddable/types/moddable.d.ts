@@ -51,6 +51,8 @@ declare module "time" {
   const Time: {
     /** Milliseconds from an arbitrary origin; a signed 32-bit count on ESP32. */
     readonly ticks: number;
+    /** A monotonic microsecond count, on the platforms that have one (undefined elsewhere). */
+    readonly microseconds?: number;
     /** end - start in ms, correct across a wrap of ticks; end defaults to now. */
     delta(start: number, end?: number): number;
   };
