@@ -1,200 +1,247 @@
 /**
- * `npm start`: the lwar-xs dedicated server on Node, with the browser game on an HTTP port.
+ * `npm start`: the lwar-xs dedicated server on Node, with the browser game, /status and
+ * /metrics on an HTTP port. One function per step: read the options (flags over a
+ * --config file over the defaults), make the config, start serving, print the banner,
+ * repeat the status line, shut down on a signal with the scoreboard.
  */
+import { readFileSync } from "node:fs";
 import { RECEIVE_BUFFER_BYTES } from "./host";
-import { parseArgs } from "node:util";
-import { defaultConfig, makeConfig, ConfigError } from "../../modules/config";
-import type { Server } from "../../modules/server/server";
-import { DEFAULT_PORT, NAME_LENGTH } from "../../modules/protocol/constants";
-import { C, COUNTER_NAMES, DROP_FIRST } from "../../modules/protocol/counters";
-import { LogEvent, describeKick } from "../../modules/server/events";
-import { bytesToAscii } from "../../modules/text";
-import { describePeer, ListenError, pageUrls, serve, type Served } from "./serve";
-import { W, WEB_COUNTER_NAMES } from "./web";
+import { defaultConfig, makeConfig, ConfigError, type Config } from "../../modules/config";
+import { DEFAULT_PORT } from "../../modules/protocol/constants";
+import type { LogRecord, Reporter } from "../../modules/report";
+import { ListenError, pageUrls, serve, type Served } from "./serve";
+import { defineCommand, parseArgv, UsageError, type OptionSpec, type Values } from "../../tools/cli";
 
 const HTTP_PORT = 8080;
 
-const HELP = `lwar-xs server: hosts an lwar Rev 1 match over UDP, and serves the browser
-game, whose players join over a WebSocket, on an HTTP port.
+/**
+ * The options. None has a `default` here: a flag left out is undefined, so a --config file
+ * can fill it; DEFAULTS fills what neither gives.
+ */
+const OPTIONS = {
+  config: { type: "string", arg: "FILE", help: "read options from a JSON object whose keys are the names of these flags (without --); flags given as well win" },
+  port: { type: "int", min: 0, max: 65535, defaultText: String(DEFAULT_PORT), help: "UDP port to listen on" },
+  "http-port": {
+    type: "int", min: 0, max: 65535, defaultText: String(HTTP_PORT),
+    help: "HTTP port for the game page (/), its WebSocket (/ws), /status (JSON) and /metrics (Prometheus); 0 = none",
+  },
+  host: {
+    type: "string", arg: "ADDR", defaultText: "::",
+    help: "address to bind, UDP and HTTP (:: is IPv6 and IPv4; 0.0.0.0 or 127.0.0.1 for IPv4 alone, ::1 for IPv6 loopback)",
+  },
+  "timeout-ms": { type: "int", min: 100, max: 3600000, defaultText: "15000", help: "drop a client silent this long" },
+  "max-players": { type: "int", min: 1, max: 8, defaultText: "8", help: "player slots" },
+  "max-entities": { type: "int", min: 1, max: 65535, defaultText: String(defaultConfig.maxEntities), help: "entity pool: sun, planets, ships, projectiles" },
+  "queue-bytes": {
+    type: "int", min: 512, max: 65535, defaultText: String(defaultConfig.reliableQueueBytes),
+    help: "unacknowledged reliable bytes per player before a queue-overflow kick",
+  },
+  "status-s": { type: "int", min: 0, max: 3600, defaultText: "10", help: "seconds between status lines, 0 = none" },
+  seed: { type: "int", min: 0, max: 0xffffffff, defaultText: "from the clock", help: "world seed" },
+  log: { type: "choice", choices: ["text", "json"], defaultText: "text", help: "log format: text lines, or one JSON object per line" },
+} as const satisfies Record<string, OptionSpec>;
 
-Usage: npm start -- [options]
+type Options = Values<typeof OPTIONS>;
 
-Options:
-  --port N          UDP port to listen on (default ${DEFAULT_PORT})
-  --http-port N     HTTP port for the game page (/) and its WebSocket (/ws),
-                    0 = none (default ${HTTP_PORT})
-  --host ADDR       address to bind, UDP and HTTP (default ::, IPv6 and IPv4; 0.0.0.0 or
-                    127.0.0.1 for IPv4 alone, ::1 for IPv6 loopback)
-  --timeout-ms N    drop a client silent this long (default 15000)
-  --max-players N   player slots, 1..8 (default 8)
-  --max-entities N  entity pool: sun, planets, ships, projectiles (default 192)
-  --queue-bytes N   unacknowledged reliable bytes per player before a queue-overflow
-                    kick (default 2048)
-  --status-s N      seconds between status lines, 0 = none (default 10)
-  --seed N          world seed (default: from the clock)
-  --help            show this help
-`;
+const command = defineCommand({
+  name: "lwar-xs",
+  script: "npm start",
+  summary: "hosts an lwar Rev 1 match over UDP, and serves the browser game, whose players join over a WebSocket, on an HTTP port.",
+  options: OPTIONS,
+  notes: `A --config file holds the same settings as the flags, e.g. {"port": 32422, "max-players": 4, "log": "json"}. Unknown keys and bad values stop the server with exit code 2.
 
-/** Web transport counters that mean something was dropped or refused. */
-const WEB_DROPS: readonly number[] = [W.TextDropped, W.FragmentedDropped, W.ProtocolErrors, W.SendDropped, W.UpgradesRefused];
+The operator's guide is docs/operating.md.`,
+});
 
-function fail(message: string): never {
-  process.stderr.write(`lwar-xs: ${message}\nTry 'npm start -- --help'.\n`);
-  process.exit(2);
+/** What the server runs with, every option settled. */
+interface Settings {
+  port: number;
+  httpPort: number;
+  address: string;
+  statusS: number;
+  seed: number;
+  log: "text" | "json";
+  config: Config;
 }
 
-function intOption(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) fail(`--${name} wants a whole number, got '${text}'`);
-  const n = Number(text);
-  if (n < min || n > max) fail(`--${name} must be in ${min}..${max}, got ${n}`);
-  return n;
-}
+// ---------------------------------------------------------------- options
 
-function stamp(): string {
-  return new Date().toISOString().slice(11, 19);
-}
-
-function playerName(server: Server, slot: number): string {
-  return bytesToAscii(server.names, slot * NAME_LENGTH, server.nameLength[slot]);
-}
-
-async function main(): Promise<void> {
-  let args;
+/**
+ * Read a --config file: a JSON object whose keys are option names. Throws UsageError,
+ * naming the file and the key, for anything that is not one.
+ */
+function readConfigFile(path: string): Partial<Options> {
+  let text: string;
   try {
-    args = parseArgs({
-      options: {
-        port: { type: "string" },
-        "http-port": { type: "string" },
-        host: { type: "string" },
-        "timeout-ms": { type: "string" },
-        "max-players": { type: "string" },
-        "max-entities": { type: "string" },
-        "queue-bytes": { type: "string" },
-        "status-s": { type: "string" },
-        seed: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
+    text = readFileSync(path, "utf8");
   } catch (err) {
-    fail((err as Error).message);
+    throw new UsageError(`--config ${path}: ${(err as Error).message}`);
   }
-  if (args.help) {
-    process.stdout.write(HELP);
-    return;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config ${path}: not JSON: ${(err as Error).message}`);
   }
-  const port = intOption("port", args.port, DEFAULT_PORT, 0, 65535);
-  const httpPort = intOption("http-port", args["http-port"], HTTP_PORT, 0, 65535);
-  const address = args.host ?? "::";
-  const statusS = intOption("status-s", args["status-s"], 10, 0, 3600);
-  const seed = intOption("seed", args.seed, Date.now() % 0xffffffff, 0, 0xffffffff);
-  let config;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError(`--config ${path}: wants a JSON object of options`);
+  const known = Object.keys(OPTIONS).filter((k) => k !== "config");
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (key === "config" || !Object.hasOwn(OPTIONS, key)) throw new UsageError(`--config ${path}: unknown key "${key}" (known: ${known.join(", ")})`);
+    const spec: OptionSpec = OPTIONS[key as keyof typeof OPTIONS];
+    const want = spec.type === "int" ? "number" : "string";
+    if (typeof value !== want) throw new UsageError(`--config ${path}: "${key}" wants a ${want === "number" ? "whole number" : "string"}, got ${JSON.stringify(value)}`);
+    try {
+      // The flag parser checks the value, so a file is held to the flags' ranges.
+      const parsed = parseArgv({ [key]: spec }, [`--${key}`, String(value)]) as Record<string, unknown>;
+      out[key] = parsed[key];
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`--config ${path}: "${key}": ${err.message.replace(`--${key} `, "")}`);
+      throw err;
+    }
+  }
+  return out as Partial<Options>;
+}
+
+/** Flags, over the --config file, over the defaults. Throws UsageError. */
+function settle(flags: Options, file: Partial<Options>): Settings {
+  const pick = <K extends keyof Options>(key: K): Options[K] => (flags[key] !== undefined ? flags[key] : file[key]) as Options[K];
+  let config: Config;
   try {
     config = makeConfig({
-      timeoutMs: intOption("timeout-ms", args["timeout-ms"], 15000, 100, 3600000),
-      maxPlayers: intOption("max-players", args["max-players"], 8, 1, 8),
-      maxEntities: intOption("max-entities", args["max-entities"], defaultConfig.maxEntities, 1, 65535),
-      reliableQueueBytes: intOption("queue-bytes", args["queue-bytes"], defaultConfig.reliableQueueBytes, 512, 65535),
+      timeoutMs: pick("timeout-ms") ?? 15000,
+      maxPlayers: pick("max-players") ?? 8,
+      maxEntities: pick("max-entities") ?? defaultConfig.maxEntities,
+      reliableQueueBytes: pick("queue-bytes") ?? defaultConfig.reliableQueueBytes,
     });
   } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
+    if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;
   }
-
-  let server: Server | null = null;
-  const log = (event: number, slot: number, value: number): void => {
-    if (server === null) return;
-    const who = slot >= 0 ? `slot ${slot} '${playerName(server, slot)}'` : "";
-    const peer = slot >= 0 ? ` ${describePeer(server.address[slot], server.port[slot])}` : "";
-    switch (event) {
-      case LogEvent.Join:
-        console.log(`${stamp()} join    ${who}${peer} id 0x${value.toString(16)}`);
-        break;
-      case LogEvent.Leave:
-        console.log(`${stamp()} leave   ${who}${peer}`);
-        break;
-      case LogEvent.Timeout:
-        console.log(`${stamp()} timeout ${who}${peer}`);
-        break;
-      case LogEvent.Kick:
-        console.log(`${stamp()} kick    ${who}${peer}: ${describeKick(value)}`);
-        break;
-      case LogEvent.Reject:
-        console.log(`${stamp()} reject  a client: server full`);
-        break;
-      case LogEvent.Rename:
-        console.log(`${stamp()} name    slot ${slot} is now '${playerName(server, slot)}'`);
-        break;
-      case LogEvent.Chat:
-        console.log(`${stamp()} chat    '${playerName(server, slot)}': ${bytesToAscii(server.lastChat, 0, server.lastChatLength)}`);
-        break;
-    }
+  return {
+    port: pick("port") ?? DEFAULT_PORT,
+    httpPort: pick("http-port") ?? HTTP_PORT,
+    address: pick("host") ?? "::",
+    statusS: pick("status-s") ?? 10,
+    seed: pick("seed") ?? Date.now() % 0xffffffff,
+    log: (pick("log") ?? "text") as "text" | "json",
+    config,
   };
+}
 
-  let served: Served;
+function readSettings(): Settings {
+  const flags = command.parse();
+  try {
+    return settle(flags, flags.config === undefined ? {} : readConfigFile(flags.config));
+  } catch (err) {
+    if (err instanceof UsageError) command.usage(err.message);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- output
+
+/** Lines to stdout: text with a time stamp, or one JSON object each (`--log json`). */
+class Output {
+  constructor(readonly json: boolean) {}
+
+  /** One record; `stamp` false for the banner's lines, in text. */
+  write(record: LogRecord, stamp = true): void {
+    if (this.json) {
+      process.stdout.write(JSON.stringify({ time: new Date().toISOString(), event: record.event, ...record.fields }) + "\n");
+      return;
+    }
+    process.stdout.write(stamp ? `${new Date().toISOString().slice(11, 19)} ${record.text}\n` : `${record.text}\n`);
+  }
+}
+
+// ---------------------------------------------------------------- steps
+
+async function start(settings: Settings, out: Output): Promise<Served> {
+  let report: Reporter | null = null;
   try {
     // The game checks that the pool holds the sun, the planets, a ship per player and a shot.
-    served = await serve({ config, seed, address, udpPort: port, httpPort: httpPort === 0 ? null : httpPort, log });
+    const served = await serve({
+      config: settings.config,
+      seed: settings.seed,
+      address: settings.address,
+      udpPort: settings.port,
+      httpPort: settings.httpPort === 0 ? null : settings.httpPort,
+      log(event, slot, value) {
+        const record = report === null ? null : report.event(event, slot, value);
+        if (record !== null) out.write(record);
+      },
+    });
+    report = served.report;
+    return served;
   } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    if (err instanceof ListenError) fail(err.what === "http" ? `${err.message} (--http-port 0 serves no page)` : err.message);
+    if (err instanceof ConfigError) command.usage(err.message);
+    if (err instanceof ListenError) command.usage(err.what === "http" ? `${err.message} (--http-port 0 serves no page)` : err.message);
     throw err;
   }
-  server = served.server;
-  const { host, web, udp, http } = served;
-  const where = udp.address.includes(":") ? `[${udp.address}]:${udp.port}` : `${udp.address}:${udp.port}`;
+}
+
+function bracket(address: string, port: number): string {
+  return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+function printBanner(served: Served, settings: Settings, out: Output): void {
+  const { udp, http } = served;
+  const { config, seed } = settings;
   const family = udp.address === "::" ? "IPv6 and IPv4" : udp.address.includes(":") ? "IPv6" : "IPv4";
-  console.log(`lwar-xs listening on udp ${where}, ${family} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`);
+  out.write({
+    event: "listening",
+    text: `lwar-xs listening on udp ${bracket(udp.address, udp.port)}, ${family} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`,
+    fields: { udp: bracket(udp.address, udp.port), family, maxPlayers: config.maxPlayers, timeoutMs: config.timeoutMs, seed },
+  }, false);
   // The kernel may grant less than asked (Linux caps it at net.core.rmem_max).
   if (udp.receiveBuffer < RECEIVE_BUFFER_BYTES / 2)
-    console.log(`lwar-xs: the kernel granted a ${udp.receiveBuffer}-byte receive buffer of the ${RECEIVE_BUFFER_BYTES} asked; a burst from 8 players may be dropped (raise net.core.rmem_max)`);
+    out.write({
+      event: "warning",
+      text: `lwar-xs: the kernel granted a ${udp.receiveBuffer}-byte receive buffer of the ${RECEIVE_BUFFER_BYTES} asked; a burst from 8 players may be dropped (raise net.core.rmem_max)`,
+      fields: { receiveBuffer: udp.receiveBuffer, asked: RECEIVE_BUFFER_BYTES },
+    }, false);
   if (http !== null) {
-    const at = http.address.includes(":") ? `[${http.address}]:${http.port}` : `${http.address}:${http.port}`;
-    console.log(`lwar-xs serving the game on http ${at}, WebSocket at /ws; play in a browser at:`);
-    for (const url of pageUrls(http.address, http.port)) console.log(`  ${url}`);
+    const urls = pageUrls(http.address, http.port);
+    out.write({
+      event: "serving",
+      text: `lwar-xs serving the game on http ${bracket(http.address, http.port)}, WebSocket at /ws, /status and /metrics; play in a browser at:\n` +
+        urls.map((u) => `  ${u}`).join("\n"),
+      fields: { http: bracket(http.address, http.port), urls },
+    }, false);
   }
+}
 
-  const last = new Uint32Array(server.counters.length);
-  let lastAt = host.now();
-  const status = (): void => {
-    const s = server!;
-    const c = s.counters;
-    const dt = (host.now() - lastAt) / 1000;
-    const rate = (i: number): string => ((c[i] - last[i]) / dt).toFixed(0);
-    const drops: string[] = [];
-    for (let i: number = DROP_FIRST; i <= C.BadChat; i++) if (c[i] !== 0) drops.push(`${COUNTER_NAMES[i]}=${c[i]}`);
-    if (web !== null)
-      for (const i of WEB_DROPS) if (web.counters[i] !== 0) drops.push(`ws.${WEB_COUNTER_NAMES[i]}=${web.counters[i]}`);
-    console.log(
-      `${stamp()} status  players ${s.playerCount()}/${config.maxPlayers}  in ${rate(C.PacketsIn)} pkt/s ${rate(C.BytesIn)} B/s` +
-        `  out ${rate(C.PacketsOut)} pkt/s ${rate(C.BytesOut)} B/s  entities ${s.entities.count}` +
-        (web !== null ? `  ws ${web.open} open` : "") + `  drops ${drops.length ? drops.join(" ") : "none"}`,
-    );
-    last.set(c);
-    lastAt = host.now();
-  };
-  const statusTimer = statusS > 0 ? setInterval(status, statusS * 1000) : null;
+function startStatus(report: Reporter, seconds: number, out: Output): NodeJS.Timeout | null {
+  return seconds > 0 ? setInterval(() => out.write(report.status()), seconds * 1000) : null;
+}
 
+/** On SIGINT or SIGTERM: the scoreboard, Leave to every player, the totals, exit 0. */
+function stopOnSignals(served: Served, statusTimer: NodeJS.Timeout | null, out: Output): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    if (statusTimer) clearInterval(statusTimer);
-    const players = server!.playerCount();
-    server!.shutdown();
-    const c = server!.counters;
-    void host.close().then(() => {
-      console.log(
-        `${stamp()} ${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, ` +
-          `timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}` +
-          (web !== null ? `, ws connections ${web.counters[W.Connections]}, page requests ${web.counters[W.HttpRequests]}` : ""),
-      );
+    if (statusTimer !== null) clearInterval(statusTimer);
+    const { server, report } = served;
+    const players = server.playerCount();
+    out.write(report.scoreboard());
+    void served.close().then(() => {
+      out.write(report.totals(signal, players));
       process.exit(0);
     });
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const out = new Output(settings.log === "json");
+  const served = await start(settings, out);
+  printBanner(served, settings, out);
+  const statusTimer = startStatus(served.report, settings.statusS, out);
+  stopOnSignals(served, statusTimer, out);
 }
 
 void main();
