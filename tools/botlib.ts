@@ -123,14 +123,14 @@ export async function runBots(o: BotOptions): Promise<BotSummary> {
     }
   }
   const seconds = (performance.now() - start) / 1000;
-  // Stop chatting and let every queue drain before leaving.
+  // Stop chatting and let every queue drain before leaving; a bot nobody answered has nothing to wait for.
   for (const b of bots) b.nextChat = Infinity;
   const drain = performance.now() + 2000;
-  while (performance.now() < drain && bots.some((b) => b.client.isOpen() && b.client.endpoint.count > 0)) await sleep(20);
+  while (performance.now() < drain && bots.some((b) => b.client.state === ClientState.Connected && b.client.endpoint.count > 0)) await sleep(20);
   await sleep(200);
   for (const b of bots) b.client.disconnect();
   const deadline = performance.now() + 2000;
-  while (performance.now() < deadline && bots.some((b) => b.client.state === ClientState.Disconnecting)) await sleep(20);
+  while (performance.now() < deadline && bots.some((b) => b.client.selfId >= 0 && b.client.state === ClientState.Disconnecting)) await sleep(20);
   const summary = summarize(bots, seconds);
   await Promise.all(bots.map((b) => b.host.close()));
   return summary;

@@ -250,6 +250,8 @@ export function formatHelp<T extends OptionTable>(spec: CommandSpec<T>): string 
     for (const more of body.slice(1)) out.push(`${" ".repeat(col)}${more}`);
   }
   if (spec.notes !== undefined) out.push("", ...spec.notes.trim().split("\n").flatMap((p) => (p === "" ? [""] : wrap(p, 0, 0))));
-  out.push("", ...wrap(`Exit codes: 0 ok, 1 ${spec.failure ?? "failure"}, 2 bad usage.`, 2, 0).map((l, i) => (i === 0 ? l : `  ${l}`)));
+  out.push("", "Exit codes:", "  0  ok");
+  out.push(...wrap(spec.failure ?? "failure", 5, 5).map((l, i) => `${i === 0 ? "  1  " : "     "}${l}`));
+  out.push("  2  bad usage (an unknown option, a value out of range)");
   return `${out.join("\n")}\n`;
 }

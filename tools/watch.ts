@@ -22,6 +22,8 @@ export interface RenderOptions {
   rows: number;
   /** ANSI colours. */
   color: boolean;
+  /** The server, "HOST:PORT", shown on the status line until the client is in the match. */
+  server?: string;
 }
 
 const RESET = "\x1b[0m";
@@ -34,7 +36,9 @@ const PLAYER_COLORS: readonly string[] = ["\x1b[1;32m", "\x1b[1;35m", "\x1b[1;34
 /** Ship glyphs by heading, in eighths of a turn counter-clockwise from +x. */
 const ARROWS: readonly string[] = ["→", "↗", "↑", "↖", "←", "↙", "↓", "↘"];
 const SHOT_GLYPHS: readonly string[] = ["·", "•", "*"];
-const BOARD_WIDTH = 38;
+/** Scoreboard columns: name (with " (me)"), score, ping, ship/weapon. */
+const NAME_COLUMN = 13;
+const BOARD_WIDTH = NAME_COLUMN + 6 + 5 + 2 + 10;
 
 export function playerName(client: Client, slot: number): string {
   return bytesToAscii(client.names, slot * NAME_LENGTH, client.nameLength[slot]);
@@ -57,8 +61,9 @@ class Canvas {
     this.ch[y * this.w + x] = c;
     this.col[y * this.w + x] = color;
   }
-  text(x: number, y: number, s: string, color: string): void {
-    for (let i = 0; i < s.length; i++) this.put(x + i, y, s[i], color);
+  /** Write `s` from column `x`, clipped before column `end`. */
+  text(x: number, y: number, s: string, color: string, end = this.w): void {
+    for (let i = 0; i < s.length && x + i < end; i++) this.put(x + i, y, s[i], color);
   }
   line(y: number, color: boolean): string {
     let out = "";
@@ -76,13 +81,18 @@ class Canvas {
   }
 }
 
-/** One frame: the arena on the left, the scoreboard on the right, a status line below. */
+/**
+ * One frame: the arena on the left, the scoreboard on the right, a status line below.
+ * It fits `cols` × `rows` down to 60 × 10 with the scoreboard (an 80 × 24 terminal shows all
+ * of it), and down to 18 × 10 without.
+ */
 export function renderFrame(client: Client, o: RenderOptions): string {
   const board = o.cols >= 60 ? BOARD_WIDTH : 0;
-  const mapH = Math.max(8, o.rows - 2);
-  // Terminal cells are about twice as tall as wide.
-  const mapW = Math.max(16, Math.min(o.cols - board - 1, mapH * 2));
-  const cv = new Canvas(mapW + 1 + board, mapH + 1);
+  // Arena rows 0..mapH-1 (y = -ARENA_RADIUS alone would reach row mapH), then the status line.
+  const mapH = Math.max(8, o.rows - 1);
+  // Arena columns 0..mapW; terminal cells are about twice as tall as wide.
+  const mapW = Math.max(16, Math.min(o.cols - (board > 0 ? board + 3 : 1), mapH * 2));
+  const cv = new Canvas(board > 0 ? mapW + 2 + board : mapW + 1, mapH + 1);
   const sx = (x: number): number => Math.floor(((x + ARENA_RADIUS) / (2 * ARENA_RADIUS)) * mapW);
   const sy = (y: number): number => Math.floor(((ARENA_RADIUS - y) / (2 * ARENA_RADIUS)) * mapH);
   const cellW = (2 * ARENA_RADIUS) / mapW;
@@ -119,7 +129,7 @@ export function renderFrame(client: Client, o: RenderOptions): string {
       else if (pass >= 2 && kind === Kind.Ship) {
         const slot = client.owner[i] & 0xffff;
         if (pass === 3) cv.put(sx(x), sy(y), ARROWS[Math.round(client.rot[i] / 4500) % 8], PLAYER_COLORS[slot % PLAYER_COLORS.length]);
-        else if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 1, sy(y), " " + playerName(client, slot).slice(0, 12), LABEL_COLOR);
+        else if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 1, sy(y), " " + playerName(client, slot).slice(0, 12), LABEL_COLOR, mapW + 1);
       }
     }
   }
@@ -127,17 +137,17 @@ export function renderFrame(client: Client, o: RenderOptions): string {
   if (board > 0) {
     const bx = mapW + 2;
     cv.text(bx, 0, "lwar", "\x1b[1m");
-    cv.text(bx, 1, "player           score ping  ship", "\x1b[4m");
+    cv.text(bx, 1, "player".padEnd(NAME_COLUMN) + "score".padStart(6) + "ping".padStart(5) + "  ship".padEnd(12), "\x1b[4m");
     const order: number[] = [];
     for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) order.push(s);
     order.sort((a, b) => client.scores[b] - client.scores[a] || a - b);
     let row = 2;
     for (const s of order) {
       if (row >= mapH - 1) break;
-      let name = playerName(client, s);
-      if (s === client.selfSlot) name += " (me)";
+      const name = playerName(client, s);
+      const label = s === client.selfSlot ? `${name.slice(0, NAME_COLUMN - 5)} (me)` : name.slice(0, NAME_COLUMN - 1);
       const ship = SHIP_NAME[client.ship[s] % SHIP_TYPES].slice(0, 5) + "/" + WEAPON_NAME[client.weapon[s] % SHOT_TYPES].slice(0, 4);
-      const line = name.slice(0, 16).padEnd(16) + String(client.scores[s]).padStart(6) + String(client.pings[s]).padStart(5) + "  " + ship;
+      const line = label.padEnd(NAME_COLUMN) + String(client.scores[s]).padStart(6) + String(client.pings[s]).padStart(5) + "  " + ship;
       cv.text(bx, row++, line, PLAYER_COLORS[s % PLAYER_COLORS.length]);
     }
   }
@@ -149,7 +159,12 @@ export function renderFrame(client: Client, o: RenderOptions): string {
     if (kind === Kind.Shot) shots++;
     else if (kind === Kind.Ship) ships++;
   }
-  cv.text(0, mapH, `${client.playerCount()} players, ${ships} ships, ${shots} projectiles, ${client.entityCount} entities`, LABEL_COLOR);
+  const status =
+    o.server !== undefined && client.state < ClientState.Connected
+      ? `connecting to ${o.server}…`
+      : `${client.playerCount()} players, ${ships} ships, ${shots} projectiles, ${client.entityCount} entities`;
+  for (let x = 0; x < cv.w; x++) cv.put(x, mapH, " ", "");
+  cv.text(0, mapH, status, LABEL_COLOR);
   const lines: string[] = [];
   for (let y = 0; y < cv.h; y++) lines.push(cv.line(y, o.color));
   return lines.join("\n");
@@ -182,6 +197,8 @@ async function main(): Promise<void> {
   const color = !v["no-color"] && process.stdout.isTTY === true;
   const tty = process.stdout.isTTY === true;
 
+  const server = `${address.includes(":") ? `[${address}]` : address}:${port}`;
+  console.log(`watch: connecting to ${server}…`);
   const host = new NodeHost({ tickMs: 10 });
   await host.listen(0, address.includes(":") ? "::" : "0.0.0.0");
   const client = createClient(makeConfig(), host, address, port);
@@ -202,12 +219,13 @@ async function main(): Promise<void> {
     const deadline = performance.now() + 1000;
     while (performance.now() < deadline && client.state === ClientState.Disconnecting) await new Promise((r) => setTimeout(r, 20));
     if (tty) process.stdout.write("\x1b[?25h\x1b[?1049l");
-    else if (client.selfId >= 0) console.log(renderFrame(client, { cols: 120, rows: 40, color: false }));
+    else if (client.selfId >= 0) console.log(renderFrame(client, { cols: 80, rows: 24, color: false }));
     const seconds = (performance.now() - start) / 1000;
     const scores: string[] = [];
     for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) scores.push(`${playerName(client, s)} ${client.scores[s]}`);
     const state = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === client.state) ?? String(client.state);
-    console.log(
+    if (client.selfId < 0 && client.state !== ClientState.Rejected) console.log(`watch: no answer from ${server} after ${seconds.toFixed(1)} s`);
+    else console.log(
       `watch: ${seconds.toFixed(1)} s, ${frames} frames, ${maxPlayers} players seen, ${client.updatesReceived} updates, ` +
         `state ${state}; scores: ${scores.length > 0 ? scores.join(", ") : "none"}`,
     );
@@ -224,7 +242,7 @@ async function main(): Promise<void> {
     }
     const cols = process.stdout.columns ?? 120;
     const rows = process.stdout.rows ?? 40;
-    const frame = renderFrame(client, { cols, rows, color });
+    const frame = renderFrame(client, { cols, rows, color, server });
     frames++;
     if (tty) process.stdout.write("\x1b[H" + frame.split("\n").join("\x1b[K\n") + "\x1b[K\x1b[J");
   }, 1000 / fps);

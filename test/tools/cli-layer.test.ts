@@ -58,7 +58,7 @@ describe("command-line layer", function () {
     assert.match(help, /--engine NAME +where to run \(one of node, xs; default node\)/);
     assert.match(help, /--set FIELD=N +change a config field \(repeatable\)/);
     assert.match(help, /-V, --version +print the version/);
-    assert.match(help, /Exit codes: 0 ok, 1 the demo failed, 2 bad usage\./);
+    assert.match(help, /\nExit codes:\n  0  ok\n  1  the demo failed\n  2  bad usage/);
     for (const line of help.split("\n")) assert.ok(line.length <= 80, line);
   });
 

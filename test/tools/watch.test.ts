@@ -39,7 +39,8 @@ describe("watch view", function () {
     net.run(600);
     const frame = renderFrame(clients[2], { cols: 120, rows: 40, color: false });
     const lines = frame.split("\n");
-    assert.equal(lines.length, 39);
+    assert.equal(lines.length, 40);
+    assert.ok(lines.every((l) => [...l].length <= 120));
     assert.ok(lines.every((l) => l.length <= 120));
     assert.match(frame, /@/, "the sun");
     assert.match(frame, /[oO]/, "planets");
@@ -50,5 +51,28 @@ describe("watch view", function () {
     assert.match(frame, /3 players, 3 ships, \d+ projectiles/);
     assert.doesNotMatch(frame, /\x1b/, "no colour when asked for none");
     assert.match(renderFrame(clients[2], { cols: 120, rows: 40, color: true }), /\x1b\[1;33m@/);
+
+    // An 80 × 24 terminal holds the whole arena, the whole scoreboard and the status line.
+    const small = renderFrame(clients[2], { cols: 80, rows: 24, color: false });
+    const rows = small.split("\n");
+    assert.ok(rows.length <= 24, `${rows.length} lines`);
+    for (const l of rows) assert.ok([...l].length <= 80, `${[...l].length} columns: ${l}`);
+    assert.match(small, /Rigel +7 +\d+ {2}\w+\/\w+/, "a whole scoreboard row");
+    assert.match(small, /Player 3 \(me\)/);
+    assert.match(rows[rows.length - 1], /^3 players, 3 ships, \d+ projectiles, \d+ entities$/);
+    assert.match(small, /@/);
+  });
+
+  it("says which server it is connecting to until it is in", function () {
+    const net = new Network({ seed: 3 });
+    const h = net.host("mem:c0", 5000);
+    const c = createClient(makeConfig(), h, "mem:server", 32422);
+    h.core = c;
+    c.connect();
+    net.run(200);
+    const frame = renderFrame(c, { cols: 80, rows: 24, color: false, server: "10.0.0.9:32422" });
+    const rows = frame.split("\n");
+    assert.equal(rows[rows.length - 1], "connecting to 10.0.0.9:32422…");
+    assert.ok(rows.length <= 24 && rows.every((l) => [...l].length <= 80));
   });
 });
