@@ -12,6 +12,9 @@
  *   with a DNS server that sends every name to the board (dns=0: none);
  *   heapProbeSeconds: every so often, a full collection and a `heap:` line with the live
  *   heaps (0 = never; a measuring aid, for builds with instrumentation such as -d).
+ *
+ * Log lines (joins, kills and deaths, kicks...) and the status line come from
+ * modules/report.ts, as on Node; the HTTP port also answers /status (JSON) and /metrics.
  */
 import config from "mc/config";
 import Debug from "debug";
@@ -22,10 +25,9 @@ import WiFi from "wifi";
 import { defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
 import { createGame } from "./modules/match";
-import { DEFAULT_PORT, NAME_LENGTH } from "./modules/protocol/constants";
-import { C, COUNTER_NAMES, DROP_FIRST, DROP_LAST } from "./modules/protocol/counters";
-import { LogEvent, describeEvent, describeKick } from "./modules/server/events";
-import { bytesToAscii } from "./modules/text";
+import { DEFAULT_PORT } from "./modules/protocol/constants";
+import { Reporter } from "./modules/report";
+import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
 import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
 import { CaptiveDns, startMdns } from "./hosts/moddable/names";
@@ -62,42 +64,6 @@ function startAccessPoint(): string {
   const options = password !== "" ? { ssid, password, channel, max, station } : { ssid, channel, max, station };
   WiFi.accessPoint(options);
   return `access point "${ssid}" channel ${channel}${password !== "" ? "" : " (open)"}`;
-}
-
-function playerName(server: Server, slot: number): string {
-  return bytesToAscii(server.names, slot * NAME_LENGTH, server.nameLength[slot]);
-}
-
-function describe(server: Server, event: number, slot: number, value: number): string {
-  const who = slot >= 0 ? ` slot ${slot} '${playerName(server, slot)}' ${describePeer(server.address[slot], server.port[slot])}` : "";
-  switch (event) {
-    case LogEvent.Join:
-    case LogEvent.Leave:
-    case LogEvent.Timeout:
-      return `${describeEvent(event)}${who} id 0x${value.toString(16)}`;
-    case LogEvent.Kick:
-      return `kick${who}: ${describeKick(value)}`;
-    case LogEvent.Reject:
-      return "reject a client: server full";
-    case LogEvent.Chat:
-      return `chat${who}: ${bytesToAscii(server.lastChat, 0, server.lastChatLength)}`;
-    default:
-      return `${describeEvent(event)}${who}`;
-  }
-}
-
-function statusLine(server: Server, host: ModdableHost, web: BoardWeb | null, dns: CaptiveDns | null, maxPlayers: number): string {
-  const c = server.counters;
-  let drops = "";
-  for (let i = DROP_FIRST; i <= DROP_LAST; i++) if (c[i] !== 0) drops += ` ${COUNTER_NAMES[i]}=${c[i]}`;
-  if (web !== null) for (const i of WEB_DROPS) if (web.counters[i] !== 0) drops += ` ws.${WEB_COUNTER_NAMES[i]}=${web.counters[i]}`;
-  return (
-    `status players ${server.playerCount()}/${maxPlayers} in ${c[C.PacketsIn]} pkt ${c[C.BytesIn]} B` +
-    ` out ${c[C.PacketsOut]} pkt ${c[C.BytesOut]} B entities ${server.entities.count}` +
-    (web !== null ? ` ws ${web.open} open` : "") +
-    (dns !== null ? ` dns ${dns.answered} answered` : "") +
-    ` sendErrors ${host.sendErrors} drops${drops === "" ? " none" : drops}`
-  );
 }
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
@@ -164,17 +130,21 @@ export default function main(): void {
   const powerSave = disablePowerSave() ? "off" : "unchanged";
   const pageUrl = (name: string): string => `http://${name}${httpPort === 80 ? "" : `:${httpPort}`}/`;
 
-  let server: Server | null = null;
   let web: BoardWeb | null = null;
+  let report: Reporter | null = null;
   const host = new ModdableHost({
     port,
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
-      if (server !== null) trace(describe(server, event, slot, value), "\n");
+      if (report === null) return;
+      report.count(event, value);
+      const line = report.event(event, slot, value);
+      if (line !== null) trace(line.text, "\n");
     },
   });
-  server = createServer(lwar, host);
-  createGame(lwar, server, seed);
+  const server: Server = createServer(lwar, host);
+  const game = createGame(lwar, server, seed);
+  game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   if (httpPort > 0) {
     try {
       web = new BoardWeb({ port: httpPort, maxConnections: webConnections, idleMs: lwar.timeoutMs, portal: ap ? pageUrl(address) : null });
@@ -184,11 +154,25 @@ export default function main(): void {
       trace(`lwar-xs: no game page, http port ${httpPort}: ${(e as Error).message}\n`);
     }
   }
+  const page = web;
+  report = new Reporter({
+    server, game, seed, host: "moddable", describePeer,
+    tickCost: host.tickCost,
+    now: () => host.now(),
+    sendErrors: () => host.sendErrors,
+    web: page === null ? null : { counters: page.counters, names: WEB_COUNTER_NAMES, drops: WEB_DROPS, open: () => page.open },
+  });
+  const r = report;
+  if (page !== null) {
+    page.route("/status", () => ({ type: "application/json", body: JSON.stringify(r.snapshot()) + "\n" }));
+    page.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
+  }
   host.attach(server);
 
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
-  if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws: ${pageUrl(address)}\n`);
+  if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws, /status and /metrics: ${pageUrl(address)}\n`);
+  trace(`lwar-xs tick cost measured with ${host.tickCost.clock}\n`);
   let dns: CaptiveDns | null = null;
   if (ap && flagSetting("dns", true)) {
     try {
@@ -209,10 +193,9 @@ export default function main(): void {
   for (const row of server.pools()) poolBytes += row[1];
   trace(`lwar-xs pools: ${poolBytes} bytes of typed arrays, allocated once\n`);
 
-  const running = server;
-  const page = web;
   const names = dns;
   const probe = intSetting("heapProbeSeconds", 0);
   if (probe > 0) startHeapProbe(probe);
-  if (statusSeconds > 0) Timer.repeat(() => trace(statusLine(running, host, page, names, lwar.maxPlayers), "\n"), statusSeconds * 1000);
+  if (statusSeconds > 0)
+    Timer.repeat(() => trace(r.status().text, names !== null ? ` | dns ${names.answered} answered` : "", "\n"), statusSeconds * 1000);
 }

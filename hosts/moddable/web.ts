@@ -1,6 +1,7 @@
 /**
  * The game page and the WebSocket carriage on the board's HTTP port, with the Moddable
  * SDK's HTTP server: `GET /` and `GET /app.js` come from gzipped resources in flash,
+ * routes added with `route` (`/status`, `/metrics`) answer with what their handler makes,
  * `/ws` becomes a WebSocket that carries Rev 1 packets, one binary message each way
  * (docs/protocol.md, "WebSocket carriage").
  *
@@ -85,6 +86,12 @@ export interface BoardWebOptions {
   portal: string | null;
 }
 
+/** A generated response: `/status`, `/metrics`. */
+export interface RouteResponse {
+  type: string;
+  body: string;
+}
+
 /** The SDK's TCP socket (modules/network/socket), as this file uses it. */
 interface TcpSocket {
   read(): number;
@@ -143,6 +150,7 @@ export class BoardWeb {
   readonly #peers: (Peer | null)[];
   readonly #idleTicks: number;
   readonly #portal: string | null;
+  readonly #routes: { path: string; handler: () => RouteResponse }[] = [];
   #core: PeerCore | null = null;
   #nextPort = WS_PORT_BASE + 1;
   #tick = 0;
@@ -164,6 +172,11 @@ export class BoardWeb {
       return web.#request(this, message, value, etc);
     };
     Timer.repeat(() => this.#sweep(), SWEEP_MS);
+  }
+
+  /** Answer GET of `path` with what `handler` makes, each time. */
+  route(path: string, handler: () => RouteResponse): void {
+    this.#routes.push({ path, handler });
   }
 
   /** Deliver messages to `core`, and disconnect its peers when their sockets close. */
@@ -221,6 +234,11 @@ export class BoardWeb {
   #response(req: Request): unknown {
     if (req.pageMethod !== "GET") return { status: 405, headers: ["Allow", "GET"] };
     const path = req.pagePath === "/index.html" ? "/" : req.pagePath;
+    for (const r of this.#routes) {
+      if (r.path !== path) continue;
+      const made = r.handler();
+      return { headers: ["Content-Type", made.type, "Cache-Control", "no-store"], body: made.body };
+    }
     let page: BoardPage | null = null;
     for (const p of PAGES) if (p.path === path) page = p;
     if (page === null) {
