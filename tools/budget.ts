@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { defineCommand } from "./cli";
 import { defaultConfig, makeConfig, type Config } from "../modules/config";
 import type { Host } from "../modules/host";
 import { createServer } from "../modules/server/server";
@@ -382,25 +382,28 @@ export function formatHeap(r: HeapReport): string[] {
 
 // ------------------------------------------------------------------ CLI
 
-const HELP = `lwar-xs memory budget: the pools and the XS heap of the server under the default config.
-
-Usage: npm run budget -- [options]
-
-Options:
-  --seconds S          length of each measured match with the bots (default 8)
-  --set FIELD=N        change one config field (repeatable), e.g. --set maxEntities=128
-  --creation C         fit-check against another creation than manifest.json's: "esp32" (the
-                       plain -p esp32 heaps: 32768 chunk bytes, 2048 slots) or CHUNKS,SLOTS;
-                       the stack stays the manifest's
-  --web N              budget for N players in browsers, each on an open WebSocket (default:
-                       maxPlayers); "none": the device serves no page (httpPort=0)
-  --no-xs              print the pool table only
-  --no-fit             skip the fit check
-  --help               show this help
-
-The XS part needs the lwxs host (built by npm install) and runs one or two real-time matches.
-The last line is \`total: N KiB\`: the peak XS heap above an empty machine (slots × 16 + chunk bytes).
-`;
+export const budgetCommand = defineCommand({
+  name: "budget",
+  script: "npm run budget",
+  summary: "the pools and the XS heap of the server under the default config.",
+  options: {
+    seconds: { type: "number", default: 8, min: 2, max: 600, arg: "S", help: "length of each measured match with the bots" },
+    set: { type: "strings", arg: "FIELD=N", help: "change one config field, e.g. --set maxEntities=128" },
+    creation: {
+      type: "string", arg: "C", defaultText: "manifest.json's",
+      help: 'fit-check against another creation: "esp32" (the plain -p esp32 heaps: 32768 chunk bytes, 2048 slots) or CHUNKS,SLOTS; the stack stays the manifest\'s',
+    },
+    web: {
+      type: "string", arg: "N", defaultText: "maxPlayers",
+      help: 'budget for N players in browsers, each on an open WebSocket; "none": the device serves no page (httpPort=0)',
+    },
+    "no-xs": { type: "flag", help: "print the pool table only" },
+    "no-fit": { type: "flag", help: "skip the fit check" },
+  },
+  notes: `The XS part needs the lwxs host (built by npm install) and runs one or two real-time matches.
+The last line is \`total: N KiB\`: the peak XS heap above an empty machine (slots × 16 + chunk bytes).`,
+  failure: "the XS run failed, or the server does not fit the creation",
+});
 
 /** `--set FIELD=N` options as config overrides; makeConfig checks the values. */
 export function parseSets(sets: string[]): Partial<Config> {
@@ -434,51 +437,25 @@ export function parseWeb(value: string | undefined, maxPlayers: number): number 
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        seconds: { type: "string" },
-        set: { type: "string", multiple: true },
-        creation: { type: "string" },
-        web: { type: "string" },
-        "no-xs": { type: "boolean" },
-        "no-fit": { type: "boolean" },
-        help: { type: "boolean" },
-      },
-    }));
-  } catch (e) {
-    process.stderr.write(`budget: ${(e as Error).message}\nTry 'npm run budget -- --help'.\n`);
-    process.exit(2);
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const seconds = values.seconds === undefined ? 8 : Number(values.seconds);
-  if (!(seconds >= 2 && seconds <= 600)) {
-    process.stderr.write("budget: --seconds must be a number in 2..600\n");
-    process.exit(2);
-  }
+  const values = budgetCommand.parse();
+  const seconds = values.seconds;
   let overrides: Partial<Config>;
   let creation: Creation;
   let pools: PoolTable;
   let webPeers: number | null;
   try {
-    overrides = parseSets(values.set ?? []);
+    overrides = parseSets(values.set);
     creation = parseCreation(values.creation);
     pools = poolTable(overrides);
     webPeers = parseWeb(values.web, pools.config.maxPlayers);
   } catch (e) {
-    process.stderr.write(`budget: ${(e as Error).message}\n`);
-    process.exit(2);
+    return budgetCommand.usage((e as Error).message);
   }
   for (const line of formatPoolTable(pools)) console.log(line);
   if (values["no-xs"]) return;
   const report = await measureHeap(seconds, !values["no-fit"], pools, creation, webPeers);
   if (report.quiet.code !== 0 || !report.quiet.heap.peak) {
-    process.stderr.write(`budget: the XS run failed (exit ${report.quiet.code})\n${report.quiet.stderr}\n`);
-    process.exit(1);
+    budgetCommand.fail(`the XS run failed (exit ${report.quiet.code})\n${report.quiet.stderr}`);
   }
   for (const line of formatHeap(report)) console.log(line);
   if (report.fit && report.fit.code !== 0) process.exitCode = 1;

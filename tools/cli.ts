@@ -49,7 +49,7 @@ export interface CommandSpec<T extends OptionTable> {
   options: T;
   /** What exit code 1 means for this command (default "failure"). */
   failure?: string;
-  /** Paragraphs printed after the options. */
+  /** Paragraphs printed after the options, separated by blank lines; each is wrapped to 80 columns. */
   notes?: string;
 }
 
@@ -241,7 +241,7 @@ export function formatHelp<T extends OptionTable>(spec: CommandSpec<T>): string 
   rows.push(["-h, --help", "show this help and exit"]);
   rows.push(["-V, --version", `print the version (${packageVersion()}) and exit`]);
   const col = Math.min(26, Math.max(...rows.map(([l]) => l.length)) + 4);
-  const out: string[] = [`${spec.name}: ${spec.summary}`, "", `Usage: ${spec.script} -- ${spec.usage ?? "[options]"}`, "", "Options:"];
+  const out: string[] = [...wrap(`${spec.name}: ${spec.summary}`, 0, 0), "", `Usage: ${spec.script} -- ${spec.usage ?? "[options]"}`, "", "Options:"];
   for (const [left, right] of rows) {
     const pad = left.length + 2 < col ? `  ${left}`.padEnd(col) : null;
     const body = wrap(right, col, col);
@@ -249,7 +249,8 @@ export function formatHelp<T extends OptionTable>(spec: CommandSpec<T>): string 
     out.push(`${pad ?? " ".repeat(col)}${body[0]}`);
     for (const more of body.slice(1)) out.push(`${" ".repeat(col)}${more}`);
   }
-  if (spec.notes !== undefined) out.push("", ...spec.notes.trim().split("\n").flatMap((p) => (p === "" ? [""] : wrap(p, 0, 0))));
+  // Notes are paragraphs, separated by blank lines, wrapped to the width.
+  if (spec.notes !== undefined) for (const p of spec.notes.trim().split(/\n\s*\n/)) out.push("", ...wrap(p, 0, 0));
   out.push("", "Exit codes:", "  0  ok");
   out.push(...wrap(spec.failure ?? "failure", 5, 5).map((l, i) => `${i === 0 ? "  1  " : "     "}${l}`));
   out.push("  2  bad usage (an unknown option, a value out of range)");

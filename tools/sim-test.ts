@@ -29,7 +29,6 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { ClientState } from "../modules/client/client";
 import { Fields, readChat } from "../modules/protocol/codec";
 import { DEFAULT_PORT, Msg } from "../modules/protocol/constants";
@@ -40,30 +39,27 @@ import { runBots, type Bot, type BotSummary } from "./botlib";
 import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
 import { checkCarriage, checkPage, CHROMIUM, playInChromium } from "./sim/browser";
 import { DEFAULT_FOLDER, writePageResources } from "./page-resources";
+import { defineCommand } from "./cli";
 
-const HELP = `lwar-xs simulator test: build the Moddable app, run it in mcsim, play two bots against it,
-check delivery and memory; then check the page and the WebSocket carriage on its HTTP port,
-and play two Chromium pages and a bot against it.
-
-Usage: npm run test:sim -- [options]
-
-Options:
-  --duration S       seconds the bots play (default 60)
-  --warmup S         seconds left out of the memory check (default 10, at most a third of --duration)
-  --behaviour NAME   bot behaviour: ${BEHAVIOURS.join(", ")} (default idle)
-  --chat-every S     mean seconds between chat lines per bot (default 2)
-  --app FILE         run this mc.so instead of building one
-  --http-port N      with --app: the app's HTTP port (no web checks without it)
-  --browser-duration S  seconds the Chromium pages play (default 30)
-  --no-web           leave out the web checks
-  --keep             keep the temporary folder (build, mcsim.log) even when the test passes
-  --help             show this help
-
-Needs MODDABLE, mcconfig and mcsim (on PATH or in $MODDABLE/build/bin/lin/release),
-xvfb-run and stdbuf; without them it prints "skip: ..." and exits 0. UDP port ${DEFAULT_PORT}
-must be free; the HTTP port is a free one. The Chromium part needs ${CHROMIUM} (or
-LWAR_CHROMIUM); without it, that part alone is skipped. Exit code 0 when every check passes, 1 when one fails, 2 for bad options.
-`;
+export const simCommand = defineCommand({
+  name: "sim-test",
+  script: "npm run test:sim",
+  summary:
+    "build the Moddable app, run it in mcsim, play two bots against it, check delivery and memory; then check the page and the WebSocket carriage on its HTTP port, and play two Chromium pages and a bot against it.",
+  options: {
+    duration: { type: "number", default: 60, min: 10, max: 86400, arg: "S", help: "seconds the bots play" },
+    warmup: { type: "number", default: 10, min: 0, max: 3600, arg: "S", help: "seconds left out of the memory check, at most a third of --duration" },
+    behaviour: { type: "choice", choices: BEHAVIOURS, default: "idle", help: "bot behaviour" },
+    "chat-every": { type: "number", default: 2, min: 0.2, max: 60, arg: "S", help: "mean seconds between chat lines per bot" },
+    app: { type: "string", arg: "FILE", help: "run this mc.so instead of building one" },
+    "http-port": { type: "int", min: 1, max: 65535, help: "with --app: the app's HTTP port (no web checks without it)" },
+    "browser-duration": { type: "number", default: 30, min: 15, max: 3600, arg: "S", help: "seconds the Chromium pages play" },
+    "no-web": { type: "flag", help: "leave out the web checks" },
+    keep: { type: "flag", help: "keep the temporary folder (build, mcsim.log) even when the test passes" },
+  },
+  notes: `Needs MODDABLE, mcconfig and mcsim (on PATH or in $MODDABLE/build/bin/lin/release), xvfb-run and stdbuf; without them it prints "skip: ..." and exits 0. UDP port ${DEFAULT_PORT} must be free; the HTTP port is a free one. The Chromium part needs ${CHROMIUM} (or LWAR_CHROMIUM); without it, that part alone is skipped.`,
+  failure: "a check failed",
+});
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = DEFAULT_PORT;
@@ -79,20 +75,8 @@ const PROBE_S = 5;
 /** Live heap growth allowed from before the web checks to after them, in bytes (the server keeps each slot's last address string). */
 const LEAK_TOLERANCE = { chunk: 512, slot: 1024 };
 
-function usage(message: string): never {
-  process.stderr.write(`sim-test: ${message}\nTry 'npm run test:sim -- --help'.\n`);
-  process.exit(2);
-}
-
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
-}
-
-function num(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) usage(`--${name} must be a number in ${min}..${max}, got '${text}'`);
-  return n;
 }
 
 /** An executable called `name` in PATH or in one of `extra`, or null. */
@@ -347,122 +331,108 @@ function exactlyOnceInOrder(ks: number[], n: number): string {
   return "";
 }
 
-// ------------------------------------------------------------------ main
+// ------------------------------------------------------------------ main, step by step
 
-async function main(): Promise<void> {
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        duration: { type: "string" }, warmup: { type: "string" }, behaviour: { type: "string" },
-        "chat-every": { type: "string" }, app: { type: "string" }, keep: { type: "boolean" },
-        "http-port": { type: "string" }, "browser-duration": { type: "string" }, "no-web": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    usage((err as Error).message);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const durationS = num("duration", v.duration, 60, 10, 86400);
-  const warmupS = Math.min(num("warmup", v.warmup, 10, 0, 3600), durationS / 3);
-  const chatEveryS = num("chat-every", v["chat-every"], 2, 0.2, 60);
-  const behaviour = v.behaviour ?? "idle";
-  const browserS = num("browser-duration", v["browser-duration"], 30, 15, 3600);
-  const web = v["no-web"] !== true && (v.app === undefined || v["http-port"] !== undefined);
-  let httpPort = v["http-port"] !== undefined ? num("http-port", v["http-port"], 80, 1, 65535) : 0;
-  if (!BEHAVIOURS.includes(behaviour)) usage(`--behaviour must be one of ${BEHAVIOURS.join(", ")}, got '${behaviour}'`);
-  keepWorkDir = v.keep === true;
+type Options = ReturnType<typeof simCommand.parse>;
 
-  // Prerequisites: a missing tool is a skip, not a failure (CI has none of them).
-  if (process.platform !== "linux") return skip(`the Moddable simulator test runs on Linux only (this is ${process.platform})`);
+/** The programs the test runs, and the environment they run in. */
+interface Programs {
+  mcsim: string;
+  xvfbRun: string;
+  stdbuf: string;
+  /** Null when --app gives the app. */
+  mcconfig: string | null;
+  localBin: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The programs, or why the test is skipped here (a missing tool is a skip, not a failure: CI has none of them). */
+function findPrograms(needBuild: boolean): Programs | string {
+  if (process.platform !== "linux") return `the Moddable simulator test runs on Linux only (this is ${process.platform})`;
   const moddable = process.env.MODDABLE;
-  if (moddable === undefined || moddable === "") return skip("MODDABLE is not set (the Moddable SDK is not installed here)");
-  if (!fs.existsSync(moddable)) return skip(`MODDABLE=${moddable} does not exist`);
+  if (moddable === undefined || moddable === "") return "MODDABLE is not set (the Moddable SDK is not installed here)";
+  if (!fs.existsSync(moddable)) return `MODDABLE=${moddable} does not exist`;
   const sdkBin = path.join(moddable, "build", "bin", "lin", "release");
   const mcsim = findProgram("mcsim", [sdkBin]);
-  if (mcsim === null) return skip(`mcsim not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`);
+  if (mcsim === null) return `mcsim not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`;
   const xvfbRun = findProgram("xvfb-run");
-  if (xvfbRun === null) return skip("xvfb-run not found on PATH (install the xvfb package)");
+  if (xvfbRun === null) return "xvfb-run not found on PATH (install the xvfb package)";
   const stdbuf = findProgram("stdbuf");
-  if (stdbuf === null) return skip("stdbuf not found on PATH (coreutils)");
+  if (stdbuf === null) return "stdbuf not found on PATH (coreutils)";
   let mcconfig: string | null = null;
-  if (v.app === undefined) {
+  if (needBuild) {
     mcconfig = findProgram("mcconfig", [sdkBin]);
-    if (mcconfig === null) return skip(`mcconfig not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`);
+    if (mcconfig === null) return `mcconfig not found on PATH or in ${sdkBin} (build the SDK's Linux tools)`;
   }
   // mcconfig runs tsc, xsc and the like from PATH.
   const localBin = path.join(ROOT, "node_modules", ".bin");
   const env = { ...process.env, PATH: [localBin, process.env.PATH ?? "", path.dirname(mcsim)].join(path.delimiter) };
+  return { mcsim, xvfbRun, stdbuf, mcconfig, localBin, env };
+}
 
-  const app0 = v.app !== undefined ? path.resolve(v.app) : null;
-  if (app0 !== null && !fs.existsSync(app0)) usage(`--app ${app0}: no such file`);
-  if (!(await udpPortFree(PORT))) {
-    say(`FAIL: UDP port ${PORT} is in use on this machine (another mcsim or lwar server?); stop it and retry`);
-    process.exit(1);
+/** Build the app into the work folder: its mc.so and the HTTP port it serves on, or a failure. */
+async function buildApp(p: Programs, dir: string): Promise<{ app: string; httpPort: number } | string> {
+  if (findProgram("tsc", [p.localBin]) === null) return "tsc not found (mcconfig needs it): run npm install";
+  const page = await writePageResources();
+  say(`sim-test: page resources: ${page.resources.map((r) => `${r.name} ${r.gzipBytes} B`).join(", ")} in ${DEFAULT_FOLDER}`);
+  const httpPort = await freeTcpPort();
+  const out = path.join(dir, "build");
+  fs.mkdirSync(out);
+  const logPath = path.join(dir, "build.log");
+  const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `httpPort=${httpPort}`, `heapProbeSeconds=${PROBE_S}`];
+  say(`sim-test: building: mcconfig ${args.join(" ")}`);
+  const log = fs.openSync(logPath, "w");
+  const started = performance.now();
+  build = new Group(spawn(p.mcconfig as string, args, { cwd: ROOT, env: p.env, detached: true, stdio: ["ignore", log, log] }));
+  await build.done;
+  fs.closeSync(log);
+  const code = build.exitCode;
+  build = null;
+  if (code !== 0) {
+    const tail = fs.readFileSync(logPath, "utf8").trimEnd().split("\n").slice(-25);
+    for (const l of tail) say(`build | ${l}`);
+    return `mcconfig exited with ${code}`;
   }
+  const app = findFile(path.join(out, "bin"), "mc.so");
+  if (app === null) return `mcconfig succeeded but left no mc.so under ${out}/bin`;
+  say(`sim-test: built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${app}`);
+  return { app, httpPort };
+}
 
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "lwar-sim-"));
-  const failures: string[] = [];
-
-  // ---- build
-  let app = app0;
-  if (app === null) {
-    if (findProgram("tsc", [localBin]) === null) return finish(["tsc not found (mcconfig needs it): run npm install"]);
-    const page = await writePageResources();
-    say(`sim-test: page resources: ${page.resources.map((r) => `${r.name} ${r.gzipBytes} B`).join(", ")} in ${DEFAULT_FOLDER}`);
-    httpPort = await freeTcpPort();
-    const out = path.join(workDir, "build");
-    fs.mkdirSync(out);
-    const logPath = path.join(workDir, "build.log");
-    const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `httpPort=${httpPort}`, `heapProbeSeconds=${PROBE_S}`];
-    say(`sim-test: building: mcconfig ${args.join(" ")}`);
-    const log = fs.openSync(logPath, "w");
-    const started = performance.now();
-    build = new Group(spawn(mcconfig as string, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", log, log] }));
-    await build.done;
-    fs.closeSync(log);
-    const code = build.exitCode;
-    build = null;
-    if (code !== 0) {
-      const tail = fs.readFileSync(logPath, "utf8").trimEnd().split("\n").slice(-25);
-      for (const l of tail) say(`build | ${l}`);
-      return finish([`mcconfig exited with ${code}`]);
-    }
-    app = findFile(path.join(out, "bin"), "mc.so");
-    if (app === null) return finish([`mcconfig succeeded but left no mc.so under ${out}/bin`]);
-    say(`sim-test: built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${app}`);
-  }
-
-  // ---- the simulator
-  const inst = new Instruments();
-  const simLog = fs.createWriteStream(path.join(workDir, "mcsim.log"));
-  const serverChats: { slot: number; text: string }[] = [];
-  const events = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+/** The running simulator and what its output said so far. */
+interface Simulator {
+  group: Group;
+  inst: Instruments;
+  log: fs.WriteStream;
+  serverChats: { slot: number; text: string }[];
+  events: Events;
   /** The same, for WebSocket peers (`ws:<address>#n` in the line). */
-  const wsEvents = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
-  let lastStatus = "";
+  wsEvents: Events;
+  lastStatus: string;
+  /** When the bots started; instruments lines before that get t = -1. */
+  t0: number | null;
+  botsRunning: boolean;
+}
+
+/** Start mcsim under xvfb-run and wait for the server's banner; the simulator, or a failure. */
+async function startSimulator(p: Programs, app: string, dir: string): Promise<Simulator | string> {
+  const child = spawn(p.xvfbRun, ["-a", p.stdbuf, "-oL", p.mcsim, app], { cwd: dir, env: p.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  sim = new Group(child);
+  const s: Simulator = {
+    group: sim, inst: new Instruments(), log: fs.createWriteStream(path.join(dir, "mcsim.log")), serverChats: [],
+    events: { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 }, wsEvents: { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 },
+    lastStatus: "", t0: null, botsRunning: false,
+  };
   let statusLines = 0;
   statusCount = () => statusLines;
-  /** When the bots started; instruments lines before that get t = -1. */
-  let t0: number | null = null;
-  let botsRunning = false;
   let bannerSeen: () => void = () => {};
   const banner = new Promise<void>((resolve) => (bannerSeen = resolve));
-
-  const child = spawn(xvfbRun, ["-a", stdbuf, "-oL", mcsim, app], { cwd: workDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  sim = new Group(child);
-  const simGroup = sim;
-  say(`sim-test: started mcsim under xvfb-run, process group ${simGroup.pid}`);
-  child.stderr?.on("data", (d: Buffer) => simLog.write(d));
+  say(`sim-test: started mcsim under xvfb-run, process group ${s.group.pid}`);
+  child.stderr?.on("data", (d: Buffer) => s.log.write(d));
   readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-    const t = t0 === null ? -1 : (performance.now() - t0) / 1000;
-    simLog.write(`${line}\n`);
-    if (inst.line(line, t)) return;
+    const t = s.t0 === null ? -1 : (performance.now() - s.t0) / 1000;
+    s.log.write(`${line}\n`);
+    if (s.inst.line(line, t)) return;
     const probe = /^heap: live chunk (\d+) slot (\d+)/.exec(line);
     if (probe !== null) {
       probes.push({ t, chunk: Number(probe[1]), slot: Number(probe[2]) });
@@ -470,45 +440,55 @@ async function main(): Promise<void> {
     }
     const chat = /^chat slot (\d+) .*?: (bot \d+ says hi #\d+)$/.exec(line);
     if (chat !== null) {
-      serverChats.push({ slot: Number(chat[1]), text: chat[2] });
+      s.serverChats.push({ slot: Number(chat[1]), text: chat[2] });
       return;
     }
     const ev = /^(join|leave|kick|timeout|reject)\b/.exec(line);
     if (ev !== null) {
-      events[ev[1] as keyof typeof events]++;
-      if (/ ws:\S+#\d+ /.test(line)) wsEvents[ev[1] as keyof typeof events]++;
+      s.events[ev[1] as keyof Events]++;
+      if (/ ws:\S+#\d+ /.test(line)) s.wsEvents[ev[1] as keyof Events]++;
     }
     if (line.startsWith("status ")) {
-      lastStatus = line;
+      s.lastStatus = line;
       statusLines++;
     }
     if (line.startsWith("lwar-xs listening")) bannerSeen();
     // Status lines every 10 s would interleave with the progress lines: log only.
-    if (!line.startsWith("status ") || !botsRunning) say(`sim | ${line}`);
+    if (!line.startsWith("status ") || !s.botsRunning) say(`sim | ${line}`);
   });
 
   const bannerTimeout = new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), BANNER_TIMEOUT_MS).unref());
-  const started = await Promise.race([banner.then(() => "ok"), simGroup.done.then(() => "exit"), bannerTimeout]);
-  if (started === "ok") await new Promise((r) => setTimeout(r, 500)); // the rest of the banner
-  if (started !== "ok") {
-    return finish([started === "exit" ? `mcsim exited (code ${simGroup.exitCode}) before the server started` : `no server banner within ${BANNER_TIMEOUT_MS / 1000} s`]);
+  const started = await Promise.race([banner.then(() => "ok"), s.group.done.then(() => "exit"), bannerTimeout]);
+  if (started === "ok") {
+    await new Promise((r) => setTimeout(r, 500)); // the rest of the banner
+    return s;
   }
+  return started === "exit" ? `mcsim exited (code ${s.group.exitCode}) before the server started` : `no server banner within ${BANNER_TIMEOUT_MS / 1000} s`;
+}
 
-  // ---- the bots
+/** What the bots saw, for the delivery check. */
+interface Played {
+  bots: Bot[];
+  byBot: Map<Bot, Received>;
+  summary: BotSummary;
+}
+
+/** Two bots play for `durationS`, chatting; null if the simulator exits under them. */
+async function playBots(s: Simulator, o: { behaviour: string; chatEveryS: number; durationS: number }): Promise<Played | null> {
   const byBot = new Map<Bot, Received>();
   let botList: Bot[] = [];
   const fields = new Fields();
   let lastPrinted = 0;
-  say(`sim-test: ${BOTS} bots, behaviour ${behaviour}, a chat line every ~${chatEveryS} s each, for ${durationS} s`);
-  t0 = performance.now();
-  botsRunning = true;
+  say(`sim-test: ${BOTS} bots, behaviour ${o.behaviour}, a chat line every ~${o.chatEveryS} s each, for ${o.durationS} s`);
+  s.t0 = performance.now();
+  s.botsRunning = true;
   const run = runBots({
     host: "127.0.0.1",
     port: PORT,
     count: BOTS,
-    durationS,
-    behaviour,
-    chatEveryS,
+    durationS: o.durationS,
+    behaviour: o.behaviour,
+    chatEveryS: o.chatEveryS,
     seed: 1,
     onReliable: (bot, type, seq, bytes, offset) => {
       const r = received(byBot, bot);
@@ -524,40 +504,34 @@ async function main(): Promise<void> {
     onProgress: (bots, t) => {
       botList = bots;
       for (const b of bots) {
-        if (t >= durationS - QUIET_S) b.nextChat = Infinity;
+        if (t >= o.durationS - QUIET_S) b.nextChat = Infinity;
         if (t >= CONNECT_GRACE_S && b.client.state !== ClientState.Connected) received(byBot, b).notConnectedAt.push(Math.round(t));
       }
-      const s = Math.round(t);
-      if (s % 5 !== 0 || s === lastPrinted) return;
-      lastPrinted = s;
+      const sec = Math.round(t);
+      if (sec % 5 !== 0 || sec === lastPrinted) return;
+      lastPrinted = sec;
       const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
       const sent = bots.reduce((a, b) => a + b.chats, 0);
       const got = bots.reduce((a, b) => a + b.chatsReceived, 0);
+      const inst = s.inst;
       say(
-        `t=${s}s connected ${connected}/${bots.length} chats sent ${sent} received ${got} | ` +
+        `t=${sec}s connected ${connected}/${bots.length} chats sent ${sent} received ${got} | ` +
           `Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} GC ${inst.latest("Garbage collections") ?? "?"}/s`,
       );
     },
   });
-  const outcome = await Promise.race([run, simGroup.done.then(() => null)]);
-  botsRunning = false;
-  if (outcome === null) return finish([`mcsim exited (code ${simGroup.exitCode}) while the bots were playing`]);
-  const summary: BotSummary = outcome;
-  // Let the server's leave lines and one more instruments line arrive.
-  await new Promise((r) => setTimeout(r, 1500));
-  const udpEvents = { ...events };
-  const udpChats = serverChats.slice();
-  const webFailures = web
-    ? await webChecks({ httpPort, now: () => (performance.now() - t0!) / 1000, inst, wsEvents, status: () => lastStatus, browserS })
-    : null;
-  if (!web) say(`\nweb: not checked (${v["no-web"] === true ? "--no-web" : "--app without --http-port"})`);
-  await cleanup();
-  simLog.end();
+  const outcome = await Promise.race([run, s.group.done.then(() => null)]);
+  s.botsRunning = false;
+  if (outcome === null) return null;
+  return { bots: botList, byBot, summary: outcome };
+}
 
-  // ---- delivery
+/** Every reliable message applied once and in order, every chat line once and in order, at the bots and in the server's log. */
+function checkDelivery(played: Played, udpEvents: Events, udpChats: { slot: number; text: string }[]): string[] {
+  const failures: string[] = [];
+  const { bots, byBot, summary } = played;
   say("");
   say("delivery:");
-  const bots = botList;
   if (bots.length !== BOTS) failures.push(`expected ${BOTS} bots in the progress reports, saw ${bots.length}`);
   const senders = new Map<number, Bot>(); // chat "bot N" -> bot with selfSlot N-1
   for (const b of bots) if (b.client.selfSlot >= 0) senders.set(b.client.selfSlot + 1, b);
@@ -624,15 +598,63 @@ async function main(): Promise<void> {
     `  bots: ${summary.connected}/${summary.bots} connected, ${summary.disconnectedCleanly} left cleanly, ${summary.kicked} kicked, ` +
       `${summary.timedOut} timed out, ${summary.rejected} rejected; Update ${summary.updatesPerSecond.toFixed(1)}/s, Stats ${summary.statsPerSecond.toFixed(1)}/s per bot`,
   );
+  return failures;
+}
 
-  // ---- memory
+/** The heaps stayed flat after warm-up. */
+function checkMemory(inst: Instruments, warmupS: number, durationS: number): string[] {
+  const failures: string[] = [];
   if (inst.samples.length === 0)
     failures.push("mcsim printed no instruments lines: is xsbug running? (a debug build sends them to xsbug on localhost:5002 when it can)");
   const report = analyse(inst, warmupS, durationS);
   printMemory(report);
   failures.push(...report.errors);
   for (const t of report.trends) failures.push(...t.problems);
-  if (webFailures !== null) failures.push(...webFailures);
+  return failures;
+}
+
+async function main(): Promise<void> {
+  const v: Options = simCommand.parse();
+  const durationS = v.duration;
+  const warmupS = Math.min(v.warmup, durationS / 3);
+  const web = !v["no-web"] && (v.app === undefined || v["http-port"] !== undefined);
+  keepWorkDir = v.keep;
+
+  const programs = findPrograms(v.app === undefined);
+  if (typeof programs === "string") return skip(programs);
+  const app0 = v.app !== undefined ? path.resolve(v.app) : null;
+  if (app0 !== null && !fs.existsSync(app0)) simCommand.usage(`--app ${app0}: no such file`);
+  if (!(await udpPortFree(PORT))) {
+    say(`FAIL: UDP port ${PORT} is in use on this machine (another mcsim or lwar server?); stop it and retry`);
+    process.exit(1);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lwar-sim-"));
+  workDir = dir;
+
+  let app = app0;
+  let httpPort = v["http-port"] ?? 0;
+  if (app === null) {
+    const built = await buildApp(programs, dir);
+    if (typeof built === "string") return finish([built]);
+    ({ app, httpPort } = built);
+  }
+  const s = await startSimulator(programs, app, dir);
+  if (typeof s === "string") return finish([s]);
+  const played = await playBots(s, { behaviour: v.behaviour, chatEveryS: v["chat-every"], durationS });
+  if (played === null) return finish([`mcsim exited (code ${s.group.exitCode}) while the bots were playing`]);
+  // Let the server's leave lines and one more instruments line arrive.
+  await new Promise((r) => setTimeout(r, 1500));
+  const udpEvents = { ...s.events };
+  const udpChats = s.serverChats.slice();
+  const t0 = s.t0 ?? performance.now();
+  const webFailures = web
+    ? await webChecks({ httpPort, now: () => (performance.now() - t0) / 1000, inst: s.inst, wsEvents: s.wsEvents, status: () => s.lastStatus, browserS: v["browser-duration"] })
+    : [];
+  if (!web) say(`\nweb: not checked (${v["no-web"] ? "--no-web" : "--app without --http-port"})`);
+  await cleanup();
+  s.log.end();
+
+  const failures = [...checkDelivery(played, udpEvents, udpChats), ...checkMemory(s.inst, warmupS, durationS), ...webFailures];
   say("");
   return finish(failures);
 }
