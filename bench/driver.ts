@@ -15,11 +15,15 @@
  * the clock) and once for real. The difference is the server's cost: time, and on XS the
  * emulated floating-point operations the engine counts (`xs.floatOps()`).
  */
-import { makeConfig, type Config } from "../modules/config";
-import type { Core, Host } from "../modules/host";
-import { createServer, type Server } from "../modules/server/server";
-import { createGame } from "../modules/match";
+import type { Config } from "../modules/config";
+import type { Core } from "../modules/host";
+import type { Server } from "../modules/server/server";
+import type { Game } from "../modules/game/game";
 import { C } from "../modules/protocol/counters";
+import {
+  EndReason, HASH_EVERY_MS, Rec, RecordingReader, RecordWriter, encodeHeader, type RecordingHeader,
+} from "../modules/recording/format";
+import { Replayer, stateHash } from "../modules/recording/replay";
 import { NO_PLAYER } from "../modules/protocol/constants";
 import { Scenario } from "../test/helpers/scenario";
 import { POS_SHIFT } from "../modules/units";
@@ -57,66 +61,33 @@ export function configFor(o: CaseOptions): Partial<Config> {
 // ------------------------------------------------------------------ recording
 
 /*
- * Trace format, little-endian bytes:
- *   1, time f64                                  tick(time)
- *   2, time f64, client u8, length u16, bytes    receive(bytes, length, client's address and port) at time
- *   3                                            the window starts here
- *   0                                            end (padding may follow)
+ * A trace is a recording (modules/recording/format.ts, docs/recorder.md): the scenario's
+ * config and seed in the header, then each tick and datagram the server got, a Hash record
+ * every second, a Mark where the window starts, and End.
  */
-const END = 0;
-const TICK = 1;
-const RECEIVE = 2;
-const MARK = 3;
 const CLIENT_PORT = 40000;
-
-class TraceWriter {
-  bytes = new Uint8Array(1 << 16);
-  length = 0;
-  readonly #f64 = new Float64Array(1);
-  readonly #b64 = new Uint8Array(this.#f64.buffer);
-  #room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const grown = new Uint8Array(this.bytes.length * 2 + n);
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-  }
-  byte(v: number): void {
-    this.#room(1);
-    this.bytes[this.length++] = v;
-  }
-  time(t: number): void {
-    this.#room(8);
-    this.#f64[0] = t;
-    for (let i = 0; i < 8; i++) this.bytes[this.length++] = this.#b64[i];
-  }
-  data(b: Uint8Array, n: number): void {
-    this.#room(n + 2);
-    this.bytes[this.length++] = n & 0xff;
-    this.bytes[this.length++] = n >> 8;
-    for (let i = 0; i < n; i++) this.bytes[this.length++] = b[i];
-  }
-}
 
 class RecordingCore implements Core {
   readonly server: Server;
-  readonly out: TraceWriter;
+  readonly out: RecordWriter;
   readonly scenario: Scenario;
-  constructor(scenario: Scenario, out: TraceWriter) {
+  #nextHash = HASH_EVERY_MS;
+  constructor(scenario: Scenario, out: RecordWriter) {
     this.scenario = scenario;
     this.server = scenario.server;
     this.out = out;
   }
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
-    this.out.byte(RECEIVE);
-    this.out.time(this.scenario.net.now);
-    this.out.byte(port - CLIENT_PORT);
-    this.out.data(bytes, length);
+    this.out.datagram(this.scenario.net.now, bytes, length, address, port);
     this.server.receive(bytes, length, address, port);
   }
   tick(now: number): void {
-    this.out.byte(TICK);
-    this.out.time(now);
+    this.out.tick(now);
     this.server.tick(now);
+    if (now >= this.#nextHash) {
+      this.#nextHash += HASH_EVERY_MS;
+      this.out.hash(stateHash(this.server.simulation as Game | null));
+    }
   }
 }
 
@@ -154,7 +125,17 @@ export function makeScenario(o: CaseOptions): Scenario {
 /** Play the case on the in-memory network and record every call the server gets. */
 export function recordTrace(o: CaseOptions): Trace {
   const s = makeScenario(o);
-  const out = new TraceWriter();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const header: RecordingHeader = { config: s.config, seed: o.game ? o.seed : null, start: 0, hashEveryMs: HASH_EVERY_MS, source: "bench", extra: { case: o } };
+  const out = new RecordWriter({
+    header: encodeHeader(header),
+    start: 0,
+    sink(bytes: Uint8Array, length: number): void {
+      chunks.push(bytes.slice(0, length));
+      size += length;
+    },
+  });
   s.serverHost.core = new RecordingCore(s, out);
   const sentBytes = new Float64Array(o.players);
   const sentPackets = new Float64Array(o.players);
@@ -170,7 +151,7 @@ export function recordTrace(o: CaseOptions): Trace {
     send.call(host, bytes, length, address, port);
   };
   for (let i = 0; i < o.warmSteps; i++) s.step();
-  out.byte(MARK);
+  out.mark();
   const c = s.server.counters;
   const packetsIn0 = c[C.PacketsIn];
   const entities0 = c[C.UpdateEntitiesSent];
@@ -181,22 +162,28 @@ export function recordTrace(o: CaseOptions): Trace {
     live += s.server.entities.count;
   }
   counting = false;
-  out.byte(END);
+  out.end(EndReason.Finished, s.net.now, stateHash(s.server.simulation as Game | null), c[C.PacketsOut], c[C.BytesOut]);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
   const seconds = o.steps / 100;
-  let bytes = 0;
+  let sent = 0;
   let packets = 0;
   let maxBytes = 0;
   for (let i = 0; i < o.players; i++) {
-    bytes += sentBytes[i];
+    sent += sentBytes[i];
     packets += sentPackets[i];
     if (sentBytes[i] > maxBytes) maxBytes = sentBytes[i];
   }
   let connected = 0;
   for (let i = 0; i < o.players; i++) if (s.server.active[i] !== 0) connected++;
   return {
-    bytes: out.bytes.slice(0, out.length),
+    bytes,
     traffic: {
-      bytesPerSecond: bytes / o.players / seconds,
+      bytesPerSecond: sent / o.players / seconds,
       packetsPerSecond: packets / o.players / seconds,
       maxBytesPerSecond: maxBytes / seconds,
       packetsInPerSecond: (c[C.PacketsIn] - packetsIn0) / seconds,
@@ -212,103 +199,80 @@ export function recordTrace(o: CaseOptions): Trace {
 
 // ------------------------------------------------------------------ replaying
 
-class ReplayHost implements Host {
-  time = 0;
-  send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
-  now(): number {
-    return this.time;
-  }
-  log(_event: number, _slot: number, _value: number): void {}
-}
-
-const ADDRESSES: readonly string[] = Object.freeze([
-  "mem:client0", "mem:client1", "mem:client2", "mem:client3", "mem:client4", "mem:client5", "mem:client6", "mem:client7",
-]);
-
-/** A lone server driven by a trace. */
+/**
+ * A lone server (and game) driven by a trace, through the shared Replayer. Walks stop
+ * before the Mark and before End; a walk starts where the last one ended, where the last
+ * one started, at the window's start, or at 0 (the first record).
+ */
 export class Replay {
   readonly options: CaseOptions;
   readonly trace: Uint8Array;
+  readonly replayer: Replayer;
   readonly server: Server;
-  readonly #host = new ReplayHost();
-  readonly #rx = new Uint8Array(2048);
-  /**
-   * Views of exactly n bytes of #rx, made up front for each length in the trace: a host
-   * hands the server a datagram of its own length (Node's Buffer, Moddable's new
-   * Uint8Array(packet)), so the replay does too. Only the lengths that occur, so that a
-   * replay fits a device's heap (bench/device).
-   */
-  readonly #exact: Uint8Array[] = [];
-  readonly #f64 = new Float64Array(1);
-  readonly #b64 = new Uint8Array(this.#f64.buffer);
-  /** Offset of the first event after the mark. */
+  /** Offset of the first record after the mark. */
   readonly windowStart: number;
   /** Ticks in the window. */
   readonly windowTicks: number;
+  readonly #windowTime: number;
+  readonly #windowTicksBefore: number;
+  #lastStart = -1;
+  #lastTime = 0;
+  #lastTicks = 0;
 
   constructor(o: CaseOptions, trace: Uint8Array) {
     this.options = o;
     this.trace = trace;
-    this.server = createServer(makeConfig(configFor(o)), this.#host);
-    if (o.game) createGame(this.server.config, this.server, o.seed);
+    const rp = new Replayer(trace);
+    // The timed walks must not pay for hashing the world.
+    rp.verify = false;
+    this.replayer = rp;
+    this.server = rp.server;
     // The same entities, in the same order, as Scenario adds them.
     for (let i = 0; i < o.entities; i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);
-    let p = 0;
-    while (trace[p] !== MARK && trace[p] !== END) p = this.#skip(p);
-    if (trace[p] !== MARK) throw new RangeError("the trace has no mark");
-    this.windowStart = p + 1;
-    let ticks = 0;
-    for (let q = this.windowStart; trace[q] !== END; q = this.#skip(q)) if (trace[q] === TICK) ticks++;
-    this.windowTicks = ticks;
-    for (let q = 0; trace[q] !== END; q = this.#skip(q)) {
-      if (trace[q] !== RECEIVE) continue;
-      const n = trace[q + 10] | (trace[q + 11] << 8);
-      if (this.#exact[n] === undefined) this.#exact[n] = new Uint8Array(this.#rx.buffer, 0, n);
-    }
-  }
-
-  #skip(p: number): number {
-    const t = this.trace;
-    if (t[p] === MARK) return p + 1;
-    if (t[p] === TICK) return p + 9;
-    return p + 12 + (t[p + 10] | (t[p + 11] << 8));
+    // Read the whole trace once without the server: find the mark, count the window's
+    // ticks, and make the receive views for every datagram length up front.
+    const r = rp.reader;
+    let kind = 0;
+    while ((kind = rp.step(false)) !== Rec.Mark && kind !== Rec.End);
+    if (kind !== Rec.Mark) throw new RangeError("the trace has no mark");
+    this.windowStart = r.pos;
+    this.#windowTime = r.time;
+    this.#windowTicksBefore = r.ticks;
+    while (rp.step(false) !== Rec.End);
+    this.windowTicks = r.ticks - this.#windowTicksBefore;
+    r.seek(r.bodyStart, r.header.start, 0);
   }
 
   /**
-   * Replay events from `p` up to `ticks` ticks (or the mark, or the end); with `live` false,
+   * Replay records from `p` up to `ticks` ticks (or the mark, or the end); with `live` false,
    * decode them without calling the server. When `stepEnds` is given, the clock is read
    * after every tick into it. Returns the offset reached.
    */
   walk(p: number, ticks: number, live: boolean, clock: (() => number) | null, stepEnds: Float64Array | null): number {
-    const t = this.trace;
-    const rx = this.#rx;
-    const b64 = this.#b64;
-    const host = this.#host;
-    const server = this.server;
+    const rp = this.replayer;
+    const r = rp.reader;
+    if (p === 0) p = r.bodyStart;
+    if (p !== r.pos) {
+      if (p === r.bodyStart) r.seek(p, r.header.start, 0);
+      else if (p === this.windowStart) r.seek(p, this.#windowTime, this.#windowTicksBefore);
+      else if (p === this.#lastStart) r.seek(p, this.#lastTime, this.#lastTicks);
+      else throw new RangeError(`walk from ${p}: start where the last walk started or ended, at the window, or at 0`);
+    }
+    this.#lastStart = p;
+    this.#lastTime = r.time;
+    this.#lastTicks = r.ticks;
+    const f = r.file;
     let done = 0;
     while (done < ticks) {
-      const kind = t[p];
-      if (kind === END || kind === MARK) break;
-      for (let i = 0; i < 8; i++) b64[i] = t[p + 1 + i];
-      // A device's clock is an integer count of ms; a Float64Array read is a double on XS
-      // even when whole, and every comparison with it would count as a float op.
-      const time = this.#f64[0];
-      host.time = (time | 0) === time ? time | 0 : time;
-      if (kind === TICK) {
-        p += 9;
-        if (live) server.tick(host.time);
+      const kind = f[r.pos];
+      if (kind === Rec.Mark || kind === Rec.End) break;
+      rp.step(live);
+      if (kind === Rec.Tick) {
         if (stepEnds !== null && clock !== null) stepEnds[done] = clock();
         done++;
-        continue;
       }
-      const client = t[p + 9];
-      const n = t[p + 10] | (t[p + 11] << 8);
-      p += 12;
-      for (let i = 0; i < n; i++) rx[i] = t[p + i];
-      p += n;
-      if (live) server.receive(this.#exact[n], n, ADDRESSES[client], CLIENT_PORT + client);
     }
-    return p;
+    return r.pos;
   }
 
   /** Replay everything before the mark. */
@@ -317,42 +281,48 @@ export class Replay {
   }
 
   /**
-   * The datagrams from `p` over `ticks` ticks: offset of each RECEIVE event, in order.
+   * The datagrams from `p` (the window's start, or 0) over `ticks` ticks: offset of each
+   * Datagram record, in order.
    */
   datagrams(p: number, ticks: number): number[] {
-    const t = this.trace;
+    const r = new RecordingReader(this.trace);
+    if (p === 0) p = r.bodyStart;
+    while (r.pos < p) r.next();
+    if (r.pos !== p) throw new RangeError(`no record starts at ${p}`);
     const found: number[] = [];
-    let done = 0;
-    while (done < ticks && t[p] !== END && t[p] !== MARK) {
-      if (t[p] === TICK) done++;
-      else found.push(p);
-      p = this.#skip(p);
+    const t0 = r.ticks;
+    while (r.ticks - t0 < ticks) {
+      const kind = r.file[r.pos];
+      if (kind === Rec.End || kind === Rec.Mark) break;
+      if (r.next() === Rec.Datagram) found.push(r.at);
     }
     return found;
   }
 
-  /** The sender (0..7) and bytes of the datagram whose RECEIVE event is at `p`. */
+  /** The sender (its peer id, 0..7 for the clients) and bytes of the Datagram record at `p`. */
   datagramAt(p: number): { client: number; bytes: Uint8Array } {
-    const n = this.trace[p + 10] | (this.trace[p + 11] << 8);
-    return { client: this.trace[p + 9], bytes: this.trace.subarray(p + 12, p + 12 + n) };
+    const r = this.replayer.reader;
+    r.datagramAt(p);
+    return { client: r.peer, bytes: this.trace.subarray(r.dataAt, r.dataAt + r.dataLength) };
   }
 
   /**
-   * Receive the datagrams at `offsets` (RECEIVE events) `count` times in turn, at the current
+   * Receive the datagrams at `offsets` (Datagram records) `count` times in turn, at the current
    * time; with `live` false, only copy them into the receive buffer.
    */
   receiveAgain(offsets: readonly number[], count: number, live: boolean): void {
+    const rp = this.replayer;
+    const r = rp.reader;
     const t = this.trace;
-    const rx = this.#rx;
     const server = this.server;
     const k = offsets.length;
     for (let i = 0; i < count; i++) {
-      const p = offsets[i % k];
-      const client = t[p + 9];
-      const n = t[p + 10] | (t[p + 11] << 8);
-      const q = p + 12;
+      r.datagramAt(offsets[i % k]);
+      const n = r.dataLength;
+      const q = r.dataAt;
+      const rx = rp.datagram(n);
       for (let j = 0; j < n; j++) rx[j] = t[q + j];
-      if (live) server.receive(this.#exact[n], n, ADDRESSES[client], CLIENT_PORT + client);
+      if (live) server.receive(rx, n, r.address[r.peer], r.port[r.peer]);
     }
   }
 }
