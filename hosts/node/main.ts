@@ -96,7 +96,7 @@ function readConfigFile(path: string): Partial<Options> {
       const parsed = parseArgv({ [key]: spec }, [`--${key}`, String(value)]) as Record<string, unknown>;
       out[key] = parsed[key];
     } catch (err) {
-      if (err instanceof UsageError) throw new UsageError(`--config ${path}: "${key}": ${err.message.replace(`--${key} `, "")}`);
+      if (err instanceof UsageError) throw new UsageError(`--config ${path}: ${err.message.replace(`--${key}`, `"${key}"`)}`);
       throw err;
     }
   }
