@@ -3,7 +3,7 @@
  * and how the cost grows with players and entities; on XS also the emulated floating-point
  * operations per tick, and for the 8-player cases the heaviest step and the cost of a
  * received datagram in instructions, and an estimate of what one ESP32 core would need. Prints
- * tables and writes bench/results.json. Asserts nothing about speed. docs/performance.md
+ * tables; with --save, also writes them to bench/results.json. Asserts nothing about speed. docs/performance.md
  * explains the method and how to read the numbers.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { defineCommand } from "../tools/cli";
 import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "./driver";
@@ -63,28 +63,32 @@ export function deviceEstimate(instructions: number, floatOps: number, m: Readon
   };
 }
 
-const HELP = `lwar-xs benchmarks: the server's cost per 10 ms tick on XS and Node, and its traffic.
+const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
+/** Load per core (1-minute average) above which the µs figures are not to be trusted. */
+export const LOAD_PER_CORE_LIMIT = 0.5;
 
-Usage: npm run bench -- [options]
 
-Options:
-  --quick          one run per engine, windows of 300 steps instead of 600 (under a minute)
-  --runs N         runs per case and engine; the median is reported (default 5)
-  --no-xs          skip XS: its timings, float-op counts and instruction counts
-  --no-node        skip the Node timings
-  --no-callgrind   skip the instruction counts (they need valgrind): no XS instr, heaviest
-                   step, instructions per datagram or ESP32 estimate
-  --out FILE       where to write the results (default bench/results.json)
-  --help           show this help
+export const benchCommand = defineCommand({
+  name: "bench",
+  script: "npm run bench",
+  summary: "the server's cost per 10 ms tick on XS and Node, and its traffic.",
+  options: {
+    quick: { type: "flag", help: "one run per engine, windows of 300 steps instead of 600 (under a minute)" },
+    runs: { type: "int", min: 1, max: 50, defaultText: "5, or 1 with --quick", help: "runs per case and engine; the median is reported" },
+    "no-xs": { type: "flag", help: "skip XS: its timings, float-op counts and instruction counts" },
+    "no-node": { type: "flag", help: "skip the Node timings" },
+    "no-callgrind": {
+      type: "flag",
+      help: "skip the instruction counts (they need valgrind): no XS instr, heaviest step, instructions per datagram or ESP32 estimate",
+    },
+    save: { type: "flag", help: "write the results to bench/results.json, the tracked record (without it nothing is written)" },
+    out: { type: "string", arg: "FILE", help: "write the results to FILE instead" },
+  },
+  notes: `Each case is a recorded busy match replayed into a lone server; see docs/performance.md. Every case gets, on XS, its emulated floating-point operations per tick (float ops). The five 8-player cases also get, under callgrind: x86-64 instructions per tick, the heaviest step in instructions and over the mean step, the instructions of receiving the typical client datagram (an ack + Input), and an ESP32 estimate from cycles = A × instructions + B × float ops, A = ${ESP32.a} (${ESP32.aLow}..${ESP32.aHigh}), B = ${ESP32.b}, on one ${ESP32.mhz} MHz core (an estimate, not a measurement).
 
-Each case is a recorded busy match replayed into a lone server; see docs/performance.md.
-Every case gets, on XS, its emulated floating-point operations per tick (float ops). The five
-8-player cases also get, under callgrind: x86-64 instructions per tick, the heaviest step in
-instructions and over the mean step, the instructions of receiving the typical client
-datagram (an ack + Input), and an ESP32 estimate from
-  cycles = A x instructions + B x float ops,  A = ${ESP32.a} (${ESP32.aLow}..${ESP32.aHigh}), B = ${ESP32.b},
-on one ${ESP32.mhz} MHz core (an estimate, not a measurement).
-`;
+Timings suffer from other work on the machine: it warns when the 1-minute load average is above ${LOAD_PER_CORE_LIMIT} per core (at least 1).`,
+  failure: "a replay or a tool failed",
+});
 
 /**
  * lwxs heaps for the bench: the trace lives in the heap, and speed, not size, is measured.
@@ -429,166 +433,197 @@ export function formatResults(results: CaseResult[], runs: number): string[] {
   return lines;
 }
 
-// ------------------------------------------------------------------ main
+// ------------------------------------------------------------------ main, step by step
+
+/** A warning when the machine is busy enough to disturb the timings, else null. */
+export function loadWarning(load1: number, cores: number): string | null {
+  if (load1 <= Math.max(1, cores * LOAD_PER_CORE_LIMIT)) return null;
+  return (
+    `the 1-minute load average is ${load1.toFixed(1)} on ${cores} core${cores === 1 ? "" : "s"}: other work is running, ` +
+    "so the µs timings are unreliable (instruction and float-op counts are not affected)"
+  );
+}
+
+interface Settings {
+  quick: boolean;
+  runs: number;
+  steps: number;
+  /** The whole timed window, so that the heaviest step and the float ops are the timing's. */
+  callgrindTicks: number;
+  callgrindDatagrams: number;
+  /** Where to write the results; null: print only. */
+  outPath: string | null;
+  valgrind: string | null;
+  doXs: boolean;
+  doNode: boolean;
+  noCallgrind: boolean;
+}
+
+function settingsFrom(v: ReturnType<typeof benchCommand.parse>): Settings {
+  const steps = v.quick ? 300 : 600;
+  const outPath = v.out ?? (v.save ? RESULTS : null);
+  return {
+    quick: v.quick, runs: v.runs ?? (v.quick ? 1 : 5), steps, callgrindTicks: steps, callgrindDatagrams: v.quick ? 1000 : 2000, outPath,
+    valgrind: v["no-callgrind"] ? null : valgrindVersion(), doXs: !v["no-xs"], doNode: !v["no-node"], noCallgrind: v["no-callgrind"],
+  };
+}
+
+/** Each case's recorded trace, written out as the scripts that replay it. */
+interface Recorded {
+  entry: string;
+  cases: BenchCase[];
+  results: CaseResult[];
+  /** Per case id: the trace script, the lwxs entry, the Node script. */
+  scripts: Map<string, string[]>;
+}
+
+async function recordCases(dir: string, s: Settings, started: number): Promise<Recorded> {
+  const entry = join(dir, "entry.js");
+  await bundle(fileURLToPath(new URL("./entry.ts", import.meta.url)), entry);
+  const entryText = readFileSync(entry, "utf8");
+  const cases = benchCases();
+  const results: CaseResult[] = [];
+  const scripts = new Map<string, string[]>();
+  for (const c of cases) {
+    const options = { ...c.options, steps: s.steps };
+    const trace = recordTrace(options);
+    const traceScript = join(dir, `trace.${c.id}.js`);
+    const traceText = `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`;
+    writeFileSync(traceScript, traceText);
+    const nodeScript = join(dir, `node.${c.id}.js`);
+    writeFileSync(nodeScript, traceText + entryText);
+    scripts.set(c.id, [traceScript, entry, nodeScript]);
+    results.push({
+      id: c.id, label: c.label, players: options.players, staticEntities: options.entities, game: options.game,
+      capacity: options.capacity, traffic: trace.traffic, traceBytes: trace.bytes.length,
+    });
+    c.options = options;
+  }
+  process.stderr.write(`bench: ${cases.length} cases recorded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return { entry, cases, results, scripts };
+}
+
+/** A replay that sent other totals than its recording makes the case's numbers suspect. */
+function checkReplay(r: CaseResult, t: TimeResult, engine: string): void {
+  if (t.packetsOut !== r.traffic.packetsOut || t.bytesOut !== r.traffic.bytesOut)
+    r.mismatch = `${engine} replay sent ${t.packetsOut} packets, ${t.bytesOut} B; the recording ${r.traffic.packetsOut}, ${r.traffic.bytesOut} B`;
+}
+
+/** Time every case `runs` times on XS and on Node, one run at a time. */
+async function timeCases(rec: Recorded, s: Settings): Promise<void> {
+  for (let i = 0; i < rec.cases.length; i++) {
+    const c = rec.cases[i];
+    const r = rec.results[i];
+    const [traceScript, , nodeScript] = rec.scripts.get(c.id)!;
+    const args = ["time", JSON.stringify(c.options)];
+    if (s.doXs) {
+      const xsRuns: TimeResult[] = [];
+      for (let k = 0; k < s.runs; k++) {
+        const x = await runXs([traceScript, rec.entry], { ...XS_HEAPS, args, timeoutMs: 120_000 });
+        if (x.code !== 0) throw new Error(`lwxs failed on ${c.id} (exit ${x.code}): ${x.stderr}`);
+        const t = parseResult<TimeResult>(x.stdout, `lwxs ${c.id}`);
+        checkReplay(r, t, "XS");
+        // The same work every run, so the same count: anything else is a bug worth seeing.
+        if (t.floatOpsPerTick !== null && xsRuns.length > 0 && t.floatOpsPerTick !== xsRuns[0].floatOpsPerTick)
+          r.mismatch = `XS runs counted ${xsRuns[0].floatOpsPerTick} and ${t.floatOpsPerTick} float ops per tick`;
+        xsRuns.push(t);
+      }
+      r.xs = summarize(xsRuns);
+      if (xsRuns[0].floatOpsPerTick !== null) r.floatOpsPerTick = xsRuns[0].floatOpsPerTick;
+    }
+    if (s.doNode) {
+      const nodeRuns: TimeResult[] = [];
+      for (let k = 0; k < s.runs; k++) {
+        const t = parseResult<TimeResult>(await runNode(nodeScript, args), `node ${c.id}`);
+        checkReplay(r, t, "Node");
+        nodeRuns.push(t);
+      }
+      r.node = summarize(nodeRuns);
+    }
+    process.stderr.write(`bench: ${c.id}: XS ${us(r.xs?.meanUs)} µs, Node ${us(r.node?.meanUs)} µs per tick; ${compact(r.floatOpsPerTick)} float ops per tick\n`);
+  }
+}
+
+/** Instruction counts under callgrind for the 8-player cases, and the ESP32 estimate from them. */
+async function countInstructions(dir: string, rec: Recorded, s: Settings): Promise<void> {
+  const counted = rec.cases.filter((c) => c.headline);
+  // Two at a time: instruction counts do not suffer from sharing the machine.
+  await pool(counted, 2, async (c) => {
+    const r = rec.results[rec.cases.indexOf(c)];
+    const [traceScript] = rec.scripts.get(c.id)!;
+    const g = await callgrind(dir, c.id, [traceScript, rec.entry], c.options, s.callgrindTicks, s.callgrindDatagrams);
+    r.callgrind = g;
+    // Same window as the timing when callgrindTicks covers it; else the counted steps' own.
+    const ops = g.ticks === s.steps && r.floatOpsPerTick !== undefined ? r.floatOpsPerTick : (g.floatOpsPerTick ?? 0);
+    if (g.ticks === s.steps && r.floatOpsPerTick !== undefined && g.floatOpsPerTick !== null && g.floatOpsPerTick !== r.floatOpsPerTick)
+      r.mismatch = `float ops per tick: ${r.floatOpsPerTick} timed, ${g.floatOpsPerTick} counted under callgrind`;
+    r.esp32 = {
+      model: { ...ESP32 },
+      perTick: deviceEstimate(g.instructionsPerTick, ops),
+      heaviestStep: deviceEstimate(g.heaviestStep.instructions, g.heaviestStep.floatOps ?? 0),
+    };
+    process.stderr.write(
+      `bench: ${c.id}: ${compact(g.instructionsPerTick)} instructions per tick, heaviest step ${compact(g.heaviestStep.instructions)}, ` +
+        `${compact(g.receive.instructionsPerDatagram)} per datagram (${g.receive.shape})\n`,
+    );
+  });
+}
+
+const METHOD =
+  "A busy match (harness/scenario.ts) is recorded on Node; a lone server is then replayed through the " +
+  "recording with a send() that does nothing, once without calling the server and once for real; the " +
+  "difference is the server's cost (server.tick plus server.receive, the game included). µs: median over runs " +
+  "of each run's mean per 10 ms step, steps over 3 × the run's 99th percentile and over 1 ms left out as " +
+  "interruptions (counted in each case's outliers). Node replays the trace once untimed first, for its JIT. " +
+  "Float ops: XS's count of emulated floating-point operations (xs.floatOps()), real walk less dry walk, over " +
+  "the timed window, per step. Instructions: callgrind on lwxs with collection only inside " +
+  "Array.prototype.some and a dump after each call; each of the first callgrindTicks steps of the window is " +
+  "walked dry and then for real inside it, and the difference of the two dumps is the step's instructions " +
+  "(mean: instructionsPerTick; most: heaviestStep). Then the window's most common client datagram (an ack + " +
+  "Input) is received callgrindDatagrams times, dry and for real, into the server as the steps left it: " +
+  "instructionsPerDatagram. esp32: cycles = A × instructions + B × float ops on one 240 MHz core (an estimate).";
+
+function makeReport(s: Settings, results: CaseResult[], seconds: number, loadBefore: number): object {
+  const cpu = cpus();
+  return {
+    generated: new Date().toISOString(),
+    command: `npm run bench -- ${s.quick ? "--quick " : ""}--save`,
+    machine: {
+      cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, node: process.version, valgrind: s.valgrind ?? null,
+      // Other work on the machine shows in the µs figures (not in the instruction counts).
+      loadAverage: { before: loadBefore, after: loadavg()[0] },
+    },
+    method: METHOD,
+    settings: { runs: s.runs, warmSteps: DEFAULT_CASE.warmSteps, steps: s.steps, callgrindTicks: s.callgrindTicks, callgrindDatagrams: s.callgrindDatagrams, xsHeaps: XS_HEAPS, esp32: ESP32 },
+    seconds: Math.round(seconds),
+    cases: results,
+  };
+}
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        quick: { type: "boolean" },
-        runs: { type: "string" },
-        "no-xs": { type: "boolean" },
-        "no-node": { type: "boolean" },
-        "no-callgrind": { type: "boolean" },
-        out: { type: "string" },
-        help: { type: "boolean" },
-      },
-    }));
-  } catch (e) {
-    process.stderr.write(`bench: ${(e as Error).message}\nTry 'npm run bench -- --help'.\n`);
-    process.exit(2);
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const quick = values.quick === true;
-  const runs = values.runs !== undefined ? Number(values.runs) : quick ? 1 : 5;
-  if (!Number.isInteger(runs) || runs < 1 || runs > 50) {
-    process.stderr.write("bench: --runs must be an integer in 1..50\n");
-    process.exit(2);
-  }
-  const steps = quick ? 300 : 600;
-  // The whole timed window, so that the heaviest step and the float ops are the timing's.
-  const callgrindTicks = steps;
-  const callgrindDatagrams = quick ? 1000 : 2000;
-  const outPath = values.out ?? fileURLToPath(new URL("./results.json", import.meta.url));
-  const valgrind = values["no-callgrind"] ? null : valgrindVersion();
-  const doXs = !values["no-xs"];
-  const doNode = !values["no-node"];
-
+  const s = settingsFrom(benchCommand.parse());
+  const cores = cpus().length;
+  const loadBefore = loadavg()[0];
+  const before = loadWarning(loadBefore, cores);
+  if (before !== null) process.stderr.write(`bench: warning: ${before}\n`);
   const dir = mkdtempSync(join(tmpdir(), "lwar-bench-"));
   const started = performance.now();
-  const loadBefore = loadavg()[0];
   try {
-    const entry = join(dir, "entry.js");
-    await bundle(fileURLToPath(new URL("./entry.ts", import.meta.url)), entry);
-    const entryText = readFileSync(entry, "utf8");
-    const cases = benchCases();
-    const results: CaseResult[] = [];
-    const scripts = new Map<string, string[]>();
-    for (const c of cases) {
-      const options = { ...c.options, steps };
-      const trace = recordTrace(options);
-      const traceScript = join(dir, `trace.${c.id}.js`);
-      const traceText = `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`;
-      writeFileSync(traceScript, traceText);
-      const nodeScript = join(dir, `node.${c.id}.js`);
-      writeFileSync(nodeScript, traceText + entryText);
-      scripts.set(c.id, [traceScript, entry, nodeScript]);
-      results.push({
-        id: c.id, label: c.label, players: options.players, staticEntities: options.entities, game: options.game,
-        capacity: options.capacity, traffic: trace.traffic, traceBytes: trace.bytes.length,
-      });
-      c.options = options;
-    }
-    process.stderr.write(`bench: ${cases.length} cases recorded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-
-    const check = (r: CaseResult, t: TimeResult, engine: string) => {
-      if (t.packetsOut !== r.traffic.packetsOut || t.bytesOut !== r.traffic.bytesOut)
-        r.mismatch = `${engine} replay sent ${t.packetsOut} packets, ${t.bytesOut} B; the recording ${r.traffic.packetsOut}, ${r.traffic.bytesOut} B`;
-    };
-    for (let i = 0; i < cases.length; i++) {
-      const c = cases[i];
-      const r = results[i];
-      const [traceScript, , nodeScript] = scripts.get(c.id)!;
-      const args = ["time", JSON.stringify(c.options)];
-      if (doXs) {
-        const xsRuns: TimeResult[] = [];
-        for (let k = 0; k < runs; k++) {
-          const x = await runXs([traceScript, entry], { ...XS_HEAPS, args, timeoutMs: 120_000 });
-          if (x.code !== 0) throw new Error(`lwxs failed on ${c.id} (exit ${x.code}): ${x.stderr}`);
-          const t = parseResult<TimeResult>(x.stdout, `lwxs ${c.id}`);
-          check(r, t, "XS");
-          // The same work every run, so the same count: anything else is a bug worth seeing.
-          if (t.floatOpsPerTick !== null && xsRuns.length > 0 && t.floatOpsPerTick !== xsRuns[0].floatOpsPerTick)
-            r.mismatch = `XS runs counted ${xsRuns[0].floatOpsPerTick} and ${t.floatOpsPerTick} float ops per tick`;
-          xsRuns.push(t);
-        }
-        r.xs = summarize(xsRuns);
-        if (xsRuns[0].floatOpsPerTick !== null) r.floatOpsPerTick = xsRuns[0].floatOpsPerTick;
-      }
-      if (doNode) {
-        const nodeRuns: TimeResult[] = [];
-        for (let k = 0; k < runs; k++) {
-          const t = parseResult<TimeResult>(await runNode(nodeScript, args), `node ${c.id}`);
-          check(r, t, "Node");
-          nodeRuns.push(t);
-        }
-        r.node = summarize(nodeRuns);
-      }
-      process.stderr.write(`bench: ${c.id}: XS ${us(r.xs?.meanUs)} µs, Node ${us(r.node?.meanUs)} µs per tick; ${compact(r.floatOpsPerTick)} float ops per tick\n`);
-    }
-
+    const rec = await recordCases(dir, s, started);
+    await timeCases(rec, s);
     process.stderr.write(`bench: timings done at ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    if (valgrind && doXs) {
-      const counted = cases.filter((c) => c.headline);
-      // Two at a time: instruction counts do not suffer from sharing the machine.
-      await pool(counted, 2, async (c) => {
-        const r = results[cases.indexOf(c)];
-        const [traceScript] = scripts.get(c.id)!;
-        const g = await callgrind(dir, c.id, [traceScript, entry], c.options, callgrindTicks, callgrindDatagrams);
-        r.callgrind = g;
-        // Same window as the timing when callgrindTicks covers it; else the counted steps' own.
-        const ops = g.ticks === steps && r.floatOpsPerTick !== undefined ? r.floatOpsPerTick : (g.floatOpsPerTick ?? 0);
-        if (g.ticks === steps && r.floatOpsPerTick !== undefined && g.floatOpsPerTick !== null && g.floatOpsPerTick !== r.floatOpsPerTick)
-          r.mismatch = `float ops per tick: ${r.floatOpsPerTick} timed, ${g.floatOpsPerTick} counted under callgrind`;
-        r.esp32 = {
-          model: { ...ESP32 },
-          perTick: deviceEstimate(g.instructionsPerTick, ops),
-          heaviestStep: deviceEstimate(g.heaviestStep.instructions, g.heaviestStep.floatOps ?? 0),
-        };
-        process.stderr.write(
-          `bench: ${c.id}: ${compact(g.instructionsPerTick)} instructions per tick, heaviest step ${compact(g.heaviestStep.instructions)}, ` +
-            `${compact(g.receive.instructionsPerDatagram)} per datagram (${g.receive.shape})\n`,
-        );
-      });
-    } else if (!valgrind && !values["no-callgrind"]) {
-      process.stderr.write("bench: valgrind not found: no instruction counts\n");
-    }
+    if (s.valgrind && s.doXs) await countInstructions(dir, rec, s);
+    else if (!s.valgrind && !s.noCallgrind) process.stderr.write("bench: valgrind not found: no instruction counts\n");
 
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpus();
-    const report = {
-      generated: new Date().toISOString(),
-      command: `npm run bench${quick ? " -- --quick" : ""}`,
-      machine: {
-        cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, node: process.version, valgrind: valgrind ?? null,
-        // Other work on the machine shows in the µs figures (not in the instruction counts).
-        loadAverage: { before: loadBefore, after: loadavg()[0] },
-      },
-      method:
-        "A busy match (test/helpers/scenario.ts) is recorded on Node; a lone server is then replayed through the " +
-        "recording with a send() that does nothing, once without calling the server and once for real; the " +
-        "difference is the server's cost (server.tick plus server.receive, the game included). µs: median over runs " +
-        "of each run's mean per 10 ms step, steps over 3 × the run's 99th percentile and over 1 ms left out as " +
-        "interruptions (counted in each case's outliers). Node replays the trace once untimed first, for its JIT. " +
-        "Float ops: XS's count of emulated floating-point operations (xs.floatOps()), real walk less dry walk, over " +
-        "the timed window, per step. Instructions: callgrind on lwxs with collection only inside " +
-        "Array.prototype.some and a dump after each call; each of the first callgrindTicks steps of the window is " +
-        "walked dry and then for real inside it, and the difference of the two dumps is the step's instructions " +
-        "(mean: instructionsPerTick; most: heaviestStep). Then the window's most common client datagram (an ack + " +
-        "Input) is received callgrindDatagrams times, dry and for real, into the server as the steps left it: " +
-        "instructionsPerDatagram. esp32: cycles = A × instructions + B × float ops on one 240 MHz core (an estimate).",
-      settings: { runs, warmSteps: DEFAULT_CASE.warmSteps, steps, callgrindTicks, callgrindDatagrams, xsHeaps: XS_HEAPS, esp32: ESP32 },
-      seconds: Math.round(seconds),
-      cases: results,
-    };
-    writeFileSync(outPath, JSON.stringify(report, null, 2) + "\n");
-    for (const line of formatResults(results, runs)) console.log(line);
+    const loadAfter = loadavg()[0];
+    if (s.outPath !== null) writeFileSync(s.outPath, JSON.stringify(makeReport(s, rec.results, seconds, loadBefore), null, 2) + "\n");
+    for (const line of formatResults(rec.results, s.runs)) console.log(line);
     console.log("");
-    console.log(`results: ${outPath} (${seconds.toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after)`);
+    const load = `1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`;
+    console.log(`results: ${s.outPath ?? "not saved (--save writes bench/results.json)"} (${seconds.toFixed(0)} s; ${load})`);
+    const after = before === null ? loadWarning(loadAfter, cores) : null;
+    if (before !== null || after !== null) console.log(`warning: ${before ?? after}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { defineCommand } from "../../tools/cli";
 import { DEFAULT_CASE } from "../driver";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
@@ -24,25 +24,26 @@ const ROOT = path.join(HERE, "..", "..");
 const SUMMARY = "lwar-xs device bench: ";
 const DONE = "lwar-xs device bench: done";
 
-const HELP = `lwar-xs device bench in the Moddable simulator: replay the bench's busy 8-player match
-(game, capacity 192) through the server and game on XS, and print µs per 10 ms tick and heap.
+/** The game's smallest pool at 8 players: the sun, 6 planets, 8 ships and a projectile. */
+const MIN_CAPACITY = 16;
 
-Usage: npm run bench:device -- [options]
-
-Options:
-  --players N    clients, 1..8 (default 8)
-  --capacity N   entity capacity (default 192)
-  --static N     N static entities with the game off, instead of the game
-  --seed N       match seed (default ${DEFAULT_CASE.seed})
-  --runs N       timed runs; the median of each figure is reported (default 5: the
-                 simulator shares this machine with everything else)
-  --timeout S    give up after S seconds in the simulator (default 300)
-  --keep         keep the temporary build folder
-  --help         show this help
-
-Needs MODDABLE (the Moddable SDK with its Linux tools built), xvfb-run and stdbuf, and
-tsc from npm install. Exit code 0 when the bench ran and the replay matched the recording.
-`;
+export const deviceBenchCommand = defineCommand({
+  name: "bench:device",
+  script: "npm run bench:device",
+  summary:
+    "the device bench in the Moddable simulator: replay the bench's busy 8-player match (game, capacity 192) through the server and game on XS, and print µs per 10 ms tick and heap.",
+  options: {
+    players: { type: "int", default: 8, min: 1, max: 8, help: "clients" },
+    capacity: { type: "int", default: 192, min: MIN_CAPACITY, max: 4096, help: "entity capacity; the game needs the sun, 6 planets, a ship per player and a projectile" },
+    static: { type: "int", min: 0, max: 4095, help: "N static entities with the game off, instead of the game; below --capacity" },
+    seed: { type: "int", default: DEFAULT_CASE.seed, min: 0, max: 0xffffffff, help: "match seed" },
+    runs: { type: "int", default: 5, min: 1, max: 99, help: "timed runs; the median of each figure is reported (the simulator shares this machine with everything else)" },
+    timeout: { type: "int", default: 300, min: 10, max: 3600, arg: "S", help: "give up after S seconds in the simulator" },
+    keep: { type: "flag", help: "keep the temporary build folder" },
+  },
+  notes: "Needs MODDABLE (the Moddable SDK with its Linux tools built), xvfb-run and stdbuf, and tsc from npm install.",
+  failure: "the bench did not run, or the replay did not match the recording",
+});
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -83,13 +84,6 @@ function findFile(dir: string, name: string): string | null {
     }
   }
   return null;
-}
-
-function intOption(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isInteger(n) || n < min || n > max) fail(`--${name} must be an integer in ${min}..${max}, got '${text}'`, 2);
-  return n;
 }
 
 /** Processes of process group `pgid` whose command is `comm`, from /proc. */
@@ -148,32 +142,18 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  let v;
-  try {
-    v = parseArgs({
-      options: {
-        players: { type: "string" }, capacity: { type: "string" }, static: { type: "string" },
-        seed: { type: "string" }, runs: { type: "string" }, timeout: { type: "string" }, keep: { type: "boolean" }, help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail(`${(err as Error).message}\n${HELP}`, 2);
-  }
-  if (v.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+  const v = deviceBenchCommand.parse();
   const o = defaultDeviceCase(DEFAULT_CASE);
-  o.players = intOption("players", v.players, o.players, 1, 8);
-  o.capacity = intOption("capacity", v.capacity, o.capacity, 16, 4096);
-  o.seed = intOption("seed", v.seed, o.seed, 0, 0xffffffff);
+  o.players = v.players;
+  o.capacity = v.capacity;
+  o.seed = v.seed;
   if (v.static !== undefined) {
+    if (v.static >= o.capacity) deviceBenchCommand.usage(`--static must be below --capacity (${o.capacity}), got ${v.static}`);
     o.game = false;
-    o.entities = intOption("static", v.static, 0, 0, o.capacity - 1);
+    o.entities = v.static;
   }
-  const timeoutS = intOption("timeout", v.timeout, 300, 10, 3600);
-  const runs = intOption("runs", v.runs, 5, 1, 99);
+  const timeoutS = v.timeout;
+  const runs = v.runs;
 
   const moddable = process.env.MODDABLE;
   if (moddable === undefined || moddable === "")
