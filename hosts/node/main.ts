@@ -10,6 +10,7 @@ import { defaultConfig, makeConfig, ConfigError, type Config } from "../../modul
 import { DEFAULT_PORT } from "../../modules/protocol/constants";
 import type { LogRecord, Reporter } from "../../modules/report";
 import { ListenError, pageUrls, serve, type Served } from "./serve";
+import { DEFAULT_RECORD_MAX_MB, Recorder, stateHashRecord } from "./recorder";
 import { defineCommand, parseArgv, UsageError, type OptionSpec, type Values } from "../../tools/cli";
 
 const HTTP_PORT = 8080;
@@ -39,6 +40,8 @@ const OPTIONS = {
   "status-s": { type: "int", min: 0, max: 3600, defaultText: "10", help: "seconds between status lines, 0 = none" },
   seed: { type: "int", min: 0, max: 0xffffffff, defaultText: "from the clock", help: "world seed" },
   log: { type: "choice", choices: ["text", "json"], defaultText: "text", help: "log format: text lines, or one JSON object per line" },
+  record: { type: "string", arg: "FILE", defaultText: "none", help: "record the match to FILE, for `npm run replay` (docs/recorder.md)" },
+  "record-max-mb": { type: "int", min: 1, max: 1048576, defaultText: String(DEFAULT_RECORD_MAX_MB), help: "stop recording when the file reaches this many MiB" },
 } as const satisfies Record<string, OptionSpec>;
 
 type Options = Values<typeof OPTIONS>;
@@ -62,6 +65,8 @@ interface Settings {
   seed: number;
   log: "text" | "json";
   config: Config;
+  record: string | null;
+  recordMaxMb: number;
 }
 
 // ---------------------------------------------------------------- options
@@ -125,6 +130,8 @@ function settle(flags: Options, file: Partial<Options>): Settings {
     statusS: pick("status-s") ?? 10,
     seed: pick("seed") ?? Date.now() % 0xffffffff,
     log: (pick("log") ?? "text") as "text" | "json",
+    record: pick("record") ?? null,
+    recordMaxMb: pick("record-max-mb") ?? DEFAULT_RECORD_MAX_MB,
     config,
   };
 }
@@ -157,7 +164,17 @@ class Output {
 
 // ---------------------------------------------------------------- steps
 
-async function start(settings: Settings, out: Output): Promise<Served> {
+/** `--record FILE`: the flight recorder, its file opened (a bad path is a usage error). */
+function openRecorder(settings: Settings, out: Output): Recorder | null {
+  if (settings.record === null) return null;
+  try {
+    return new Recorder({ file: settings.record, maxBytes: settings.recordMaxMb * 1024 * 1024, say: (r) => out.write(r) });
+  } catch (err) {
+    return command.usage(`--record ${settings.record}: ${(err as Error).message}`);
+  }
+}
+
+async function start(settings: Settings, out: Output, recorder: Recorder | null = null): Promise<Served> {
   let report: Reporter | null = null;
   try {
     // The game checks that the pool holds the sun, the planets, a ship per player and a shot.
@@ -167,6 +184,7 @@ async function start(settings: Settings, out: Output): Promise<Served> {
       address: settings.address,
       udpPort: settings.port,
       httpPort: settings.httpPort === 0 ? null : settings.httpPort,
+      tap: recorder ?? undefined,
       log(event, slot, value) {
         const record = report === null ? null : report.event(event, slot, value);
         if (record !== null) out.write(record);
@@ -217,7 +235,7 @@ function startStatus(report: Reporter, seconds: number, out: Output): NodeJS.Tim
 }
 
 /** On SIGINT or SIGTERM: the scoreboard, Leave to every player, the totals, exit 0. */
-function stopOnSignals(served: Served, statusTimer: NodeJS.Timeout | null, out: Output): void {
+function stopOnSignals(served: Served, statusTimer: NodeJS.Timeout | null, out: Output, recorder: Recorder | null = null): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -226,6 +244,7 @@ function stopOnSignals(served: Served, statusTimer: NodeJS.Timeout | null, out: 
     const { server, report } = served;
     const players = server.playerCount();
     out.write(report.scoreboard());
+    out.write(stateHashRecord(served.game, recorder));
     void served.close().then(() => {
       out.write(report.totals(signal, players));
       process.exit(0);
@@ -238,10 +257,11 @@ function stopOnSignals(served: Served, statusTimer: NodeJS.Timeout | null, out: 
 async function main(): Promise<void> {
   const settings = readSettings();
   const out = new Output(settings.log === "json");
-  const served = await start(settings, out);
+  const recorder = openRecorder(settings, out);
+  const served = await start(settings, out, recorder);
   printBanner(served, settings, out);
   const statusTimer = startStatus(served.report, settings.statusS, out);
-  stopOnSignals(served, statusTimer, out);
+  stopOnSignals(served, statusTimer, out, recorder);
 }
 
 void main();

@@ -12,6 +12,7 @@ import { deathValue, LogEvent } from "../../modules/server/events";
 import type { Server } from "../../modules/server/server";
 import { buildWeb } from "../../web/build";
 import { NodeHost, type LogSink } from "./host";
+import type { MatchTap } from "./recorder";
 import { WEB_COUNTER_NAMES, WEB_DROPS, WebTransport, WS_PORT_BASE, type PageFile, type WebTransportOptions } from "./web";
 
 export interface ServeOptions {
@@ -32,6 +33,8 @@ export interface ServeOptions {
   /** The page's files; built from web/ when not given. */
   files?: readonly PageFile[];
   web?: Omit<WebTransportOptions, "files">;
+  /** Stands between the sockets and the match: the flight recorder (hosts/node/recorder.ts). */
+  tap?: MatchTap;
 }
 
 export interface Served {
@@ -66,7 +69,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
       if (sink !== null) sink(event, slot, value);
     },
   });
-  const { server, game } = createMatch(o.config, host, o.seed);
+  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   const files = o.httpPort === null ? null : (o.files ?? (await buildWeb()));
   let udp;
@@ -95,8 +98,9 @@ export async function serve(o: ServeOptions): Promise<Served> {
       throw new ListenError("http", address, o.httpPort, err as Error);
     }
     host.addPeers(web);
-    web.attach(server);
   }
+  const core = o.tap ? o.tap.core(server, game, o.seed, udp) : server;
+  if (web !== null) web.attach(core);
   const transport = web;
   report = new Reporter({
     server, game, seed: o.seed, host: "node", describePeer,
@@ -110,7 +114,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
     web.route("/status", () => ({ type: "application/json", body: JSON.stringify(r.snapshot()) + "\n" }));
     web.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
   }
-  host.attach(server);
+  host.attach(core);
   return {
     server, game, host, web, udp, http, report,
     async close() {

@@ -9,6 +9,7 @@ import type { Host } from "../host";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { C } from "../protocol/counters";
+import { deathValue, LogEvent } from "../server/events";
 import type { Server } from "../server/server";
 import { Rec, RecordingReader } from "./format";
 
@@ -68,6 +69,8 @@ export class Replayer {
     const { server, game } = createMatch(h.config, this.#host, h.seed);
     this.server = server;
     this.game = game;
+    // Deaths reach the log as they do on the hosts.
+    if (game !== null) game.onDeath = (slot, killer, cause) => this.#host.log(LogEvent.Death, slot, deathValue(killer, cause));
   }
 
   /** The replayed server's clock: the time of the last record that had one. */
