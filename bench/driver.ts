@@ -2,7 +2,7 @@
  * The benchmark core. Host-free, so that the same code runs on XS (lwxs) and on Node.
  *
  * Method: record, then replay.
- * 1. `recordTrace` plays the busy match of test/helpers/scenario.ts (clients, in-memory
+ * 1. `recordTrace` plays the busy match of harness/scenario.ts (clients, in-memory
  *    network, server) and records every call the server gets: each tick with its time,
  *    each datagram with its arrival time and sender. It also reports what the server sent
  *    to each client. This runs on Node, untimed.
@@ -25,7 +25,7 @@ import {
 } from "../modules/recording/format";
 import { Replayer, stateHash } from "../modules/recording/replay";
 import { NO_PLAYER } from "../modules/protocol/constants";
-import { Scenario } from "../test/helpers/scenario";
+import { Scenario } from "../harness/scenario";
 import { POS_SHIFT } from "../modules/units";
 
 export interface CaseOptions {

@@ -11,7 +11,7 @@ import { C } from "../../modules/protocol/counters";
 import { Reporter, type LogRecord } from "../../modules/report";
 import { deathValue, LogEvent } from "../../modules/server/events";
 import { TickCost } from "../../modules/tickcost";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../helpers/match";
+import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 
 const NAMES = ["Ana", "Bo", "Cy", "Di"];
 const KILL = /^kill    '(Ana|Bo|Cy|Di)' → '(Ana|Bo|Cy|Di)' \((pulse|cannon|torpedo|ram)\)$/;

@@ -419,6 +419,11 @@ function lwar.dissector(tvb, pinfo, tree)
   local summary = "Ack=" .. (ack == NONE and "none" or tostring(ack)) .. " Ts=" .. tvb(8, 4):uint()
   local rel_info, unrel_info = {}, {}
 
+  local function note(reliable, text)
+    local list = reliable and rel_info or unrel_info
+    list[#list + 1] = text
+  end
+
   local o = HEADER_SIZE
   local complete = true
   for m = 0, total - 1 do
@@ -444,6 +449,7 @@ function lwar.dissector(tvb, pinfo, tree)
     if reliable then label = label .. ", seqno " .. seqno end
     t:set_text(label)
     if row == nil then
+      note(reliable, (reliable and seqno .. " " or "") .. "type " .. type)
       flag(type_item, "unknownType", string.format("type id %d", type))
       if p < length then root:add(f.undecoded, tvb(p)) end
       complete = false
@@ -460,9 +466,11 @@ function lwar.dissector(tvb, pinfo, tree)
     if size == nil then
       local detail = bad == "truncated"
         and string.format("%s payload needs more than the %d bytes left", row.name, length - p)
-        or string.format("%s text has no NUL", row.name)
+        or type == 105 and "Chat text has no NUL within 128 bytes or before the end of the packet"
+        or "Name has no NUL in its 32-byte field"
       if p < length then t:add(f.undecoded, tvb(p)) end
       t:set_len(length - o)
+      note(reliable, (reliable and seqno .. " " or "") .. row.name)
       flag(t, bad, detail)
       complete = false
       break
@@ -471,11 +479,11 @@ function lwar.dissector(tvb, pinfo, tree)
     local what = PAYLOADS[type] and PAYLOADS[type](tvb, t, p, size) or ""
     if what ~= "" then t:append_text(" (" .. what .. ")") end
     if reliable then
-      rel_info[#rel_info + 1] = seqno .. " " .. row.name
+      note(true, seqno .. " " .. row.name)
     elseif type == 202 then
-      unrel_info[#unrel_info + 1] = "Update(" .. what .. ")"
+      note(false, "Update(" .. what .. ")")
     else
-      unrel_info[#unrel_info + 1] = row.name
+      note(false, row.name)
     end
     o = p + size
   end
