@@ -1,5 +1,5 @@
 /**
- * Record an lwar match played in memory (test/helpers/match.ts: the server with the game,
+ * Record an lwar match played in memory (harness/match.ts: the server with the game,
  * client-library bots on the seeded in-memory network) as the datagrams it put on the
  * wire, each way, and write them as a pcap file (tools/wireshark/pcap.ts).
  *
@@ -14,8 +14,8 @@
  * Projectiles that expire add Remove along the way.
  */
 import { ClientState } from "../../modules/client/client";
-import { Match } from "../../test/helpers/match";
-import type { MemHost, Network } from "../../test/helpers/link";
+import { Match } from "../../harness/match";
+import type { MemHost, Network } from "../../harness/link";
 import { PcapWriter, WebSocketStream } from "./pcap";
 
 export interface RecordOptions {
