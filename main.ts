@@ -164,7 +164,7 @@ export default function main(): void {
   });
   const r = report;
   if (page !== null) {
-    page.route("/status", () => ({ type: "application/json", body: JSON.stringify(r.snapshot()) + "\n" }));
+    page.route("/status", () => ({ type: "application/json", body: r.statusJson() + "\n" }));
     page.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
   }
   host.attach(server);

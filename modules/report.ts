@@ -3,7 +3,11 @@
  * kills, kicks...), the periodic status line, the scoreboard at shutdown, `/status` as
  * JSON and `/metrics` in the Prometheus text format.
  *
- * Everything here runs at log time, never per packet or per tick, and allocates freely.
+ * Everything here runs at log time, never per packet or per tick, and allocates freely,
+ * with one care for the board: no object gets a property whose name is made at run time
+ * (a counter's name), since each such name becomes a key that XS keeps for good. Maps of
+ * counters are written as JSON text instead (`/status`), or as lists of pairs.
+ *
  * Each line comes as a `LogRecord`: its text, and its fields for a JSON log.
  */
 import type { Game } from "./game/game";
@@ -239,7 +243,7 @@ export class Reporter {
     const players = server.playerCount();
     const max = server.config.maxPlayers;
     let dropText = "";
-    for (const k of Object.keys(drops)) dropText += ` ${k}=${drops[k]}`;
+    for (const d of drops) dropText += ` ${d.reason}=${d.total}`;
     let text =
       `status  players ${players}/${max}, entities ${server.entities.count}` +
       ` | rate in ${rates.packetsIn} pkt/s ${rates.bytesIn} B/s, out ${rates.packetsOut} pkt/s ${rates.bytesOut} B/s`;
@@ -257,12 +261,12 @@ export class Reporter {
     return { event: "status", text, fields };
   }
 
-  /** Totals of every drop that is not harmless, by name, zeros left out (the web transport's prefixed "ws."). */
-  drops(): Record<string, number> {
+  /** Totals of every drop that is not harmless, zeros left out (the web transport's reasons prefixed "ws."). */
+  drops(): { reason: string; total: number }[] {
     const { server, web } = this.#o;
-    const out: Record<string, number> = {};
-    for (const i of DROP_COUNTERS) if (server.counters[i] !== 0) out[COUNTER_NAMES[i]] = server.counters[i];
-    if (web) for (const i of web.drops) if (web.counters[i] !== 0) out[`ws.${web.names[i]}`] = web.counters[i];
+    const out: { reason: string; total: number }[] = [];
+    for (const i of DROP_COUNTERS) if (server.counters[i] !== 0) out.push({ reason: COUNTER_NAMES[i], total: server.counters[i] });
+    if (web) for (const i of web.drops) if (web.counters[i] !== 0) out.push({ reason: `ws.${web.names[i]}`, total: web.counters[i] });
     return out;
   }
 
@@ -303,49 +307,30 @@ export class Reporter {
     return { event: "shutdown", text, fields };
   }
 
-  /** `/status`: the match now, as a JSON-ready object. Tick cost is over the whole run. */
-  snapshot(): Record<string, unknown> {
+  /** `/status`: the match now, as JSON text. Tick cost is over the whole run. */
+  statusJson(): string {
     const { server, game, web, tickCost } = this.#o;
     const c = server.counters;
-    const counters: Record<string, number> = {};
-    for (let i = 0; i < COUNTER_NAMES.length; i++) counters[COUNTER_NAMES[i]] = c[i];
-    const harmless: Record<string, number> = {};
-    for (const i of HARMLESS_COUNTERS) harmless[COUNTER_NAMES[i]] = c[i];
-    const kicks: Record<string, number> = {};
-    for (let r = 1; r < KICK_LABELS.length; r++) kicks[KICK_LABELS[r]] = this.kicks[r];
-    const out: Record<string, unknown> = {
-      host: this.#o.host,
-      uptimeS: Math.round((this.#o.now() - this.#startedAt) / 1000),
-      seed: this.#o.seed,
-      maxPlayers: server.config.maxPlayers,
-      players: this.players(),
-      entities: server.entities.count,
-    };
+    let json =
+      `{"host":${JSON.stringify(this.#o.host)},"uptimeS":${Math.round((this.#o.now() - this.#startedAt) / 1000)}` +
+      `,"seed":${JSON.stringify(this.#o.seed)},"maxPlayers":${server.config.maxPlayers}` +
+      `,"players":${JSON.stringify(this.players())},"entities":${server.entities.count}`;
     if (tickCost !== null) {
       const t = summarize(tickCost, null);
-      out.tick = {
+      json += `,"tick":${JSON.stringify({
         periodMs: tickCost.periodMs, clock: tickCost.clock, ticks: t.ticks, meanUs: Math.round(t.meanUs), p99Us: t.p99Us,
         maxUs: tickCost.maxUs, share: round4(t.share),
-      };
+      })}`;
     }
-    out.packets = { in: c[C.PacketsIn], out: c[C.PacketsOut] };
-    out.bytes = { in: c[C.BytesIn], out: c[C.BytesOut] };
-    out.drops = this.drops();
-    out.harmless = harmless;
-    out.kicks = kicks;
-    if (game !== null) {
-      const g: Record<string, number> = {};
-      for (let i = 0; i < GAME_COUNTER_NAMES.length; i++) g[GAME_COUNTER_NAMES[i]] = game.counters[i];
-      out.game = g;
-    }
-    if (web) {
-      const w: Record<string, number> = { open: web.open() };
-      for (let i = 0; i < web.names.length; i++) w[web.names[i]] = web.counters[i];
-      out.web = w;
-    }
-    out.sendErrors = this.#o.sendErrors ? this.#o.sendErrors() : 0;
-    out.counters = counters;
-    return out;
+    json += `,"packets":{"in":${c[C.PacketsIn]},"out":${c[C.PacketsOut]}},"bytes":{"in":${c[C.BytesIn]},"out":${c[C.BytesOut]}}`;
+    let drops = "";
+    for (const d of this.drops()) drops += `${drops === "" ? "" : ","}${JSON.stringify(d.reason)}:${d.total}`;
+    json += `,"drops":{${drops}},"harmless":${jsonMap(COUNTER_NAMES, c, HARMLESS_COUNTERS)}`;
+    json += `,"kicks":${jsonMap(KICK_LABELS, this.kicks, [KickReason.QueueOverflow, KickReason.Misbehaviour, KickReason.Shutdown])}`;
+    if (game !== null) json += `,"game":${jsonMap(GAME_COUNTER_NAMES, game.counters, null)}`;
+    if (web) json += `,"web":{"open":${web.open()},${jsonMap(web.names, web.counters, null).slice(1)}`;
+    json += `,"sendErrors":${this.#o.sendErrors ? this.#o.sendErrors() : 0},"counters":${jsonMap(COUNTER_NAMES, c, null)}}`;
+    return json;
   }
 
   /** `/metrics`: the Prometheus text exposition format (version 0.0.4). */
@@ -415,6 +400,17 @@ export class Reporter {
     }
     return lines.join("\n") + "\n";
   }
+}
+
+/** `{"name":value,...}` for the counters at `indices` (all, when null). */
+function jsonMap(names: readonly string[], values: ArrayLike<number>, indices: readonly number[] | null): string {
+  let out = "";
+  const n = indices === null ? names.length : indices.length;
+  for (let k = 0; k < n; k++) {
+    const i = indices === null ? k : indices[k];
+    out += `${k === 0 ? "" : ","}${JSON.stringify(names[i])}:${values[i]}`;
+  }
+  return `{${out}}`;
 }
 
 function round4(x: number): number {

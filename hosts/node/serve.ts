@@ -111,7 +111,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
   });
   const r = report;
   if (web !== null) {
-    web.route("/status", () => ({ type: "application/json", body: JSON.stringify(r.snapshot()) + "\n" }));
+    web.route("/status", () => ({ type: "application/json", body: r.statusJson() + "\n" }));
     web.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
   }
   host.attach(core);

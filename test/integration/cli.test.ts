@@ -187,7 +187,7 @@ describe("server --config and --log", function () {
     assert.ok(tick.ticks > 50, JSON.stringify(tick));
     assert.equal(typeof tick.meanUs, "number");
     assert.equal(typeof tick.share, "number");
-    assert.deepEqual(status.drops, {});
+    assert.deepEqual(status.drops, []);
     assert.equal(records[records.length - 1].signal, "SIGTERM");
   });
 

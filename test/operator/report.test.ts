@@ -131,10 +131,11 @@ describe("operator report in a match", function () {
     const status = report.status();
     assert.doesNotMatch(status.text, /unknownPeer|duplicateReliable|staleUnreliable/);
     assert.match(status.text, /\| total drops tooShort=1$/);
-    assert.deepEqual(status.fields.drops, { tooShort: 1 });
+    assert.deepEqual(status.fields.drops, [{ reason: "tooShort", total: 1 }]);
     assert.match(status.text, /^status  players 4\/4, entities \d+ \| rate in \d+ pkt\/s \d+ B\/s, out \d+ pkt\/s \d+ B\/s \| tick mean \d+ µs, p99 \d+ µs, [\d.]+% of 10 ms/);
-    const snapshot = report.snapshot();
-    assert.ok((snapshot.harmless as Record<string, number>).unknownPeer >= 1);
+    const snapshot = JSON.parse(report.statusJson()) as { harmless: Record<string, number>; drops: Record<string, number> };
+    assert.ok(snapshot.harmless.unknownPeer >= 1);
+    assert.deepEqual(snapshot.drops, { tooShort: 1 });
   });
 
   it("puts the tick cost in the status line: mean, p99 and the share of the period", function () {
