@@ -182,9 +182,9 @@ export class Reporter {
       case LogEvent.Join:
         return { event: "join", text: `join    ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
       case LogEvent.Leave:
-        return { event: "leave", text: `leave   ${who}`, fields: { slot, name, peer } };
+        return { event: "leave", text: `leave   ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
       case LogEvent.Timeout:
-        return { event: "timeout", text: `timeout ${who}`, fields: { slot, name, peer } };
+        return { event: "timeout", text: `timeout ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
       case LogEvent.Kick: {
         const reason = describeKick(value);
         return { event: "kick", text: `kick    ${who}: ${reason}`, fields: { slot, name, peer, reason: KICK_LABELS[value] ?? String(value) } };

@@ -180,7 +180,8 @@ describe("server --config and --log", function () {
     const events = records.map((rec) => rec.event);
     assert.equal(events[0], "listening");
     assert.equal(records[0].seed, 5);
-    assert.deepEqual(events.slice(-2), ["scoreboard", "shutdown"]);
+    assert.equal(events[events.length - 1], "shutdown");
+    assert.ok(events.indexOf("scoreboard") > events.indexOf("status"), events.join(" "));
     const status = records.find((rec) => rec.event === "status")!;
     assert.equal(status.players, 0);
     const tick = status.tick as { meanUs: number; p99Us: number; share: number; ticks: number };
@@ -200,11 +201,11 @@ describe("server --config and --log", function () {
       r.out(),
       /^\d\d:\d\d:\d\d status {2}players 0\/8, entities 7 \| rate in 0 pkt\/s 0 B\/s, out 0 pkt\/s 0 B\/s \| tick mean \d+ µs, p99 \d+ µs, [\d.]+% of 10 ms \| total drops none$/m,
     );
-    assert.match(r.out(), /scoreboard \(0 players\)\n.*SIGTERM: shut down/);
+    assert.match(r.out(), /scoreboard \(0 players\)\n[^]*SIGTERM: shut down/);
   });
 
   const bad: [string, string, RegExp][] = [
-    ["an unknown key", JSON.stringify({ port: 0, max_players: 4 }), /unknown key "max_players" \(known: port, http-port, host, .*log\)/],
+    ["an unknown key", JSON.stringify({ port: 0, max_players: 4 }), /unknown key "max_players" \(known: port, http-port, host, [^)]*\blog\b/],
     ["a value out of range", JSON.stringify({ "max-players": 12 }), /"max-players" must be in 1\.\.8, got 12/],
     ["a string for a number", JSON.stringify({ port: "abc" }), /"port" wants a whole number, got "abc"/],
     ["a fraction", JSON.stringify({ "timeout-ms": 1.5 }), /"timeout-ms" wants a whole number in 100\.\.3600000, got '1\.5'/],
