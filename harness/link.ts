@@ -10,11 +10,11 @@
  * there (`MemHost.injected`), and those that still validate, by chance, as `slipped`. A
  * test can then check the receiver's drop counters against exactly what was injected.
  */
-import type { Core, Host } from "../../modules/host";
-import { Random } from "../../modules/random";
-import { createCounters } from "../../modules/protocol/counters";
-import { validatePacket } from "../../modules/protocol/codec";
-import { APP_ID, MAX_PACKET } from "../../modules/protocol/constants";
+import type { Core, Host } from "../modules/host";
+import { Random } from "../modules/random";
+import { createCounters } from "../modules/protocol/counters";
+import { validatePacket } from "../modules/protocol/codec";
+import { APP_ID, MAX_PACKET } from "../modules/protocol/constants";
 
 export interface LinkOptions {
   seed?: number;

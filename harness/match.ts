@@ -1,14 +1,14 @@
 /** Server plus client-library clients on the in-memory network, with message recording. */
-import { makeConfig, type Config } from "../../modules/config";
-import { createServer, type Server } from "../../modules/server/server";
-import { Client, ClientState, createClient, type ClientListener } from "../../modules/client/client";
-import { getU32 } from "../../modules/protocol/bytes";
-import { Msg } from "../../modules/protocol/constants";
+import { makeConfig, type Config } from "../modules/config";
+import { createServer, type Server } from "../modules/server/server";
+import { Client, ClientState, createClient, type ClientListener } from "../modules/client/client";
+import { getU32 } from "../modules/protocol/bytes";
+import { Msg } from "../modules/protocol/constants";
 import { Network, type LinkOptions, type MemHost } from "./link";
-import { createGame } from "../../modules/match";
-import type { Game } from "../../modules/game/game";
-import { INPUT_SHOOTING } from "../../modules/protocol/codec";
-import { behaviourInput } from "../../tools/behaviours";
+import { createGame } from "../modules/match";
+import type { Game } from "../modules/game/game";
+import { INPUT_SHOOTING } from "../modules/protocol/codec";
+import { behaviourInput } from "./behaviours";
 
 export const SERVER_ADDRESS = "mem:server";
 export const SERVER_PORT = 32422;
@@ -50,7 +50,7 @@ export class Match {
   readonly hosts: MemHost[] = [];
   readonly recorders: Recorder[] = [];
   game: Game | null = null;
-  /** With the game: how clients added from now on steer (tools/behaviours.ts), and whether they hold the trigger. */
+  /** With the game: how clients added from now on steer (harness/behaviours.ts), and whether they hold the trigger. */
   behaviour: string | null = null;
   triggerHeld = false;
 

@@ -4,15 +4,15 @@
  * selection. Host-free and free of allocation once built, so it can run inside XS and be
  * measured there. Everything is driven by one seeded PRNG.
  */
-import { makeConfig, type Config } from "../../modules/config";
-import { createServer, type Server } from "../../modules/server/server";
-import { Client, ClientState, createClient } from "../../modules/client/client";
-import { createGame } from "../../modules/match";
-import { Random } from "../../modules/random";
-import { INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
-import { NO_PLAYER } from "../../modules/protocol/constants";
+import { makeConfig, type Config } from "../modules/config";
+import { createServer, type Server } from "../modules/server/server";
+import { Client, ClientState, createClient } from "../modules/client/client";
+import { createGame } from "../modules/match";
+import { Random } from "../modules/random";
+import { INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../modules/protocol/codec";
+import { NO_PLAYER } from "../modules/protocol/constants";
 import { Network, type LinkOptions, type MemHost } from "./link";
-import { POS_SHIFT } from "../../modules/units";
+import { POS_SHIFT } from "../modules/units";
 
 export interface ScenarioOptions {
   players?: number;

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { DEFAULT_PORT } from "../modules/protocol/constants";
 import { ClientState } from "../modules/client/client";
 import { C } from "../modules/protocol/counters";
-import { BEHAVIOURS } from "./behaviours";
+import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { defineCommand, EXIT_FAILURE, EXIT_OK } from "./cli";
 

@@ -8,7 +8,7 @@ import { C } from "../modules/protocol/counters";
 import { Msg } from "../modules/protocol/constants";
 import { Random } from "../modules/random";
 import { NodeHost } from "../hosts/node/host";
-import { behaviourInput } from "./behaviours";
+import { behaviourInput } from "../harness/behaviours";
 
 export interface BotOptions {
   host: string;

@@ -34,7 +34,7 @@ import { Fields, readChat } from "../modules/protocol/codec";
 import { DEFAULT_PORT, Msg } from "../modules/protocol/constants";
 import { C } from "../modules/protocol/counters";
 import { bytesToAscii } from "../modules/text";
-import { BEHAVIOURS } from "./behaviours";
+import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
 import { checkCarriage, checkPage, CHROMIUM, playInChromium } from "./sim/browser";

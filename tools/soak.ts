@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Msg } from "../modules/protocol/constants";
 import { getU32 } from "../modules/protocol/bytes";
-import { BEHAVIOURS } from "./behaviours";
+import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { defineCommand } from "./cli";
 import { describeFlows, HOSTILE, Relay, type Flow, type Impairment } from "./relay";

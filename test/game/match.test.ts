@@ -13,8 +13,8 @@ import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { MAX_PACKET, Msg, UPDATE_ENTRY } from "../../modules/protocol/constants";
 import { C } from "../../modules/protocol/counters";
 import { toWu, toWuPerSecond } from "../../modules/units";
-import { Network } from "../helpers/link";
-import { behaviourInput, ownShip } from "../../tools/behaviours";
+import { Network } from "../../harness/link";
+import { behaviourInput, ownShip } from "../../harness/behaviours";
 
 /** Watches one client's Updates: gaps per entity in update ticks, and which entry comes first. */
 class UpdateWatch implements ClientListener {

@@ -1,11 +1,11 @@
-/** The bot behaviours (tools/behaviours.ts), over a client's view of the world. */
+/** The bot behaviours (harness/behaviours.ts), over a client's view of the world. */
 import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { createClient, type Client } from "../../modules/client/client";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { TemplateId } from "../../modules/game/templates";
-import { Network } from "../helpers/link";
-import { BEHAVIOURS, behaviourInput, ownShip } from "../../tools/behaviours";
+import { Network } from "../../harness/link";
+import { BEHAVIOURS, behaviourInput, ownShip } from "../../harness/behaviours";
 
 const SELF = 0x10000;
 const ENEMY = 0x10001;

@@ -2,14 +2,14 @@
  * The reliable streams a server sends: every reliable message it puts on the wire, by the
  * port it goes to, as seqno → "type:first u32 of the payload". A resend carries the same
  * bytes as the first copy; `changed` counts any that did not. Tests compare what each
- * client processed (test/helpers/match.ts `Recorder`) against it.
+ * client processed (harness/match.ts `Recorder`) against it.
  */
 import { getU32 } from "../../modules/protocol/bytes";
 import { FROM_SERVER, Msg, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { createCounters } from "../../modules/protocol/counters";
 import { headerRel, MAX_MESSAGES, validatePacket } from "../../modules/protocol/codec";
-import type { Recorder } from "./match";
-import type { MemHost } from "./link";
+import type { Recorder } from "../../harness/match";
+import type { MemHost } from "../../harness/link";
 
 /** "type:id" of a reliable message whose payload is at `o`. */
 export function describeReliable(type: number, b: Uint8Array, o: number): string {

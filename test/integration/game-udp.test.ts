@@ -12,7 +12,7 @@ import { ClientState, createClient, type Client } from "../../modules/client/cli
 import { GameCounter } from "../../modules/game/game";
 import { createGame } from "../../modules/match";
 import { C } from "../../modules/protocol/counters";
-import { behaviourInput, ownShip } from "../../tools/behaviours";
+import { behaviourInput, ownShip } from "../../harness/behaviours";
 
 class Clock {
   now = 1000;

@@ -6,7 +6,7 @@ import WebSocket from "ws";
 import { makeConfig } from "../../modules/config";
 import { ClientState, createClient, type Client } from "../../modules/client/client";
 import { NodeHost } from "../../hosts/node/host";
-import { behaviourInput } from "../../tools/behaviours";
+import { behaviourInput } from "../../harness/behaviours";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "../../web/socket";
 import { World } from "../../web/world";
 
@@ -65,7 +65,7 @@ export interface UdpPlayer {
   client: Client;
 }
 
-/** A UDP player on its own loopback socket, connected to 127.0.0.1:`port`, flying as `behaviour` (tools/behaviours.ts). */
+/** A UDP player on its own loopback socket, connected to 127.0.0.1:`port`, flying as `behaviour` (harness/behaviours.ts). */
 export async function udpPlayer(port: number, behaviour = "idle"): Promise<UdpPlayer> {
   const host = new NodeHost({ tickMs: 10 });
   await host.listen(0, "127.0.0.1");

@@ -11,7 +11,7 @@ import { C } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
 import { HANDSHAKE_MS } from "../../modules/server/server";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../helpers/match";
+import { Match } from "../../harness/match";
 import { hex } from "../helpers/bytes";
 
 const CONNECT = hex("f27087c5 ffffffff 00000000 01 00", "00000000 65");

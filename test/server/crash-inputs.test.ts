@@ -17,7 +17,7 @@ import { Server } from "../../modules/server/server";
 import { makeConfig } from "../../modules/config";
 import { bytesToAscii } from "../../modules/text";
 import { fromWu } from "../../modules/units";
-import { Match } from "../helpers/match";
+import { Match } from "../../harness/match";
 import { SentStreams } from "../helpers/streams";
 import { drops, hex } from "../helpers/bytes";
 import { FakeHost } from "../helpers/fake-host";

@@ -5,7 +5,7 @@
  * 200 of them naming real players' addresses and ports.
  *
  * Accounting. The link classifies every corrupted or garbage datagram it delivers with the
- * receiver's validation (test/helpers/link.ts): the invalid ones must show up in the
+ * receiver's validation (harness/link.ts): the invalid ones must show up in the
  * receiver's drop counters, reason by reason, exactly. Garbage is invalid by construction.
  * A corrupted packet can still be valid by chance (a flipped bit in a timestamp, an input
  * byte, an Update entry, an ack): the link counts those as `slipped` and reports which
@@ -23,8 +23,8 @@ import { FROM_CLIENT, FROM_SERVER, Msg } from "../../modules/protocol/constants"
 import { headerRel } from "../../modules/protocol/codec";
 import { LogEvent } from "../../modules/server/events";
 import { Random } from "../../modules/random";
-import { behaviourInput } from "../../tools/behaviours";
-import { Match } from "../helpers/match";
+import { behaviourInput } from "../../harness/behaviours";
+import { Match } from "../../harness/match";
 import { reliableSeqnos, SentStreams } from "../helpers/streams";
 
 const SECONDS = 60;

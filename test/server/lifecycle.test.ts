@@ -6,7 +6,7 @@ import { headerAck, headerRel } from "../../modules/protocol/codec";
 import { setU32 } from "../../modules/protocol/bytes";
 import { LogEvent, KickReason } from "../../modules/server/events";
 import { bytesToAscii } from "../../modules/text";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../helpers/match";
+import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { Client } from "../../modules/client/client";
 import { fromWu } from "../../modules/units";
 

@@ -3,7 +3,7 @@ import { ClientState } from "../../modules/client/client";
 import { createCounters } from "../../modules/protocol/counters";
 import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
-import { Match } from "../helpers/match";
+import { Match } from "../../harness/match";
 import { ANGLE_TURN, POS_ONE, fromWu, fromWuPerSecond, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";
 
 /** Byte length of the messages a valid packet declares. */

@@ -11,7 +11,7 @@ import { INPUT_LEFT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { GameCounter } from "../../modules/game/game";
 import { SHOT_BASE } from "../../modules/game/templates";
 import { HANDSHAKE_MS, INPUT_STALE_MS } from "../../modules/server/server";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../helpers/match";
+import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import { hex } from "../helpers/bytes";
 
 /** An entity younger, or dead more recently, than this is still on its way to a client. */

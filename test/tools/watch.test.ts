@@ -5,8 +5,8 @@ import { createClient, type Client } from "../../modules/client/client";
 import { createServer } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
-import { Network } from "../helpers/link";
-import { behaviourInput } from "../../tools/behaviours";
+import { Network } from "../../harness/link";
+import { behaviourInput } from "../../harness/behaviours";
 import { renderFrame } from "../../tools/watch";
 
 describe("watch view", function () {

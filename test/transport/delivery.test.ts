@@ -11,7 +11,7 @@ import { headerAck, headerRel, headerTimestamp, headerUnrel, validatePacket } fr
 import { createCounters } from "../../modules/protocol/counters";
 import { seqDiff } from "../../modules/protocol/seq";
 import type { Core } from "../../modules/host";
-import { Network, type MemHost, type LinkOptions } from "../helpers/link";
+import { Network, type MemHost, type LinkOptions } from "../../harness/link";
 
 /** A peer that sends `total` reliable Join-typed messages whose payload is their index. */
 class Pusher implements Core {

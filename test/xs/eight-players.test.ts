@@ -7,8 +7,8 @@ import { ClientState, type Client } from "../../modules/client/client";
 import { C } from "../../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH } from "../../modules/protocol/constants";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../helpers/match";
-import type { LinkOptions } from "../helpers/link";
+import { Match } from "../../harness/match";
+import type { LinkOptions } from "../../harness/link";
 
 const LOSSY: LinkOptions = { seed: 8, loss: 0.1, duplicate: 0.05, reorder: 0.1, delayMs: 2, jitterMs: 6, reorderMs: 20 };
 

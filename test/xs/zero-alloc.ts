@@ -1,7 +1,7 @@
 /**
  * The zero-allocation proof, run inside lwxs (bundled by test/xs/zero-alloc.test.ts).
  *
- * A busy match (test/helpers/scenario.ts): the server with the game and 8 client-library
+ * A busy match (harness/scenario.ts): the server with the game and 8 client-library
  * clients on the in-memory link, steering, shooting, chatting, renaming and changing
  * selection, ships dying and respawning. After a warm-up it collects garbage, reads the
  * heaps, runs the measured steps (each one server tick, and one tick of every client),
@@ -16,7 +16,7 @@
  *                    concatenation into every server tick, to show the proof sees it.
  * Prints `key value...` lines, then one JSON line with everything.
  */
-import { Scenario } from "../helpers/scenario";
+import { Scenario } from "../../harness/scenario";
 import type { Client, ClientListener } from "../../modules/client/client";
 import { ClientState } from "../../modules/client/client";
 import type { Core } from "../../modules/host";

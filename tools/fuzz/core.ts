@@ -2,7 +2,7 @@
  * The fuzzer's host-free core: runs on Node (tools/fuzz.ts, test/tools/fuzz.test.ts) and,
  * bundled, on XS (tools/fuzz/xs-entry.ts).
  *
- * A live match on the in-memory link (test/helpers/link.ts): the server with the game and
+ * A live match on the in-memory link (harness/link.ts): the server with the game and
  * four client-library players who fly, chat, rename and reselect, and start a new session
  * every few seconds. Their packets, both ways, feed a corpus of valid packets. Each case
  * takes one, mutates it, and hands it either to the server (client → server: from a
@@ -29,8 +29,8 @@ import { C, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/p
 import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { validatePacket } from "../../modules/protocol/codec";
 import { Random } from "../../modules/random";
-import { Network, type MemHost } from "../../test/helpers/link";
-import { behaviourInput } from "../behaviours";
+import { Network, type MemHost } from "../../harness/link";
+import { behaviourInput } from "../../harness/behaviours";
 
 const SERVER_ADDRESS = "mem:server";
 const SERVER_PORT = 32422;
