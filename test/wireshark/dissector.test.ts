@@ -14,6 +14,7 @@ import { getU32 } from "../../modules/protocol/bytes";
 import { validatePacket } from "../../modules/protocol/codec";
 import { FROM_CLIENT, FROM_SERVER, MAX_PLAYERS, Msg, NO_PLAYER, UPDATE_ENTRY } from "../../modules/protocol/constants";
 import { C, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
+import { Random } from "../../modules/random";
 import { PcapWriter } from "../../tools/wireshark/pcap";
 import { recordMatch, toPcap, type Recording } from "../../tools/wireshark/record";
 import {
@@ -443,5 +444,80 @@ describe("Wireshark dissector: malformed packets, one per drop counter (tshark)"
     assert.deepEqual(g.get("_ws.expert.message"), []);
     assert.equal(g.get("lwar.padding")!.length, 1);
     assert.deepEqual(g.get("lwar.input.shooting"), ["1"]);
+  });
+});
+
+describe("Wireshark dissector: mutated packets, judged as the server judges them (tshark)", function () {
+  this.timeout(120_000);
+  const CASES = 3000;
+  let dir = "";
+  let cases: Array<{ bytes: Uint8Array; from: number }> = [];
+  let got: Array<Map<string, string[]>> = [];
+
+  before(function () {
+    skipWithoutTshark(this);
+    dir = mkdtempSync(join(tmpdir(), "lwar-wireshark-"));
+    const rec = recordMatch({ players: 3, seconds: 4, seed: 9 });
+    const rng = new Random(12345);
+    const pcap = new PcapWriter();
+    for (let i = 0; i < CASES; i++) {
+      const d = rec.datagrams[rng.below(rec.datagrams.length)];
+      const fromServer = d.src === rec.serverAddress;
+      let b = d.bytes.slice();
+      const kind = rng.below(4);
+      if (kind === 0) {
+        // 1..3 bits flipped
+        for (let n = 1 + rng.below(3); n > 0; n--) {
+          const bit = rng.below(b.length * 8);
+          b[bit >> 3] ^= 1 << (bit & 7);
+        }
+      } else if (kind === 1) {
+        b = b.slice(0, rng.below(b.length));
+      } else if (kind === 2) {
+        // 1..64 bytes appended, zero or not
+        const extra = new Uint8Array(1 + rng.below(64));
+        if (rng.next() < 0.5) for (let k = 0; k < extra.length; k++) extra[k] = rng.below(256);
+        const grown = new Uint8Array(b.length + extra.length);
+        grown.set(b);
+        grown.set(extra, b.length);
+        b = grown;
+      } else {
+        // a message count or a type byte replaced
+        const at = rng.next() < 0.5 ? 12 + rng.below(2) : 14 + rng.below(Math.max(1, b.length - 14));
+        if (at < b.length) b[at] = rng.below(256);
+      }
+      cases.push({ bytes: b, from: fromServer ? FROM_SERVER : FROM_CLIENT });
+      pcap.udp(i, d.src, d.srcPort, d.dst, d.dstPort, b);
+    }
+    const file = join(dir, "mutated.pcap");
+    writeFileSync(file, pcap.bytes());
+    got = tsharkFields(file, ["lwar.drop", "_ws.expert.message"]);
+  });
+
+  after(function () {
+    if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`${CASES} mutants: the dissector flags exactly the packets the server drops, with its counter's name`, function () {
+    assert.equal(got.length, CASES);
+    const tally = new Map<string, number>();
+    for (let i = 0; i < CASES; i++) {
+      const counters = createCounters();
+      const c = cases[i];
+      const valid = validatePacket(c.bytes, c.bytes.length, c.from, counters);
+      let want = "";
+      if (!valid) for (let k = C.TooShort; k <= C.TrailingBytes; k++) if (counters[k] !== 0) want = COUNTER_NAMES[k];
+      // Wireshark never hands an empty UDP payload to a dissector; the server counts it as tooShort.
+      if (c.bytes.length === 0) want = "";
+      const drop = got[i].get("lwar.drop")!;
+      assert.deepEqual(drop, want === "" ? [] : [want], `case ${i}: ${Buffer.from(c.bytes).toString("hex")}`);
+      // A Lua error would show as an expert message of its own; ours each start with a drop name.
+      const experts = got[i].get("_ws.expert.message")!;
+      for (const e of experts) assert.match(e, /^[a-zA-Z]+: /, `case ${i}: ${e}`);
+      assert.equal(experts.length > 0 ? experts[0].split(":")[0] : "", want, `case ${i}: the first problem flagged`);
+      tally.set(want || "valid", (tally.get(want || "valid") ?? 0) + 1);
+    }
+    // The mutants reach most reasons, and some stay valid.
+    assert.ok(tally.size >= 8, JSON.stringify([...tally]));
   });
 });
