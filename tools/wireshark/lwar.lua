@@ -148,8 +148,6 @@ lwar.prefs.web_port = Pref.uint("Server HTTP port (WebSocket)", DEFAULT_WEB_PORT
 -- A WebSocket frame from the client is masked (RFC 6455 5.3), one from the server is not.
 local ws_masked = Field.new("websocket.mask")
 
-local function u16(range) return range:uint() end
-
 local function id_text(id)
   if id == NONE then return "none" end
   return string.format("%d:%d", math.floor(id / 65536), id % 65536)
@@ -292,8 +290,8 @@ local function dissect_stats(tvb, t, p)
   for slot = 0, MAX_PLAYERS - 1 do
     local s = tvb(p + 2 * slot, 2)
     local g = tvb(p + 2 * MAX_PLAYERS + 2 * slot, 2)
-    scores:add(f.score, s):set_text(string.format("Slot %d score: %d", slot, u16(s)))
-    pings:add(f.ping, g):set_text(string.format("Slot %d ping: %d ms", slot, u16(g)))
+    scores:add(f.score, s):set_text(string.format("Slot %d score: %d", slot, s:uint()))
+    pings:add(f.ping, g):set_text(string.format("Slot %d ping: %d ms", slot, g:uint()))
   end
   return ""
 end
@@ -459,7 +457,7 @@ function lwar.dissector(tvb, pinfo, tree)
       flag(type_item, "wrongChannel", string.format("%s is %s, found among the %s messages", row.name,
         row.reliable and "reliable" or "unreliable", reliable and "reliable" or "unreliable"))
     end
-    if from ~= nil and (row.senders == from or row.senders == BOTH) == false then
+    if from ~= nil and row.senders ~= BOTH and row.senders ~= from then
       flag(type_item, "wrongDirection", string.format("%s sent by a %s", row.name, SENDER_NAMES[from]))
     end
     local size, bad = payload_size(tvb, p, type, length)
