@@ -28,7 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ClientState } from "../modules/client/client";
 import { Fields, readChat } from "../modules/protocol/codec";
 import { DEFAULT_PORT, Msg } from "../modules/protocol/constants";
@@ -273,12 +273,14 @@ function onSignal(signal: NodeJS.Signals): void {
     process.exit(130);
   });
 }
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
-process.on("exit", () => {
-  build?.killNow();
-  sim?.killNow();
-});
+function installHandlers(): void {
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("exit", () => {
+    build?.killNow();
+    sim?.killNow();
+  });
+}
 
 async function finish(failures: string[]): Promise<never> {
   // After Ctrl-C the signal handler stops everything and exits; report nothing here.
@@ -615,6 +617,7 @@ function checkMemory(inst: Instruments, warmupS: number, durationS: number): str
 
 async function main(): Promise<void> {
   const v: Options = simCommand.parse();
+  installHandlers();
   const durationS = v.duration;
   const warmupS = Math.min(v.warmup, durationS / 3);
   const web = !v["no-web"] && (v.app === undefined || v["http-port"] !== undefined);
@@ -779,7 +782,9 @@ function skip(reason: string): void {
   process.exit(0);
 }
 
-main().catch(async (err: unknown) => {
-  say(`sim-test: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  await finish(["unexpected error"]);
-});
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch(async (err: unknown) => {
+    say(`sim-test: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    await finish(["unexpected error"]);
+  });
+}

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineCommand } from "../../tools/cli";
 import { DEFAULT_CASE } from "../driver";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
@@ -122,12 +122,14 @@ function stopGroup(signal: NodeJS.Signals): void {
     // gone
   }
 }
-process.on("exit", () => stopGroup("SIGKILL"));
-for (const s of ["SIGINT", "SIGTERM"] as const) {
-  process.on(s, () => {
-    stopGroup("SIGTERM");
-    process.exit(130);
-  });
+function installHandlers(): void {
+  process.on("exit", () => stopGroup("SIGKILL"));
+  for (const s of ["SIGINT", "SIGTERM"] as const) {
+    process.on(s, () => {
+      stopGroup("SIGTERM");
+      process.exit(130);
+    });
+  }
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
@@ -143,6 +145,7 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 
 async function main(): Promise<void> {
   const v = deviceBenchCommand.parse();
+  installHandlers();
   const o = defaultDeviceCase(DEFAULT_CASE);
   o.players = v.players;
   o.capacity = v.capacity;
@@ -250,7 +253,9 @@ async function main(): Promise<void> {
   if (seen.warning) fail("the replay did not end with the recording's totals: see the WARNING above");
 }
 
-main().catch((err: unknown) => {
-  stopGroup("SIGKILL");
-  fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
-});
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    stopGroup("SIGKILL");
+    fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  });
+}
