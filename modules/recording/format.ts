@@ -566,7 +566,7 @@ export class RecordingReader {
   #peerAt(p: number, kind: number, at: number): number {
     p = this.#vu(p, kind, at);
     const id = this.#v;
-    if (id >= this.address.length) throw this.#error(`a ${KIND_NAMES[kind]} record names peer ${id}, never declared (${this.address.length} were)`, at);
+    if (id >= this.address.length) throw this.#error(`a ${KIND_NAMES[kind]} record names peer ${id}, but only ${this.address.length} ${this.address.length === 1 ? "is" : "are"} declared`, at);
     this.peer = id;
     return p;
   }
