@@ -338,7 +338,7 @@ async function soakOne(kind: ServerKind, o: SoakOptions, seed: number, dir: stri
         nextSample += o.sampleS;
         server.sample();
         const connected = list.filter((b) => b.client.selfId >= 0 && b.client.isOpen()).length;
-        const ups = list.reduce((n, b) => n + b.client.updatesReceived, 0) / list.length / t;
+        const ups = list.reduce((n, b) => n + b.updateTicks, 0) / list.length / t;
         const mem = server.memory;
         const m = kind === "node"
           ? `rss ${mem.rssKiB[mem.rssKiB.length - 1] ?? "?"} KiB`
@@ -347,7 +347,7 @@ async function soakOne(kind: ServerKind, o: SoakOptions, seed: number, dir: stri
           `relay lost ${relay.up.lost + relay.down.lost} of ${relay.up.received + relay.down.received}`);
       },
     });
-    for (const b of seen) updatesMin = Math.min(updatesMin, b.client.updatesReceived / bots.seconds);
+    for (const b of seen) updatesMin = Math.min(updatesMin, b.updateTicks / bots.seconds);
   } finally {
     report = await server.stop();
     await relay.close();
