@@ -49,7 +49,7 @@ function steer(heading: number, target: number): number {
 }
 
 /** Steering away from the sun or the edge when the ship is in danger, else -1. */
-function escape(client: Client, i: number): number {
+function steerAway(client: Client, i: number): number {
   const x = client.x[i];
   const y = client.y[i];
   const r = Math.hypot(x, y);
@@ -70,7 +70,7 @@ function scramble(a: number, b: number): number {
 function wander(client: Client, now: number): number {
   const i = ownShip(client);
   if (i < 0) return 0;
-  const away = escape(client, i);
+  const away = steerAway(client, i);
   if (away >= 0) return away;
   const period = Math.floor(now / 2000);
   const h = scramble(client.selfSlot, period);
@@ -86,7 +86,7 @@ function wander(client: Client, now: number): number {
 function hunt(client: Client, now: number): number {
   const i = ownShip(client);
   if (i < 0) return 0;
-  const away = escape(client, i);
+  const away = steerAway(client, i);
   if (away >= 0) return away;
   const x = client.x[i];
   const y = client.y[i];

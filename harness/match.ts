@@ -1,7 +1,7 @@
 /** Server plus client-library clients on the in-memory network, with message recording. */
 import { makeConfig, type Config } from "../modules/config";
 import { createServer, type Server } from "../modules/server/server";
-import { Client, ClientState, createClient, type ClientListener } from "../modules/client/client";
+import { type Client, ClientState, createClient, type ClientListener } from "../modules/client/client";
 import { getU32 } from "../modules/protocol/bytes";
 import { Msg } from "../modules/protocol/constants";
 import { Network, type LinkOptions, type MemHost } from "./link";

@@ -6,7 +6,7 @@
  */
 import { makeConfig, type Config } from "../modules/config";
 import { createServer, type Server } from "../modules/server/server";
-import { Client, ClientState, createClient } from "../modules/client/client";
+import { type Client, ClientState, createClient } from "../modules/client/client";
 import { createGame } from "../modules/match";
 import { Random } from "../modules/random";
 import { INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../modules/protocol/codec";

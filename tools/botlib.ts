@@ -3,7 +3,7 @@
  * Used by the bot CLI, the integration tests and the load tools.
  */
 import { makeConfig } from "../modules/config";
-import { Client, ClientState, createClient } from "../modules/client/client";
+import { type Client, ClientState, createClient } from "../modules/client/client";
 import { C } from "../modules/protocol/counters";
 import { Msg } from "../modules/protocol/constants";
 import { Random } from "../modules/random";

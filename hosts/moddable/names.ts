@@ -20,6 +20,7 @@ import { answerQuery, ipv4Bytes } from "./dns";
 const DNS_MAX = 512;
 
 export class CaptiveDns {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: the reference keeps the socket open
   readonly #udp: UDP;
   readonly #ip = new Uint8Array(4);
   readonly #out = new Uint8Array(DNS_MAX);

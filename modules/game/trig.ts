@@ -9,7 +9,7 @@
  * the last bit between libms. The game reads the table inline; `sinQ` and `cosQ` are the
  * reference lookups for set-up code, tools and tests.
  */
-export const PI = 3.141592653589793;
+export const PI = Math.PI;
 export const TWO_PI = 6.283185307179586;
 export const HALF_PI = 1.5707963267948966;
 

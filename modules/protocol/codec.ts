@@ -6,7 +6,7 @@
  * they are used on packet buffers and on the reliable queues alike. Readers fill a
  * preallocated `Fields` object. Nothing here allocates.
  */
-import { getU16, getU32, setU16, setU32, setI16Clamped, getI16 } from "./bytes";
+import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { C } from "./counters";
 import {
   APP_ID, CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,

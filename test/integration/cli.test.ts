@@ -201,7 +201,7 @@ describe("server --config and --log", function () {
       r.out(),
       /^\d\d:\d\d:\d\d status {2}players 0\/8, entities 7 \| rate in 0 pkt\/s 0 B\/s, out 0 pkt\/s 0 B\/s \| tick mean \d+ µs, p99 \d+ µs, [\d.]+% of 10 ms \| total drops none$/m,
     );
-    assert.match(r.out(), /scoreboard \(0 players\)\n[^]*SIGTERM: shut down/);
+    assert.match(r.out(), /scoreboard \(0 players\)\n[\s\S]*SIGTERM: shut down/);
   });
 
   const bad: [string, string, RegExp][] = [

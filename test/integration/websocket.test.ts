@@ -217,7 +217,7 @@ describe("integration: WebSocket players on the Node host", function () {
         return false;
       };
       await waitFor(() => seesShip(w.client, u.client.selfId) && seesShip(u.client, w.client.selfId), 4000, "each to see the other's ship");
-      const i = w.client.entityId.findIndex((id, k) => w.client.alive[k] === 1 && w.client.owner[k] === u.client.selfId && kindOf(w.client.type[k]) === Kind.Ship);
+      const i = w.client.entityId.findIndex((_id, k) => w.client.alive[k] === 1 && w.client.owner[k] === u.client.selfId && kindOf(w.client.type[k]) === Kind.Ship);
       assert.ok(w.world.placed[i] === 1, "the page has placed the UDP player's ship");
     } finally {
       u.client.disconnect();

@@ -45,7 +45,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     game = createGame(m.config, m.server, 21);
     sent = new SentStreams(m.serverHost);
     m.serverHost.receives = FROM_CLIENT;
-    m.serverHost.onSlip = (b, n) => {
+    m.serverHost.onSlip = (b) => {
       if (headerRel(b) > 0) slippedWithReliable++;
     };
     const rng = new Random(21);
@@ -163,7 +163,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     let accepted = 0;
     for (let i = 0; i < log.length; i += 3) if (log[i] === LogEvent.Chat) accepted++;
     // What the server sent each player (what each processed is checked against it above).
-    const orders = m.clients.map((c, k) => {
+    const orders = m.clients.map((_c, k) => {
       const stream = sent.byPort.get(m.hosts[k].port)!;
       const chats: string[] = [];
       for (let seq = 0; stream.has(seq); seq++) if (stream.get(seq)!.startsWith(`${Msg.Chat}:`)) chats.push(stream.get(seq)!);

@@ -451,7 +451,7 @@ describe("Wireshark dissector: mutated packets, judged as the server judges them
   this.timeout(120_000);
   const CASES = 3000;
   let dir = "";
-  let cases: Array<{ bytes: Uint8Array; from: number }> = [];
+  const cases: Array<{ bytes: Uint8Array; from: number }> = [];
   let got: Array<Map<string, string[]>> = [];
 
   before(function () {

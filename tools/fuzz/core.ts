@@ -21,7 +21,7 @@
  * reason, or what was acted on); the report tallies them.
  */
 import { makeConfig, type Config } from "../../modules/config";
-import { Client, ClientState, createClient } from "../../modules/client/client";
+import { type Client, ClientState, createClient } from "../../modules/client/client";
 import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
 import type { Game } from "../../modules/game/game";
