@@ -11,9 +11,10 @@
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "./driver";
 import { C } from "../modules/protocol/counters";
+import type { Kernels } from "../modules/native";
 
 declare const xs:
-  | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void }
+  | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void; kernels?: Kernels }
   | undefined;
 declare const print: ((...values: unknown[]) => void) | undefined;
 declare const BENCH_TRACE: ArrayLike<number> | undefined;
@@ -32,6 +33,10 @@ function main(): void {
   if (args[0] === "load") return out("result {}");
   const options: CaseOptions = Object.assign({}, DEFAULT_CASE, args[1] ? (JSON.parse(args[1]) as Partial<CaseOptions>) : {});
   if (typeof BENCH_TRACE === "undefined") throw new Error("no BENCH_TRACE: load the trace script first");
+  // On XS the server runs the native loops lwxs carries, as on the device, unless the case
+  // says `"native": false` (then its JavaScript runs, as on Node).
+  const native = args[1] ? (JSON.parse(args[1]) as { native?: boolean }).native !== false : true;
+  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = onXs && native ? (xs.kernels ?? null) : null;
   const words = new Int32Array(BENCH_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = BENCH_TRACE[i];
   const trace = new Uint8Array(words.buffer);

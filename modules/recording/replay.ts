@@ -6,6 +6,7 @@
  * device bench and the cross-engine tests (on XS) all replay through this.
  */
 import type { Host } from "../host";
+import type { Kernels } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { C } from "../protocol/counters";
@@ -20,9 +21,19 @@ export function stateHash(game: Game | null): number {
 
 export type ReplayLog = (event: number, slot: number, value: number) => void;
 
+/**
+ * The native loops a replayed server runs (modules/native.ts): those the entry point
+ * installed as `globalThis.lwarKernels` (the XS bench and test entries install lwxs's
+ * `xs.kernels`, the device bench its app's), else none: the server's JavaScript runs.
+ */
+export function installedKernels(): Kernels | null {
+  return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ?? null;
+}
+
 class ReplayHost implements Host {
   time = 0;
   sink: ReplayLog | null = null;
+  readonly kernels = installedKernels();
   send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
   now(): number {
     return this.time;

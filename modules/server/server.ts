@@ -26,10 +26,21 @@ import { EntityTable, type EntityListener } from "../game/entities";
 import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
 import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import { Binding, type Kernels } from "../native";
 import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
 const POS_HALF = 1 << (POS_SHIFT - 1);
+
+/** The Update entry loop's binding for native kernels (hosts/moddable/kernels.c reads the same numbers). */
+export const enum PackMem {
+  Entries, Encoded, X, Y, VX, VY, Rot, Health, List,
+  Count,
+}
+export const enum PackWord {
+  MaxPacket, Entry, StepHz, PosShift, AngleBits, Centidegrees, O, K,
+  Count,
+}
 /** How often the tick looks for players past their timeout, ms. */
 const TIMEOUT_CHECK_MS = 100;
 /** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
@@ -187,6 +198,10 @@ export class Server implements Core, EntityListener, Players {
   readonly #words: number;
   #players = 0;
   #closed = false;
+  /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
+  readonly #kernels: Kernels | null;
+  /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
+  readonly #pack: Binding | null = null;
 
   constructor(config: Config, host: Host) {
     const n = config.maxPlayers;
@@ -264,6 +279,19 @@ export class Server implements Core, EntityListener, Players {
     this.#offset = new Array<number>(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * config.updateIntervalMs) / n);
     typeTable();
+    this.#kernels = host.kernels ?? null;
+    if (this.#kernels !== null) {
+      const e = this.entities;
+      const b = new Binding([this.#txAndEntries, this.#encoded, e.x, e.y, e.vx, e.vy, e.rot, e.health, this.#list], PackWord.Count);
+      const w = b.words;
+      w[b.scalars + PackWord.MaxPacket] = MAX_PACKET;
+      w[b.scalars + PackWord.Entry] = UPDATE_ENTRY;
+      w[b.scalars + PackWord.StepHz] = STEP_HZ;
+      w[b.scalars + PackWord.PosShift] = POS_SHIFT;
+      w[b.scalars + PackWord.AngleBits] = ANGLE_BITS;
+      w[b.scalars + PackWord.Centidegrees] = CENTIDEGREES;
+      this.#pack = b;
+    }
     this.#now = host.now();
     this.#cycleStart = this.#now;
     this.#nextStats = this.#now;
@@ -289,7 +317,8 @@ export class Server implements Core, EntityListener, Players {
   attach(sim: Simulation, focus: Focus | null): void {
     if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#sim = sim;
-    if (focus !== null) this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit: this.#updateLimit() });
+    if (focus !== null)
+      this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list });
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
   }
 
@@ -1079,6 +1108,13 @@ export class Server implements Core, EntityListener, Players {
         // Entries of consecutive indices lie side by side in the cache: each run of them
         // in the plan is one copyWithin.
         const room = MAX_PACKET - UPDATE_ENTRY;
+        const pack = this.#pack;
+        if (pack !== null) {
+          // The same loop in C (hosts/moddable/kernels.c).
+          pos = this.#kernels!.pack(pack.layout, pack.m0, pack.m1, pack.m2, pack.m3, pos, n, o);
+          o = pack.words[pack.scalars + PackWord.O];
+          k = pack.words[pack.scalars + PackWord.K];
+        }
         while (pos < n && o <= room && k < 255) {
           const first = list[pos];
           let i = first;

@@ -6,6 +6,7 @@
  */
 import { Arena } from "../arena";
 import { NO_PLAYER, type EntityTable } from "../game/entities";
+import { Binding, type Kernels } from "../native";
 import type { Focus } from "../sim";
 import { POS_SHIFT } from "../units";
 
@@ -95,6 +96,25 @@ export interface PriorityOptions {
   far?: number;
   /** Most entities one plan lists: what the server's packets per tick can carry (default: all). */
   limit?: number;
+  /**
+   * Native plan and commit (modules/native.ts), bound to the one list every plan and
+   * commit is given; without them the methods below run.
+   */
+  kernels?: Kernels | null;
+  list?: Uint16Array;
+}
+
+/**
+ * The planner's binding for native kernels (hosts/moddable/kernels.c reads the same
+ * numbers): arrays first, then scalar words from `Binding.scalars`.
+ */
+export const enum PlanMem {
+  X, Y, VX, VY, Owner, Steady, FocusX, FocusY, FocusIndex, Sets, Tick, Cursor, Known, List,
+  Count,
+}
+export const enum PlanWord {
+  Capacity, Words, Limit, Near, Mid, Far, HasFocus, HasSteady, PosShift, OwnEnd, FreshEnd, CarriedEnd, Planned,
+  Count,
 }
 
 /**
@@ -143,6 +163,9 @@ export class PriorityPlanner implements UpdatePlanner {
   #ownEnd = 0;
   #freshEnd = 0;
   #carriedEnd = 0;
+  readonly #kernels: Kernels | null;
+  readonly #binding: Binding | null = null;
+  readonly #list: Uint16Array | null;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
@@ -165,6 +188,32 @@ export class PriorityPlanner implements UpdatePlanner {
     }
     a.done();
     this.#bytes = a.bytes;
+    this.#kernels = options?.kernels ?? null;
+    this.#list = options?.list ?? null;
+    if (this.#kernels !== null) {
+      if (this.#list === null) throw new RangeError("PriorityPlanner: native kernels need the list every plan uses");
+      const e = entities;
+      const f = focus;
+      const steady = f !== null && f.steady !== undefined ? f.steady : null;
+      // Absent focus or steady: any aligned array stands in; the flags say not to read it.
+      const b = new Binding([
+        e.x, e.y, e.vx, e.vy, e.owner, steady ?? this.#tick,
+        f !== null ? f.focusX : this.#tick, f !== null ? f.focusY : this.#tick, f !== null ? f.focusIndex : this.#tick,
+        this.#sets, this.#tick, this.#carryCursor, this.#known, this.#list,
+      ], PlanWord.Count);
+      const w = b.words;
+      const at = b.scalars;
+      w[at + PlanWord.Capacity] = this.#cap;
+      w[at + PlanWord.Words] = this.#words;
+      w[at + PlanWord.Limit] = this.limit;
+      w[at + PlanWord.Near] = this.near;
+      w[at + PlanWord.Mid] = this.mid;
+      w[at + PlanWord.Far] = this.far;
+      w[at + PlanWord.HasFocus] = f !== null ? 1 : 0;
+      w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
+      w[at + PlanWord.PosShift] = POS_SHIFT;
+      this.#binding = b;
+    }
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
@@ -197,6 +246,13 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   plan(slot: number, list: Uint16Array, _now: number): number {
+    const b = this.#binding;
+    if (b !== null) {
+      if (list !== this.#list) throw new RangeError("PriorityPlanner: plan with a list other than the bound one");
+      const n = this.#kernels!.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
+      this.#plannedSlot = slot;
+      return n;
+    }
     const tick = this.#tick[slot] + 1;
     this.#tick[slot] = tick;
     const words = this.#words;
@@ -244,6 +300,11 @@ export class PriorityPlanner implements UpdatePlanner {
   commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
     if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
     this.#plannedSlot = -1;
+    const b = this.#binding;
+    if (b !== null) {
+      this.#kernels!.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
+      return;
+    }
     const e = this.#entities;
     const ex = e.x;
     const ey = e.y;

@@ -96,6 +96,8 @@ export async function build({ clean = false, verbose = false } = {}) {
   const units = [
     ...XS_SOURCES.map((name) => ({ name, source: join(xs, 'sources', `${name}.c`) })),
     { name: 'lwxs', source: join(here, 'lwxs.c') },
+    // The server's native loops, the same C the Moddable app builds (modules/native.ts).
+    { name: 'kernels', source: join(here, '..', '..', 'hosts', 'moddable', 'kernels.c'), extra: ['-DLWXS_KERNELS'] },
   ];
 
   // Rebuild everything when the compiler, the flags or a header change.
@@ -119,10 +121,10 @@ export async function build({ clean = false, verbose = false } = {}) {
   const jobs = Math.max(1, availableParallelism());
   const worker = async () => {
     while (!failed && next < pending.length) {
-      const { name, source } = pending[next++];
+      const { name, source, extra } = pending[next++];
       try {
-        const warnings = await run(cc, ['-c', ...flags, source, '-o', join(objDir, `${name}.o`)], `compiling ${name}.c`, verbose);
-        if (name === 'lwxs' && warnings) process.stderr.write(warnings);
+        const warnings = await run(cc, ['-c', ...flags, ...(extra ?? []), source, '-o', join(objDir, `${name}.o`)], `compiling ${name}.c`, verbose);
+        if ((name === 'lwxs' || name === 'kernels') && warnings) process.stderr.write(warnings);
       } catch (error) {
         failed = true;
         throw error;

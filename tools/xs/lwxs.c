@@ -501,6 +501,11 @@ static void lwDefine(txMachine* the, txSlot* target, const char* name, xsCallbac
 	xsDefine(*target, xsID((txString)name), xsVar(1), xsDontEnum);
 }
 
+/* hosts/moddable/kernels.c: the server's native loops, as xs.kernels (modules/native.ts) */
+extern void xs_lwar_plan(txMachine* the);
+extern void xs_lwar_commit(txMachine* the);
+extern void xs_lwar_pack(txMachine* the);
+
 static void lwBuildGlobals(txMachine* machine)
 {
 	int index;
@@ -523,6 +528,11 @@ static void lwBuildGlobals(txMachine* machine)
 	xsDefine(xsVar(0), xsID("baseChunks"), xsVar(1), xsDontEnum);
 	xsDefine(xsVar(0), xsID("maxSlots"), xsVar(1), xsDontEnum);
 	xsDefine(xsVar(0), xsID("maxChunks"), xsVar(1), xsDontEnum);
+	xsVar(2) = xsNewObject();
+	lwDefine(the, &xsVar(2), "plan", xs_lwar_plan, 6);
+	lwDefine(the, &xsVar(2), "commit", xs_lwar_commit, 7);
+	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 8);
+	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
 		xsVar(1) = xsString(gHost.args[index]);

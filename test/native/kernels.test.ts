@@ -1,0 +1,84 @@
+/**
+ * The native loops (hosts/moddable/kernels.c, modules/native.ts) do what the JavaScript
+ * they replace does, to the byte: busy recorded matches are replayed through a server on
+ * Node (JavaScript), on XS with the JavaScript, and on XS with the C that lwxs carries,
+ * and every datagram each server sent is hashed in order.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../bench/driver";
+import { Binding } from "../../modules/native";
+import { bundle } from "../../tools/xs/bundle";
+import { LWXS, runXs } from "../../tools/xs/run";
+import { replaySent, type Sent } from "./kernels-entry";
+
+const ENTRY = fileURLToPath(new URL("./kernels-entry.ts", import.meta.url));
+
+const CASES: ReadonlyArray<[string, CaseOptions]> = [
+  // The priority planner with the game: near and far entities, shots born and dying, a
+  // budget that carries entities over, ships at rest.
+  ["8 players, the game, capacity 192", { ...DEFAULT_CASE, players: 8, game: true, capacity: 192, seed: 3, warmSteps: 300, steps: 1500 }],
+  // A small pool: the plan is cut by the packet budget and entries run to 255 a message.
+  ["8 players, the game, capacity 64", { ...DEFAULT_CASE, players: 8, game: true, capacity: 64, seed: 4, warmSteps: 300, steps: 900 }],
+  // No game: the round-robin plan, with the native Update entry loop alone.
+  ["4 players, 192 static entities", { ...DEFAULT_CASE, players: 4, game: false, entities: 192, seed: 5, warmSteps: 300, steps: 900 }],
+];
+
+async function onXs(o: CaseOptions, trace: Uint8Array, mode: "native" | "js"): Promise<Sent> {
+  const dir = mkdtempSync(join(tmpdir(), "lwar-native-"));
+  try {
+    const traceScript = join(dir, "trace.js");
+    writeFileSync(traceScript, `var NATIVE_TRACE = [${Array.from(traceWords(trace)).join(",")}];\n`);
+    const script = join(dir, "replay.js");
+    await bundle(ENTRY, script);
+    const r = await runXs([traceScript, script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: [JSON.stringify(o), mode], timeoutMs: 100_000 });
+    const line = r.stdout.split("\n").find((l) => l.startsWith("sent "));
+    assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
+    const [, count, hash] = line.split(" ");
+    return { count: Number(count), hash: Number(hash) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("native loops", function () {
+  this.timeout(180000);
+
+  for (const [name, o] of CASES) {
+    it(`send the same bytes as the JavaScript: ${name}`, async function () {
+      if (!existsSync(LWXS)) {
+        console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
+        this.skip();
+      }
+      const trace = recordTrace(o);
+      const node = replaySent(o, trace.bytes, null);
+      assert.equal(node.count, trace.traffic.packetsOut, "the Node replay is the recorded run");
+      const js = await onXs(o, trace.bytes, "js");
+      const native = await onXs(o, trace.bytes, "native");
+      assert.deepEqual(js, node, "XS running the JavaScript sends what Node sends");
+      assert.deepEqual(native, node, "XS running the C sends what the JavaScript sends");
+    });
+  }
+
+  describe("Binding", function () {
+    it("says which of up to four buffers and what offset each array starts at", function () {
+      const a = new ArrayBuffer(64);
+      const b = new ArrayBuffer(32);
+      const bind = new Binding([new Int32Array(a, 8, 2), new Uint8Array(b, 3, 4), new Uint16Array(a, 40, 4)], 2);
+      assert.deepEqual(Array.from(bind.words), [0, 8, 1, 3, 0, 40, 0, 0]);
+      assert.equal(bind.scalars, 6);
+      assert.equal(bind.m0.buffer, a);
+      assert.equal(bind.m1.buffer, b);
+      assert.equal(bind.m2, bind.m0, "unused views repeat the first");
+      assert.equal(bind.layout.buffer, bind.words.buffer);
+    });
+
+    it("refuses a fifth buffer", function () {
+      const arrays = [1, 2, 3, 4, 5].map(() => new Int32Array(4));
+      assert.throws(() => new Binding(arrays, 0), /more than 4 buffers/);
+    });
+  });
+});
