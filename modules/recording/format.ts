@@ -398,8 +398,8 @@ export class RecordingReader {
   ended = false;
   readonly address: string[] = [];
   readonly port: number[] = [];
-  #units: number;
-  #onGrid: boolean;
+  #units = 0;
+  #onGrid = true;
   readonly #f64 = new Float64Array(1);
   readonly #b64 = new Uint8Array(this.#f64.buffer);
 
@@ -410,8 +410,7 @@ export class RecordingReader {
     this.bodyStart = bodyStart;
     this.pos = bodyStart;
     this.time = header.start;
-    this.#units = header.start * TIME_UNITS;
-    this.#onGrid = Number.isInteger(this.#units);
+    this.#setUnits(header.start * TIME_UNITS);
   }
 
   /** Back to `pos`, a record's offset, where the time was `time` and `ticks` ticks had been read. */
@@ -419,8 +418,7 @@ export class RecordingReader {
     this.pos = pos;
     this.time = time;
     this.ticks = ticks;
-    this.#units = time * TIME_UNITS;
-    this.#onGrid = Number.isInteger(this.#units);
+    this.#setUnits(time * TIME_UNITS);
     this.ended = false;
   }
 
@@ -539,9 +537,7 @@ export class RecordingReader {
       for (let i = 0; i < 8; i++) b[i] = f[p + 1 + i];
       const t = this.#f64[0];
       if (!(t >= this.time) || t === Infinity) throw this.#error(`a ${KIND_NAMES[kind]} record's time, ${t}, is before the last one's, ${this.time}`, at);
-      const u = t * TIME_UNITS;
-      this.#units = u;
-      this.#onGrid = Number.isInteger(u) && Math.abs(u) <= 9007199254740991;
+      this.#setUnits(t * TIME_UNITS);
       // A device's clock is whole ms; a Float64Array read is a double on XS even when whole.
       this.time = (t | 0) === t ? t | 0 : t;
       return p + 9;
@@ -555,6 +551,22 @@ export class RecordingReader {
     this.#units = u;
     this.time = u <= 0x7fffffff && u >= 0 && (u & (TIME_UNITS - 1)) === 0 ? u >> 10 : u / TIME_UNITS;
     return p;
+  }
+
+  /**
+   * The time in units, and whether it is on the grid. Kept as an integer where it fits: on XS
+   * a product read from a Float64Array is a double even when whole, and the sums and
+   * comparisons of the next deltas would then be emulated floating-point operations,
+   * more or fewer depending on how the reader got here (read on, or sought).
+   */
+  #setUnits(u: number): void {
+    if ((u | 0) === u) {
+      this.#units = u | 0;
+      this.#onGrid = true;
+    } else {
+      this.#units = u;
+      this.#onGrid = Number.isInteger(u) && Math.abs(u) <= 9007199254740991;
+    }
   }
 
   #u32(p: number): number {
