@@ -1,0 +1,6 @@
+/** Native loops built from hosts/moddable/kernels.c; modules/native.ts `Kernels` describes them. */
+import type { Kernels } from "../../modules/native";
+
+export declare const plan: Kernels["plan"];
+export declare const commit: Kernels["commit"];
+export declare const pack: Kernels["pack"];

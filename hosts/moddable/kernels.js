@@ -1,0 +1,9 @@
+/*
+	The server's native loops for Moddable platforms: hosts/moddable/kernels.c defines
+	them, modules/native.ts describes them (the Kernels interface) and holds the
+	JavaScript they mirror. main.ts hands them to the server through ModdableHost.
+*/
+
+export function plan() @ "xs_lwar_plan";
+export function commit() @ "xs_lwar_commit";
+export function pack() @ "xs_lwar_pack";
