@@ -571,7 +571,10 @@ export class RecordingReader {
 
   #u32(p: number): number {
     const f = this.file;
-    return (f[p] | (f[p + 1] << 8) | (f[p + 2] << 16) | (f[p + 3] << 24)) >>> 0;
+    const v = f[p] | (f[p + 1] << 8) | (f[p + 2] << 16) | (f[p + 3] << 24);
+    // Below 2^31 it stays an integer: on XS `>>> 0` makes a double, and a peer's port that is
+    // a double would make every comparison the server makes with it a floating-point one.
+    return v >= 0 ? v : v >>> 0;
   }
 
   /** A peer id at `p`, which must have been declared; returns the offset after it. */
