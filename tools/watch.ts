@@ -214,13 +214,13 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    const seconds = (performance.now() - start) / 1000;
     clearInterval(timer);
     client.disconnect();
     const deadline = performance.now() + 1000;
-    while (performance.now() < deadline && client.state === ClientState.Disconnecting) await new Promise((r) => setTimeout(r, 20));
+    while (client.selfId >= 0 && performance.now() < deadline && client.state === ClientState.Disconnecting) await new Promise((r) => setTimeout(r, 20));
     if (tty) process.stdout.write("\x1b[?25h\x1b[?1049l");
     else if (client.selfId >= 0) console.log(renderFrame(client, { cols: 80, rows: 24, color: false }));
-    const seconds = (performance.now() - start) / 1000;
     const scores: string[] = [];
     for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) scores.push(`${playerName(client, s)} ${client.scores[s]}`);
     const state = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === client.state) ?? String(client.state);

@@ -1,5 +1,8 @@
 /** The terminal view of `npm run watch` (tools/watch.ts), drawn from a client in a real match. */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import dgram from "node:dgram";
+import { fileURLToPath } from "node:url";
 import { makeConfig } from "../../modules/config";
 import { createClient, type Client } from "../../modules/client/client";
 import { createServer } from "../../modules/server/server";
@@ -74,5 +77,22 @@ describe("watch view", function () {
     const rows = frame.split("\n");
     assert.equal(rows[rows.length - 1], "connecting to 10.0.0.9:32422…");
     assert.ok(rows.length <= 24 && rows.every((l) => [...l].length <= 80));
+  });
+
+  it("npm run watch against a silent server: 'connecting to H:P…', then 'no answer', exit 1", async function () {
+    this.timeout(20_000);
+    const silent = dgram.createSocket("udp4");
+    await new Promise<void>((r) => silent.bind(0, "127.0.0.1", () => r()));
+    try {
+      const port = silent.address().port;
+      const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+      const r = spawnSync(tsx, ["tools/watch.ts", "--port", String(port), "--duration", "1"], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)), encoding: "utf8", timeout: 15_000,
+      });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stdout, new RegExp(`^watch: connecting to 127\\.0\\.0\\.1:${port}…\nwatch: no answer from 127\\.0\\.0\\.1:${port} after 1\\.\\d s\n$`));
+    } finally {
+      silent.close();
+    }
   });
 });
