@@ -4,6 +4,7 @@
  * selection. Host-free and free of allocation once built, so it can run inside XS and be
  * measured there. Everything is driven by one seeded PRNG.
  */
+import type { Kernels } from "../modules/native";
 import { makeConfig, type Config } from "../modules/config";
 import { createServer, type Server } from "../modules/server/server";
 import { type Client, ClientState, createClient } from "../modules/client/client";
@@ -25,6 +26,8 @@ export interface ScenarioOptions {
   config?: Partial<Config>;
   /** Chat, rename and reselect now and then. */
   social?: boolean;
+  /** The server's and game's native loops (modules/native.ts); none: their JavaScript. */
+  kernels?: Kernels | null;
 }
 
 const CHAT = Object.freeze(["gg", "nice shot", "watch the sun", "left flank", "regroup at the planet"]);
@@ -47,6 +50,7 @@ export class Scenario {
     this.#rng = new Random(o.seed ?? 1);
     this.#social = o.social ?? true;
     this.serverHost = this.net.host("mem:server", 32422);
+    this.serverHost.kernels = o.kernels ?? null;
     this.server = createServer(this.config, this.serverHost);
     if (o.game) createGame(this.config, this.server, o.seed ?? 1);
     for (let i = 0; i < (o.entities ?? 0); i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);

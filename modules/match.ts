@@ -19,7 +19,8 @@ export interface Match {
  * connected are joined.
  */
 export function createGame(config: Config, server: Server, seed: number): Game {
-  const game = new Game(config, server.entities, server, seed);
+  // The host's native loops, if it has them, for the game's as for the server's.
+  const game = new Game(config, server.entities, server, seed, server.host.kernels ?? null);
   server.attach(game, game);
   return game;
 }

@@ -2,8 +2,9 @@
  * Native inner loops: the escape hatch of the style guide, behind one interface.
  *
  * Three loops run for every player on every update tick: the priority planner's `plan`
- * and `commit`, and the packing of Update entries. On XS each typed-array access is a
- * few hundred machine instructions, so a platform may implement these in C (one module
+ * and `commit`, and the packing of Update entries; one runs for every projectile on every
+ * game step: its flight and the sun's pull. On XS each typed-array access is a few
+ * hundred machine instructions, so a platform may implement these in C (one module
  * name per platform: hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c
  * defines them, and tools/xs/lwxs.c builds the same C into our XS test host). A host
  * that has them hands them to the core as `Host.kernels`; without them the core runs its
@@ -30,10 +31,16 @@ export interface Kernels {
    * new `pos`; the new packet offset and the entry count are in the layout's results.
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
+  /**
+   * Game#moveShots from list[k], `n` projectiles, `dc` doomed so far. Returns where it
+   * stopped; the layout's results say why (done; list[k] hit a ship; list[k] has moved and
+   * its pull is the JavaScript's) with the new count and doomed count.
+   */
+  shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
 }
 
 /** Any typed array the core keeps its state in. */
-export type View = Int32Array | Uint32Array | Uint16Array | Uint8Array;
+export type View = Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Array;
 
 const VIEWS = 4;
 

@@ -1,12 +1,13 @@
 /*
- * Native inner loops of the server: the priority planner's plan and commit, and the
- * Update entry loop. The JavaScript they mirror is the reference (modules/server/updates.ts
- * PriorityPlanner.plan and .commit, modules/server/server.ts #sendUpdates); the interface
+ * Native inner loops of the server and the game: the priority planner's plan and commit,
+ * the Update entry loop, and the projectiles' flight. The JavaScript they mirror is the
+ * reference (modules/server/updates.ts PriorityPlanner.plan and .commit,
+ * modules/server/server.ts #sendUpdates, modules/game/game.ts #moveShots); the interface
  * and the calling convention are in modules/native.ts. The array and word numbers below
- * are PlanMem/PlanWord and PackMem/PackWord there.
+ * are PlanMem/PlanWord, PackMem/PackWord and ShotMem/ShotWord there.
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
- * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h
+ * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
  * access are used, so the same file compiles against both XS trees.
  *
  * Integer semantics: JavaScript's int32 operators wrap, C's signed overflow is undefined;
@@ -252,4 +253,187 @@ void xs_lwar_pack(xsMachine *the)
 	w[KW_O] = o;
 	w[KW_K] = k;
 	xsmcSetInteger(xsResult, pos);
+}
+
+/* ------------------------------------------------------------------ projectiles */
+
+enum {
+	S_X, S_Y, S_VX, S_VY, S_OWNER, S_TYPE, S_LIST, S_DOOMED, S_EXPIRES, S_GRAVITY, S_RADIUS, S_BODYINDEX,
+	S_FOCUSINDEX, S_HP, S_PLAYERID, S_PREVX, S_PREVY, S_BODYPREVX, S_BODYPREVY, S_MASK, S_COUNT
+};
+enum {
+	SW_GRIDHALF, SW_GRIDSHIFT, SW_GRIDSIDE, SW_OCTMIN, SW_OCTMAX, SW_TMASK, SW_DSHIFT, SW_SSHIFT, SW_ZONES,
+	SW_PLANETBIT, SW_SHIPBIT, SW_PLANETBITS, SW_SUNRADIUS, SW_ARENAR2, SW_PLANETNEAR, SW_REACH, SW_ARMSTEPS,
+	SW_SHOTBASE, SW_LIFE0, SW_LIFE1, SW_LIFE2, SW_LIFE3, SW_STEPS, SW_DITHER, SW_COUNT, SW_DOOMED, SW_WHY, SW_SLOT
+};
+enum { STOP_DONE, STOP_HIT, STOP_PULL };
+
+/* game.ts sweep(): whether a point moving from d0 to d1 (relative) passes within r of 0 */
+static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t r)
+{
+	int64_t fx, fy, a, l, c, rr = (int64_t)r * r;
+	if ((d0x > r && d1x > r) || (d0x < -r && d1x < -r) || (d0y > r && d1y > r) || (d0y < -r && d1y < -r))
+		return 0;
+	fx = (int64_t)d1x - d0x;
+	fy = (int64_t)d1y - d0y;
+	a = d0x * fx + d0y * fy;
+	if (a >= 0)
+		return (int64_t)d0x * d0x + (int64_t)d0y * d0y < rr;
+	l = fx * fx + fy * fy;
+	if (a <= -l)
+		return (int64_t)d1x * d1x + (int64_t)d1y * d1y < rr;
+	c = d0x * fy - d0y * fx;
+	/* c² and r²·l stay below 2^63 for the game's sizes; JavaScript's doubles are exact there too */
+	return c * c < rr * l;
+}
+
+/*
+ * shots(layout, m0, m1, m2, m3, k, n, dc) -> k
+ *
+ * Game#moveShots from list[k] on, with Game#collide's tests: a projectile whose time is
+ * up is doomed; the others move; one whose grid cell holds something is tested against the
+ * sun and the arena's edge, the planets and the ships, in that order, and doomed by the
+ * first it meets; the rest get twice the sun's pull every other step (by index parity).
+ * It stops and hands list[k] back to the JavaScript when it hits a ship (STOP_HIT, with the
+ * slot: the damage is the game's business, Game#shotHit), or when its pull leaves the plain
+ * integer range (STOP_PULL: u at or over 2^31, or a speed that may need the cap; Game#pull
+ * does the exact test). A cell outside the grid holds nothing, as in the JavaScript (an
+ * array read out of range is undefined there, and tests as nothing).
+ */
+void xs_lwar_shots(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t k = xsmcToInteger(xsArg(5));
+	int32_t n = xsmcToInteger(xsArg(6));
+	int32_t dc = xsmcToInteger(xsArg(7));
+	int32_t *w = m.words + 2 * S_COUNT;
+	int32_t *ex = I32(&m, S_X), *ey = I32(&m, S_Y), *evx = I32(&m, S_VX), *evy = I32(&m, S_VY);
+	const uint32_t *owner = U32(&m, S_OWNER);
+	const uint8_t *type = U8(&m, S_TYPE);
+	uint16_t *list = U16(&m, S_LIST);
+	uint16_t *doomed = U16(&m, S_DOOMED);
+	const int32_t *expires = I32(&m, S_EXPIRES);
+	const int32_t *gravity = I32(&m, S_GRAVITY);
+	const uint8_t *radius = U8(&m, S_RADIUS);
+	const int32_t *bodyIndex = I32(&m, S_BODYINDEX), *focusIndex = I32(&m, S_FOCUSINDEX);
+	const int16_t *hp = (const int16_t *)AT(&m, S_HP);
+	const uint32_t *playerId = U32(&m, S_PLAYERID);
+	const int32_t *prevX = I32(&m, S_PREVX), *prevY = I32(&m, S_PREVY);
+	const int32_t *bodyPrevX = I32(&m, S_BODYPREVX), *bodyPrevY = I32(&m, S_BODYPREVY);
+	const int32_t *mask = I32(&m, S_MASK);
+	int32_t gridHalf = w[SW_GRIDHALF], gridShift = w[SW_GRIDSHIFT], side = w[SW_GRIDSIDE];
+	int64_t cells = (int64_t)side * side;
+	int32_t floor = 1 << w[SW_OCTMIN];
+	int32_t tmask = w[SW_TMASK], dshift = w[SW_DSHIFT], sshift = w[SW_SSHIFT];
+	int32_t zones = w[SW_ZONES], planetBit = w[SW_PLANETBIT], shipBit = w[SW_SHIPBIT], planetBits = w[SW_PLANETBITS];
+	int32_t sunRadius = w[SW_SUNRADIUS], arenaR2 = w[SW_ARENAR2], planetNear = w[SW_PLANETNEAR], reach = w[SW_REACH];
+	int32_t armSteps = w[SW_ARMSTEPS], shotBase = w[SW_SHOTBASE];
+	int32_t steps = w[SW_STEPS], parity = steps & 1, dither = w[SW_DITHER];
+	int32_t why = STOP_DONE;
+	for (; k < n; k++) {
+		int32_t i = list[k];
+		int32_t vx0, vy0, cx, cy, near = 0, gone = 0;
+		int64_t x, y, cell;
+		if (expires[i] <= steps) {
+			doomed[dc++] = (uint16_t)i;
+			list[k--] = list[--n];
+			continue;
+		}
+		vx0 = evx[i];
+		vy0 = evy[i];
+		x = (int64_t)ex[i] + vx0;
+		y = (int64_t)ey[i] + vy0;
+		ex[i] = wrap32(x);
+		ey[i] = wrap32(y);
+		cy = wrap32(y + gridHalf) >> gridShift;
+		cx = wrap32(x + gridHalf) >> gridShift;
+		cell = (int64_t)cy * side + cx;
+		if (cell >= 0 && cell < cells)
+			near = mask[cell];
+		if (near != 0) {
+			/* Game#collide, with x and y as the table holds them */
+			int32_t px = ex[i], py = ey[i];
+			uint32_t bits;
+			if ((near & zones) != 0) {
+				int32_t xs = px >> 7, ys = py >> 7;
+				int64_t u = (int64_t)xs * xs + (int64_t)ys * ys;
+				int64_t t = (int64_t)(sunRadius + radius[i]) << 3;
+				if (u > arenaR2 || u < t * t)
+					gone = 1;
+			}
+			for (bits = (uint32_t)((near >> planetBit) & planetBits); bits != 0 && !gone; bits &= bits - 1) {
+				int32_t b = 32 - clz32(bits & (0u - bits));
+				int32_t o = bodyIndex[b];
+				int64_t dx = (int64_t)px - ex[o], dy = (int64_t)py - ey[o];
+				int32_t r;
+				if (dx >= planetNear || dx <= -planetNear || dy >= planetNear || dy <= -planetNear)
+					continue;
+				r = (radius[o] + radius[i]) << 1;
+				if (lw_sweep(wrap32((int64_t)px - vx0 - bodyPrevX[b]) >> 9, wrap32((int64_t)py - vy0 - bodyPrevY[b]) >> 9,
+						(int32_t)dx >> 9, (int32_t)dy >> 9, r))
+					gone = 1;
+			}
+			for (bits = (uint32_t)((near >> shipBit) & 0xff); bits != 0 && !gone; bits &= bits - 1) {
+				int32_t b = 31 - clz32(bits & (0u - bits));
+				int32_t o = focusIndex[b];
+				int64_t dx, dy;
+				int32_t r;
+				if (o < 0 || hp[b] <= 0)
+					continue;
+				dx = (int64_t)px - ex[o];
+				dy = (int64_t)py - ey[o];
+				if (dx > reach || dx < -reach || dy > reach || dy < -reach)
+					continue;
+				/* A fresh projectile cannot hit the ship that fired it. */
+				if (owner[i] == playerId[b] && steps - expires[i] + w[SW_LIFE0 + type[i] - shotBase] < armSteps)
+					continue;
+				r = (radius[o] + radius[i]) << 1;
+				if (lw_sweep(wrap32((int64_t)px - vx0 - prevX[b]) >> 9, wrap32((int64_t)py - vy0 - prevY[b]) >> 9,
+						(int32_t)dx >> 9, (int32_t)dy >> 9, r)) {
+					w[SW_SLOT] = b;
+					why = STOP_HIT;
+					break;
+				}
+			}
+			if (why != STOP_DONE)
+				break;
+			if (gone) {
+				doomed[dc++] = (uint16_t)i;
+				list[k--] = list[--n];
+				continue;
+			}
+		}
+		if ((i & 1) != parity)
+			continue;
+		{
+			int32_t xs = ex[i] >> 7, ys = ey[i] >> 7;
+			int64_t u64 = (int64_t)xs * xs + (int64_t)ys * ys;
+			int32_t u, oct, g, t, sh, d;
+			int64_t vx, vy;
+			if (u64 > 0x7fffffff) {
+				why = STOP_PULL;
+				break;
+			}
+			u = (int32_t)u64;
+			oct = 31 - clz32((uint32_t)(u | floor));
+			g = gravity[(oct << 5) + (u >> (oct - 5)) - 512];
+			t = (g & tmask) - ((((g >> dshift) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
+			sh = (g >> sshift) - 1;
+			d = dither >> (31 - sh);
+			vx = (int64_t)vx0 + (wrap32((int64_t)d - (int64_t)xs * t) >> sh);
+			vy = (int64_t)vy0 + (wrap32((int64_t)d - (int64_t)ys * t) >> sh);
+			/* Past 46340 a component alone squares over 2^31: the JavaScript's exact test */
+			if (vx > 46340 || vx < -46340 || vy > 46340 || vy < -46340 || vx * vx + vy * vy > 0x7fffffff) {
+				why = STOP_PULL;
+				break;
+			}
+			evx[i] = (int32_t)vx;
+			evy[i] = (int32_t)vy;
+		}
+	}
+	w[SW_COUNT] = n;
+	w[SW_DOOMED] = dc;
+	w[SW_WHY] = why;
+	xsmcSetInteger(xsResult, k);
 }

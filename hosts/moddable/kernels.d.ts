@@ -4,3 +4,4 @@ import type { Kernels } from "../../modules/native";
 export declare const plan: Kernels["plan"];
 export declare const commit: Kernels["commit"];
 export declare const pack: Kernels["pack"];
+export declare const shots: Kernels["shots"];

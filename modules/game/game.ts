@@ -29,6 +29,7 @@ import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING 
 import { Random } from "../random";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
+import { Binding, type Kernels } from "../native";
 import { EntityError, NO_PLAYER, type EntityTable } from "./entities";
 import { ReachGrid } from "./grid";
 import {
@@ -135,6 +136,24 @@ const U_FLOOR = 1 << OCT_MIN;
 const T_MASK = 0x7fff;
 const D_SHIFT = 15;
 const S_SHIFT = 25;
+/**
+ * #moveShots's binding for native kernels (hosts/moddable/kernels.c reads the same
+ * numbers): its arrays, then scalar words; ShotStop says why the C handed a projectile back.
+ */
+export const enum ShotMem {
+  X, Y, VX, VY, Owner, Type, List, Doomed, Expires, Gravity, Radius, BodyIndex, FocusIndex, Hp, PlayerId,
+  PrevX, PrevY, BodyPrevX, BodyPrevY, Mask,
+  Count,
+}
+export const enum ShotWord {
+  GridHalf, GridShift, GridSide, OctMin, OctMax, TMask, DShift, SShift, Zones, PlanetBit, ShipBit, PlanetBits,
+  SunRadius, ArenaR2, PlanetNear, Reach, ArmSteps, ShotBase, Life0, Life1, Life2, Life3,
+  Steps, Dither, Count, Doomed, Why, Slot,
+  Words,
+}
+export const enum ShotStop {
+  Done, Hit, Pull,
+}
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */
 const FAR_PULL = 2;
 
@@ -288,8 +307,12 @@ export class Game implements Simulation, Focus {
   #len = 0;
   #cx = 0;
   #cy = 0;
+  /** The platform's native loops (modules/native.ts), or null: the JavaScript here runs. */
+  readonly #kernels: Kernels | null;
+  /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
+  readonly #shots: Binding | null = null;
 
-  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number) {
+  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, kernels: Kernels | null = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -363,6 +386,38 @@ export class Game implements Simulation, Focus {
     this.#ramDamage = Math.round(((RAM_DAMAGE_FACTOR * STEP_HZ) / POS_ONE) * 65536);
     this.#rng = new Random(this.seed);
     this.#grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.#kernels = kernels;
+    if (kernels !== null) {
+      const e = entities;
+      const b = new Binding([
+        e.x, e.y, e.vx, e.vy, e.owner, e.type, this.#shotList, this.#doomed, this.expires, this.#gravity, this.radius,
+        this.bodyIndex, this.focusIndex, this.hp, this.playerId, this.prevX, this.prevY, this.#bodyPrevX, this.#bodyPrevY,
+        this.#grid.mask,
+      ], ShotWord.Words);
+      const w = b.words;
+      const at = b.scalars;
+      w[at + ShotWord.GridHalf] = GRID_HALF;
+      w[at + ShotWord.GridShift] = GRID_SHIFT;
+      w[at + ShotWord.GridSide] = GRID_SIDE;
+      w[at + ShotWord.OctMin] = OCT_MIN;
+      w[at + ShotWord.OctMax] = OCT_MAX;
+      w[at + ShotWord.TMask] = T_MASK;
+      w[at + ShotWord.DShift] = D_SHIFT;
+      w[at + ShotWord.SShift] = S_SHIFT;
+      w[at + ShotWord.Zones] = ZONES;
+      w[at + ShotWord.PlanetBit] = PLANET_BIT;
+      w[at + ShotWord.ShipBit] = SHIP_BIT;
+      w[at + ShotWord.PlanetBits] = this.#planetBits;
+      w[at + ShotWord.SunRadius] = SUN_RADIUS;
+      w[at + ShotWord.ArenaR2] = ARENA_R2;
+      w[at + ShotWord.PlanetNear] = PLANET_NEAR;
+      w[at + ShotWord.Reach] = REACH;
+      w[at + ShotWord.ArmSteps] = SHOT_ARM_STEPS;
+      w[at + ShotWord.ShotBase] = SHOT_BASE;
+      if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
+      for (let t = 0; t < SHOT_TYPES; t++) w[at + ShotWord.Life0 + t] = WEAPON_LIFE[t];
+      this.#shots = b;
+    }
     // Cells with a point within the largest projectile's reach of the sun, and cells with a
     // point beyond the arena (a corner at or past its radius).
     const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
@@ -905,10 +960,10 @@ export class Game implements Simulation, Focus {
   }
 
   /**
-   * Every projectile: lifetime, drift, the arena and the sun, the sun's gravity at the new
-   * position (planets pull ships only), the speed limit, then the planets and the ships
-   * that the grid says reach its cell. One inlined loop with the arrays in locals: this is
-   * the bulk of a step.
+   * Every projectile: its lifetime, its drift, then what the grid cell it ended in holds
+   * (#collide: the sun and the arena's edge, planets, ships), then every other step the
+   * sun's pull (#pull), the only place its velocity changes. This is the bulk of a step;
+   * a platform with native loops runs it in C (#moveShotsNative).
    *
    * Swept tests (planets, ships) work at 1/2 wu, relative to the other body: d0 and d1 are
    * the projectile's offsets at the start and end of the step, f = d1 − d0. The closest
@@ -917,6 +972,10 @@ export class Game implements Simulation, Focus {
    * 1/2 wu every term stays below 2^31 for a projectile within reach.
    */
   #moveShots(): void {
+    if (this.#shots !== null) {
+      this.#moveShotsNative(this.#shots);
+      return;
+    }
     const e = this.entities;
     const ex = e.x;
     const ey = e.y;
@@ -925,24 +984,13 @@ export class Game implements Simulation, Focus {
     const list = this.#shotList;
     const doomed = this.#doomed;
     const expires = this.expires;
-    const table = this.#gravity;
     const mask = this.#grid.mask;
-    const focus = this.focusIndex;
-    const hp = this.hp;
-    const bodyIndex = this.bodyIndex;
-    const owner = e.owner;
-    const type = e.type;
-    const playerId = this.playerId;
-    const planets = this.#planetBits;
     const steps = this.steps;
     const parity = steps & 1;
-    const dither = this.#dither;
-    const clz = Math.clz32;
     let n = this.#shotCount;
     let dc = this.#doomedCount;
     // Declared once: on XS a declaration inside the loop costs a little every iteration.
-    let i: number, vx: number, vy: number, x: number, y: number, xs: number, ys: number, u: number, oct: number;
-    let w: number, t: number, sh: number, d: number, near: number, m: number, b: number, o: number, dx: number, dy: number;
+    let i: number, vx: number, vy: number, x: number, y: number, near: number;
     for (let k = 0; k < n; k++) {
       i = list[k];
       if (expires[i] <= steps) {
@@ -954,73 +1002,127 @@ export class Game implements Simulation, Focus {
       vy = evy[i];
       x = ex[i] += vx;
       y = ey[i] += vy;
-
-      // What the cell the projectile ended in holds: the sun or the arena's edge, planets
-      // and ships (in that order: a projectile that hits one is gone before the next).
+      // What the cell the projectile ended in holds (see #collide).
       near = mask[((y + GRID_HALF) >> GRID_SHIFT) * GRID_SIDE + ((x + GRID_HALF) >> GRID_SHIFT)];
-      if (near !== 0) {
-        if ((near & ZONES) !== 0) {
-          xs = x >> 7;
-          ys = y >> 7;
-          u = xs * xs + ys * ys;
-          t = (SUN_RADIUS + this.radius[i]) << 3;
-          if (u > ARENA_R2 || u < t * t) {
-            doomed[dc++] = i;
-            list[k--] = list[--n];
-            continue;
-          }
-        }
-        d = 0;
-        for (m = (near >> PLANET_BIT) & planets; m !== 0 && d === 0; m &= m - 1) {
-          b = 32 - clz(m & (0 - m));
-          o = bodyIndex[b];
-          dx = x - ex[o];
-          dy = y - ey[o];
-          if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
-          if (this.#hitsPlanet(i, b, x - vx, y - vy, dx, dy)) d = 1;
-        }
-        for (m = (near >> SHIP_BIT) & 0xff; m !== 0 && d === 0; m &= m - 1) {
-          b = 31 - clz(m & (0 - m));
-          o = focus[b];
-          if (o < 0 || hp[b] <= 0) continue;
-          dx = x - ex[o];
-          dy = y - ey[o];
-          if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
-          // A fresh projectile cannot hit the ship that fired it.
-          if (owner[i] === playerId[b] && steps - expires[i] + WEAPON_LIFE[type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
-          if (this.#hitsShip(i, b, x - vx, y - vy, dx, dy)) d = 1;
-        }
-        if (d !== 0) {
-          doomed[dc++] = i;
-          list[k--] = list[--n];
-          continue;
-        }
+      if (near !== 0 && this.#collide(i, near)) {
+        doomed[dc++] = i;
+        list[k--] = list[--n];
+        continue;
       }
-
-      // Every other step (by index parity), twice the sun's pull at the new position; the
-      // velocity changes only here, so it is only limited here (and when fired).
-      if ((i & 1) !== parity) continue;
-      xs = x >> 7;
-      ys = y >> 7;
-      u = xs * xs + ys * ys;
-      oct = 31 - clz(u | U_FLOOR);
-      w = table[(oct << 5) + (u >> (oct - 5)) - 512];
-      t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
-      sh = (w >> S_SHIFT) - 1;
-      d = dither >> (31 - sh);
-      vx += (d - xs * t) >> sh;
-      vy += (d - ys * t) >> sh;
-      // Above 2^31 (1357 wu/s) the sum is a double: rare, and then the exact test.
-      if (vx * vx + vy * vy > 0x7fffffff && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
-        this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
-        vx = this.#cx;
-        vy = this.#cy;
-      }
-      evx[i] = vx;
-      evy[i] = vy;
+      // Every other step (by index parity), twice the sun's pull at the new position.
+      if ((i & 1) === parity) this.#pull(i);
     }
     this.#shotCount = n;
     this.#doomedCount = dc;
+  }
+
+  /**
+   * #moveShots in C (hosts/moddable/kernels.c, xs_lwar_shots), #collide's tests included.
+   * The C stops where a projectile hits a ship (the damage, the kill and its log are the
+   * game's business: #shotHit) or where its pull leaves the gravity table's plain range (a
+   * speed that may need the cap: #pull); this does that one projectile's rest with the
+   * methods the loop above calls, and the C goes on after it.
+   */
+  #moveShotsNative(b: Binding): void {
+    const k0 = this.#kernels!;
+    const w = b.words;
+    const at = b.scalars;
+    const list = this.#shotList;
+    const doomed = this.#doomed;
+    w[at + ShotWord.Steps] = this.steps;
+    w[at + ShotWord.Dither] = this.#dither;
+    let n = this.#shotCount;
+    let dc = this.#doomedCount;
+    let k = 0;
+    for (;;) {
+      k = k0.shots(b.layout, b.m0, b.m1, b.m2, b.m3, k, n, dc);
+      n = w[at + ShotWord.Count];
+      dc = w[at + ShotWord.Doomed];
+      const why = w[at + ShotWord.Why];
+      if (why === ShotStop.Done) break;
+      const i = list[k];
+      if (why === ShotStop.Hit) {
+        this.#shotHit(i, w[at + ShotWord.Slot]);
+        doomed[dc++] = i;
+        list[k] = list[--n];
+      } else {
+        this.#pull(i);
+        k++;
+      }
+    }
+    this.#shotCount = n;
+    this.#doomedCount = dc;
+  }
+
+  /**
+   * Projectile i has moved to where it is, and `near` is what its grid cell holds: the sun
+   * or the arena's edge, planets and ships (in that order: a projectile that hits one is
+   * gone before the next). Whether it is gone.
+   */
+  #collide(i: number, near: number): boolean {
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const x = ex[i];
+    const y = ey[i];
+    const vx = e.vx[i];
+    const vy = e.vy[i];
+    const steps = this.steps;
+    const clz = Math.clz32;
+    let b: number, o: number, dx: number, dy: number, m: number;
+    if ((near & ZONES) !== 0) {
+      const xs = x >> 7;
+      const ys = y >> 7;
+      const u = xs * xs + ys * ys;
+      const t = (SUN_RADIUS + this.radius[i]) << 3;
+      if (u > ARENA_R2 || u < t * t) return true;
+    }
+    for (m = (near >> PLANET_BIT) & this.#planetBits; m !== 0; m &= m - 1) {
+      b = 32 - clz(m & (0 - m));
+      o = this.bodyIndex[b];
+      dx = x - ex[o];
+      dy = y - ey[o];
+      if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
+      if (this.#hitsPlanet(i, b, x - vx, y - vy, dx, dy)) return true;
+    }
+    for (m = (near >> SHIP_BIT) & 0xff; m !== 0; m &= m - 1) {
+      b = 31 - clz(m & (0 - m));
+      o = this.focusIndex[b];
+      if (o < 0 || this.hp[b] <= 0) continue;
+      dx = x - ex[o];
+      dy = y - ey[o];
+      if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
+      // A fresh projectile cannot hit the ship that fired it.
+      if (e.owner[i] === this.playerId[b] && steps - this.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
+      if (this.#hitsShip(i, b, x - vx, y - vy, dx, dy)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Twice the sun's pull on projectile i at its position (it gets it every other step); the
+   * velocity changes only here, so it is only limited here (and when fired).
+   */
+  #pull(i: number): void {
+    const e = this.entities;
+    const xs = e.x[i] >> 7;
+    const ys = e.y[i] >> 7;
+    const u = xs * xs + ys * ys;
+    const oct = 31 - Math.clz32(u | U_FLOOR);
+    const w = this.#gravity[(oct << 5) + (u >> (oct - 5)) - 512];
+    const t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
+    const sh = (w >> S_SHIFT) - 1;
+    const d = this.#dither >> (31 - sh);
+    let vx = e.vx[i] + ((d - xs * t) >> sh);
+    let vy = e.vy[i] + ((d - ys * t) >> sh);
+    // Above 2^31 (1357 wu/s) the sum is a double: rare, and then the exact test.
+    if (vx * vx + vy * vy > 0x7fffffff && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
+      this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
+      vx = this.#cx;
+      vy = this.#cy;
+    }
+    e.vx[i] = vx;
+    e.vy[i] = vy;
   }
 
   /**
@@ -1037,14 +1139,17 @@ export class Game implements Simulation, Focus {
    * swept against the ship's step: on a hit the ship takes the weapon's damage.
    */
   #hitsShip(i: number, s: number, x0: number, y0: number, dx: number, dy: number): boolean {
-    const e = this.entities;
-    const type = e.type[i] - SHOT_BASE;
-    const owner = e.owner[i];
     const r = (this.radius[this.focusIndex[s]] + this.radius[i]) << 1;
     if (!sweep((x0 - this.prevX[s]) >> 9, (y0 - this.prevY[s]) >> 9, dx >> 9, dy >> 9, r)) return false;
-    this.counters[GameCounter.ShotHits]++;
-    this.#damage(s, WEAPON_DAMAGE[type], owner, e.type[i]);
+    this.#shotHit(i, s);
     return true;
+  }
+
+  /** Projectile i hit the ship of slot s: the ship takes the weapon's damage. */
+  #shotHit(i: number, s: number): void {
+    const e = this.entities;
+    this.counters[GameCounter.ShotHits]++;
+    this.#damage(s, WEAPON_DAMAGE[e.type[i] - SHOT_BASE], e.owner[i], e.type[i]);
   }
 
   // ---------------------------------------------------------------- integer geometry

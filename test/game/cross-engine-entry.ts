@@ -8,6 +8,7 @@
 import { Replay, type CaseOptions } from "../../bench/driver";
 import type { Server } from "../../modules/server/server";
 import type { Game } from "../../modules/game/game";
+import type { Kernels } from "../../modules/native";
 
 /** Hashes of `game` after every `every`-th tick of `server`, and a function for the last one. */
 export function hashEvery(server: Server, game: Game, every: number): { hashes: number[]; end(): number[] } {
@@ -36,7 +37,7 @@ export function replayHashes(o: CaseOptions, trace: Uint8Array, every: number): 
   return h.end();
 }
 
-declare const xs: { args: string[] } | undefined;
+declare const xs: { args: string[]; kernels?: Kernels } | undefined;
 declare const print: (s: string) => void;
 declare const CROSS_TRACE: ArrayLike<number> | undefined;
 
@@ -44,5 +45,10 @@ if (typeof xs !== "undefined" && typeof CROSS_TRACE !== "undefined") {
   const o = JSON.parse(xs.args[0]) as CaseOptions;
   const words = new Int32Array(CROSS_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = CROSS_TRACE[i];
+  // "native": the server and game run the C loops lwxs carries, as on the device.
+  if (xs.args[2] === "native") {
+    if (xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+    (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = xs.kernels;
+  }
   print("hashes " + replayHashes(o, new Uint8Array(words.buffer), Number(xs.args[1])).join(","));
 }

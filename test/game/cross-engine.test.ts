@@ -55,30 +55,32 @@ describe("game across engines", function () {
     assert.deepEqual(replayHashes(CASE, trace.bytes, EVERY), recorded);
   });
 
-  it("replays to the recorded hashes on XS", async function () {
-    if (!existsSync(LWXS)) {
-      console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
-      this.skip();
-    }
-    const dir = mkdtempSync(join(tmpdir(), "lwar-cross-"));
-    try {
-      const traceScript = join(dir, "trace.js");
-      writeFileSync(traceScript, `var CROSS_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`);
-      const script = join(dir, "replay.js");
-      await bundle(ENTRY, script);
-      const r = await runXs([traceScript, script], {
-        slots: 200_000,
-        chunks: 16 << 20,
-        stack: 2048,
-        keys: 256,
-        args: [JSON.stringify(CASE), String(EVERY)],
-        timeoutMs: 100_000,
-      });
-      const m = /hashes ([\d,]+)/.exec(r.stdout);
-      assert.ok(m, `lwxs printed: ${r.stdout}\n${r.stderr}`);
-      assert.deepEqual(m[1].split(",").map(Number), recorded, "XS computed the recorded world at every checkpoint");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  for (const [mode, what] of [["js", "on XS"], ["native", "on XS with the native loops, as on the device"]] as const) {
+    it(`replays to the recorded hashes ${what}`, async function () {
+      if (!existsSync(LWXS)) {
+        console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
+        this.skip();
+      }
+      const dir = mkdtempSync(join(tmpdir(), "lwar-cross-"));
+      try {
+        const traceScript = join(dir, "trace.js");
+        writeFileSync(traceScript, `var CROSS_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`);
+        const script = join(dir, "replay.js");
+        await bundle(ENTRY, script);
+        const r = await runXs([traceScript, script], {
+          slots: 200_000,
+          chunks: 16 << 20,
+          stack: 2048,
+          keys: 256,
+          args: [JSON.stringify(CASE), String(EVERY), mode],
+          timeoutMs: 100_000,
+        });
+        const m = /hashes ([\d,]+)/.exec(r.stdout);
+        assert.ok(m, `lwxs printed: ${r.stdout}\n${r.stderr}`);
+        assert.deepEqual(m[1].split(",").map(Number), recorded, "XS computed the recorded world at every checkpoint");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

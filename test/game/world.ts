@@ -7,6 +7,7 @@ import { makeConfig, type Config } from "../../modules/config";
 import { MAX_PLAYERS } from "../../modules/protocol/constants";
 import { EntityTable } from "../../modules/game/entities";
 import { Game, type GamePlayers } from "../../modules/game/game";
+import type { Kernels } from "../../modules/native";
 import { fromRadians, fromWu, fromWuPerSecond, toRadians, toWu, toWuPerSecond } from "../../modules/units";
 
 export interface World {
@@ -16,12 +17,12 @@ export interface World {
   game: Game;
 }
 
-export function makeWorld(overrides?: Partial<Config>, seed = 1): World {
+export function makeWorld(overrides?: Partial<Config>, seed = 1, kernels: Kernels | null = null): World {
   const config = makeConfig(overrides);
   const entities = new EntityTable(config.maxEntities);
   const n = config.maxPlayers;
   const players = { input: new Uint8Array(n), ship: new Uint8Array(n), weapon: new Uint8Array(n), scores: new Uint16Array(MAX_PLAYERS) };
-  const game = new Game(config, entities, players, seed);
+  const game = new Game(config, entities, players, seed, kernels);
   return { config, entities, players, game };
 }
 

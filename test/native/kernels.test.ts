@@ -1,8 +1,8 @@
 /**
  * The native loops (hosts/moddable/kernels.c, modules/native.ts) do what the JavaScript
  * they replace does, to the byte: busy recorded matches are replayed through a server on
- * Node (JavaScript), on XS with the JavaScript, and on XS with the C that lwxs carries,
- * and every datagram each server sent is hashed in order.
+ * Node (JavaScript), on XS with the JavaScript, and on XS with the C that lwxs carries;
+ * every datagram each server sent is hashed in order, and the world's hash is compared.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,11 +11,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../bench/driver";
 import { Binding } from "../../modules/native";
+import { GAME_COUNTER_NAMES } from "../../modules/game/game";
 import { bundle } from "../../tools/xs/bundle";
 import { LWXS, runXs } from "../../tools/xs/run";
 import { replaySent, type Sent } from "./kernels-entry";
+import { STORM_COUNTERS, storm } from "./storm-entry";
 
 const ENTRY = fileURLToPath(new URL("./kernels-entry.ts", import.meta.url));
+const STORM = fileURLToPath(new URL("./storm-entry.ts", import.meta.url));
 
 const CASES: ReadonlyArray<[string, CaseOptions]> = [
   // The priority planner with the game: near and far entities, shots born and dying, a
@@ -37,8 +40,8 @@ async function onXs(o: CaseOptions, trace: Uint8Array, mode: "native" | "js"): P
     const r = await runXs([traceScript, script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: [JSON.stringify(o), mode], timeoutMs: 100_000 });
     const line = r.stdout.split("\n").find((l) => l.startsWith("sent "));
     assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
-    const [, count, hash] = line.split(" ");
-    return { count: Number(count), hash: Number(hash) };
+    const [, count, hash, world] = line.split(" ");
+    return { count: Number(count), hash: Number(hash), world: Number(world) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -56,12 +59,41 @@ describe("native loops", function () {
       const trace = recordTrace(o);
       const node = replaySent(o, trace.bytes, null);
       assert.equal(node.count, trace.traffic.packetsOut, "the Node replay is the recorded run");
+      if (o.game) assert.notEqual(node.world, 0, "the game ran");
       const js = await onXs(o, trace.bytes, "js");
       const native = await onXs(o, trace.bytes, "native");
       assert.deepEqual(js, node, "XS running the JavaScript sends what Node sends");
       assert.deepEqual(native, node, "XS running the C sends what the JavaScript sends");
     });
   }
+
+  it("fly a projectile storm as the JavaScript does: ships, planets, the sun, the edge, the cap", async function () {
+    if (!existsSync(LWXS)) {
+      console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
+      this.skip();
+    }
+    const seed = 7;
+    const steps = 600;
+    const node = storm(seed, steps, null);
+    for (const [c, least] of STORM_COUNTERS)
+      assert.ok(node.counters[c] >= least, `${GAME_COUNTER_NAMES[c]} is ${node.counters[c]}: the storm must reach ${least}`);
+    const dir = mkdtempSync(join(tmpdir(), "lwar-storm-"));
+    try {
+      const script = join(dir, "storm.js");
+      await bundle(STORM, script);
+      const run = async (mode: string): Promise<string> => {
+        const r = await runXs([script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: ["storm", String(seed), String(steps), mode], keys: 256, timeoutMs: 100_000 });
+        const line = r.stdout.split("\n").find((l) => l.startsWith("storm "));
+        assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
+        return line;
+      };
+      const expected = `storm ${node.hashes.join(",")} ${node.counters.join(",")}`;
+      assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
+      assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   describe("Binding", function () {
     it("says which of up to four buffers and what offset each array starts at", function () {

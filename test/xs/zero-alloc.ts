@@ -9,6 +9,7 @@
  * reading; the loop itself only calls into the match and bumps typed-array counters.
  *
  * Arguments (after `--`): seed, warm-up steps, measured steps, then a mode:
+ *   native           the server and game run the native loops (xs.kernels), as on a device;
  *   probe            also split the heap growth by where it happened: each core's
  *                    receive and tick, and the rest (the harness and the link);
  *   array, closure, concat
@@ -20,6 +21,7 @@ import { Scenario } from "../../harness/scenario";
 import type { Client, ClientListener } from "../../modules/client/client";
 import { ClientState } from "../../modules/client/client";
 import type { Core } from "../../modules/host";
+import type { Kernels } from "../../modules/native";
 import { GAME_COUNTER_COUNT, GameCounter, type Game } from "../../modules/game/game";
 import { getU32 } from "../../modules/protocol/bytes";
 import { C, COUNTER_COUNT } from "../../modules/protocol/counters";
@@ -34,6 +36,7 @@ declare const xs: {
   now(): number;
   stop(code?: number): void;
   args: string[];
+  kernels?: Kernels;
 };
 declare const print: (...values: unknown[]) => void;
 
@@ -130,7 +133,9 @@ const steps = Number(xs.args[2] ?? 10000);
 const mode = xs.args[3] ?? "";
 const probing = mode === "probe";
 
-const match = new Scenario({ game: true, seed, players: 8 });
+// "native": the server and game run the C loops lwxs carries, as on the device.
+const match = new Scenario({ game: true, seed, players: 8, kernels: mode === "native" ? (xs.kernels ?? null) : null });
+if (mode === "native" && xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
 const server = match.server;
 const game = server.simulation as Game;
 const tally = new Tally();
