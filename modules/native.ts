@@ -1,9 +1,10 @@
 /**
  * Native inner loops: the escape hatch of the style guide, behind one interface.
  *
- * Three loops run for every player on every update tick: the priority planner's `plan`
- * and `commit`, and the packing of Update entries; one runs for every projectile on every
- * game step: its flight and the sun's pull. On XS each typed-array access is a few
+ * Four loops run for every player on every update tick or entity change: the priority
+ * planner's `plan` and `commit`, the packing of Update entries, and the entity sync that
+ * queues Adds and Removes; one runs for every projectile on every game step: its flight,
+ * its collisions and the sun's pull. On XS each typed-array access is a few
  * hundred machine instructions, so a platform may implement these in C (one module
  * name per platform: hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c
  * defines them, and tools/xs/lwxs.c builds the same C into our XS test host). A host
@@ -37,6 +38,13 @@ export interface Kernels {
    * its pull is the JavaScript's) with the new count and doomed count.
    */
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
+  /**
+   * Server#sync for one player: Removes and Adds for its dirty indices, written into its
+   * reliable queue while the queue keeps its line. Returns how many it listed for the
+   * planner (the layout's results have the queue's new length, messages, next seqno and
+   * why it stopped).
+   */
+  sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
 }
 
 /** Any typed array the core keeps its state in. */

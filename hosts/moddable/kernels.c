@@ -1,10 +1,11 @@
 /*
  * Native inner loops of the server and the game: the priority planner's plan and commit,
- * the Update entry loop, and the projectiles' flight. The JavaScript they mirror is the
- * reference (modules/server/updates.ts PriorityPlanner.plan and .commit,
- * modules/server/server.ts #sendUpdates, modules/game/game.ts #moveShots); the interface
- * and the calling convention are in modules/native.ts. The array and word numbers below
- * are PlanMem/PlanWord, PackMem/PackWord and ShotMem/ShotWord there.
+ * the Update entry loop, the entity sync, and the projectiles' flight. The JavaScript they
+ * mirror is the reference (modules/server/updates.ts PriorityPlanner.plan and .commit,
+ * modules/server/server.ts #sendUpdates and #sync, modules/game/game.ts #moveShots); the
+ * interface and the calling convention are in modules/native.ts. The array and word
+ * numbers below are PlanMem/PlanWord, PackMem/PackWord, SyncMem/SyncWord and
+ * ShotMem/ShotWord there.
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
  * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
@@ -436,4 +437,105 @@ void xs_lwar_shots(xsMachine *the)
 	w[SW_DOOMED] = dc;
 	w[SW_WHY] = why;
 	xsmcSetInteger(xsResult, k);
+}
+
+/* ------------------------------------------------------------------ entity sync */
+
+enum { Y_DIRTY, Y_ALIVE, Y_GENERATION, Y_KNOWN, Y_OWNER, Y_TYPE, Y_ARENA, Y_ACTIONS, Y_COUNT };
+enum {
+	YW_CAPACITY, YW_WORDS, YW_ACTIONROOM, YW_HEADER, YW_ADDTYPE, YW_REMOVETYPE, YW_QUEUEBYTES, YW_KEEP, YW_USED,
+	YW_SEQ, YW_MESSAGES, YW_STATE, YW_QUEUE0
+};
+enum { SYNC_DONE, SYNC_ROOM, SYNC_ACTIONS };
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * sync(layout, m0, m1, m2, m3, slot) -> actions
+ *
+ * Server#sync for one player. For each dirty index, while the queue keeps the line
+ * (a packet's worth and the Leave reserve free): a Remove of what the player knows there
+ * if that is gone or replaced, an Add of what lives there if the player does not know it,
+ * each written as Endpoint.queue and #sendAdd/#sendRemove write them (seqno, type,
+ * payload), with the known generation updated. The planner hears of each (added: the
+ * index; removed: ~index) through the action list, which the JavaScript walks.
+ */
+void xs_lwar_sync(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t s = xsmcToInteger(xsArg(5));
+	int32_t *w = m.words + 2 * Y_COUNT;
+	int32_t *dirty = I32(&m, Y_DIRTY);
+	const uint8_t *alive = U8(&m, Y_ALIVE);
+	const uint16_t *gen = U16(&m, Y_GENERATION);
+	uint16_t *known = U16(&m, Y_KNOWN);
+	const uint32_t *owner = U32(&m, Y_OWNER);
+	const uint8_t *type = U8(&m, Y_TYPE);
+	uint8_t *queue = U8(&m, Y_ARENA) + w[YW_QUEUE0 + s];
+	int32_t *actions = I32(&m, Y_ACTIONS);
+	int32_t cap = w[YW_CAPACITY], words = w[YW_WORDS], room = w[YW_ACTIONROOM], header = w[YW_HEADER];
+	int32_t addType = w[YW_ADDTYPE], removeType = w[YW_REMOVETYPE], bytes = w[YW_QUEUEBYTES], keep = w[YW_KEEP];
+	int32_t used = w[YW_USED];
+	uint32_t seq = (uint32_t)w[YW_SEQ];
+	int32_t messages = 0, n = 0, state = SYNC_DONE, j;
+	for (j = 0; j < words && state == SYNC_DONE; j++) {
+		int32_t at = s * words + j;
+		uint32_t bits = (uint32_t)dirty[at];
+		while (bits != 0) {
+			uint32_t low;
+			int32_t i, k, now;
+			if (bytes - used < keep) {
+				state = SYNC_ROOM;
+				break;
+			}
+			if (n + 2 > room) {
+				state = SYNC_ACTIONS;
+				break;
+			}
+			low = bits & (0u - bits);
+			i = (j << 5) + 31 - clz32(low);
+			k = s * cap + i;
+			now = alive[i] != 0 ? gen[i] : 0;
+			if (known[k] != now) {
+				if (known[k] != 0) {
+					uint8_t *p = queue + used;
+					put32(p, seq);
+					p[4] = (uint8_t)removeType;
+					put32(p + 5, ((uint32_t)known[k] << 16) | (uint32_t)i);
+					used += header + 4;
+					seq++;
+					messages++;
+					known[k] = 0;
+					actions[n++] = ~i;
+				}
+				if (now != 0) {
+					uint8_t *p = queue + used;
+					put32(p, seq);
+					p[4] = (uint8_t)addType;
+					put32(p + 5, ((uint32_t)gen[i] << 16) | (uint32_t)i);
+					put32(p + 9, owner[i]);
+					p[13] = type[i];
+					used += header + 9;
+					seq++;
+					messages++;
+					known[k] = (uint16_t)now;
+					actions[n++] = i;
+				}
+			}
+			bits ^= low;
+		}
+		dirty[at] = (int32_t)bits;
+	}
+	w[YW_USED] = used;
+	w[YW_SEQ] = (int32_t)seq;
+	w[YW_MESSAGES] = messages;
+	w[YW_STATE] = state;
+	xsmcSetInteger(xsResult, n);
 }

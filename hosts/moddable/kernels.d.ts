@@ -5,3 +5,4 @@ export declare const plan: Kernels["plan"];
 export declare const commit: Kernels["commit"];
 export declare const pack: Kernels["pack"];
 export declare const shots: Kernels["shots"];
+export declare const sync: Kernels["sync"];

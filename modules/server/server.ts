@@ -41,6 +41,18 @@ export const enum PackWord {
   MaxPacket, Entry, StepHz, PosShift, AngleBits, Centidegrees, O, K,
   Count,
 }
+/** #sync's binding for native kernels; Queue0 is the first of maxPlayers queue offsets. */
+export const enum SyncMem {
+  Dirty, Alive, Generation, Known, Owner, Type, Arena, Actions,
+  Count,
+}
+export const enum SyncWord {
+  Capacity, Words, ActionRoom, Header, AddType, RemoveType, QueueBytes, Keep, Used, Seq, Messages, State, Queue0,
+}
+/** Why a native sync stopped: the slot is done, its queue is at the line it keeps, or the action list is full. */
+export const enum SyncStop {
+  Done, Room, Actions,
+}
 /** How often the tick looks for players past their timeout, ms. */
 const TIMEOUT_CHECK_MS = 100;
 /** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
@@ -202,6 +214,9 @@ export class Server implements Core, EntityListener, Players {
   readonly #kernels: Kernels | null;
   /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
   readonly #pack: Binding | null = null;
+  /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
+  readonly #syncBinding: Binding | null = null;
+  readonly #actions!: Int32Array;
 
   constructor(config: Config, host: Host) {
     const n = config.maxPlayers;
@@ -237,6 +252,7 @@ export class Server implements Core, EntityListener, Players {
       if (pass === 1) a = new Arena(a.bytes);
       this.port = a.i32(n, "player tables");
       this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
+      this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
       this.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       this.misbehaviour = a.u16(n, "player tables");
@@ -291,6 +307,19 @@ export class Server implements Core, EntityListener, Players {
       w[b.scalars + PackWord.AngleBits] = ANGLE_BITS;
       w[b.scalars + PackWord.Centidegrees] = CENTIDEGREES;
       this.#pack = b;
+      const sb = new Binding([this.#dirty, e.alive, e.generation, this.known, e.owner, e.type, whole, this.#actions], SyncWord.Queue0 + n);
+      const sw = sb.words;
+      const at = sb.scalars;
+      sw[at + SyncWord.Capacity] = cap;
+      sw[at + SyncWord.Words] = this.#words;
+      sw[at + SyncWord.ActionRoom] = cap;
+      sw[at + SyncWord.Header] = RELIABLE_HEADER;
+      sw[at + SyncWord.AddType] = Msg.Add;
+      sw[at + SyncWord.RemoveType] = Msg.Remove;
+      sw[at + SyncWord.QueueBytes] = q;
+      sw[at + SyncWord.Keep] = MAX_PACKET + this.#leaveReserve;
+      for (let i = 0; i < n; i++) sw[at + SyncWord.Queue0 + i] = queues[i].byteOffset;
+      this.#syncBinding = sb;
     }
     this.#now = host.now();
     this.#cycleStart = this.#now;
@@ -842,6 +871,10 @@ export class Server implements Core, EntityListener, Players {
    * that is gone or replaced, Add what lives that it does not know.
    */
   #sync(): void {
+    if (this.#syncBinding !== null) {
+      this.#syncNative(this.#syncBinding);
+      return;
+    }
     const e = this.entities;
     const cap = e.capacity;
     const alive = e.alive;
@@ -885,6 +918,43 @@ export class Server implements Core, EntityListener, Players {
         if (!done) break;
       }
       if (done) this.#dirtyAny[s] = 0;
+    }
+  }
+
+  /**
+   * #sync in C (hosts/moddable/kernels.c, xs_lwar_sync): per player, the C reconciles the
+   * dirty indices and writes the Adds and Removes into the queue while it keeps its line;
+   * the endpoint's counts and the planner are brought up to date here from what it did.
+   */
+  #syncNative(b: Binding): void {
+    const k = this.#kernels!;
+    const w = b.words;
+    const at = b.scalars;
+    const actions = this.#actions;
+    const planner = this.#planner;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.#dirtyAny[s] === 0) continue;
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+        this.#dirtyAny[s] = 0;
+        continue;
+      }
+      const ep = this.endpoints[s];
+      let state: number = SyncStop.Actions;
+      while (state === SyncStop.Actions) {
+        w[at + SyncWord.Used] = ep.usedBytes;
+        w[at + SyncWord.Seq] = ep.nextSeq;
+        const n = k.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
+        ep.usedBytes = w[at + SyncWord.Used];
+        ep.count += w[at + SyncWord.Messages];
+        ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
+        state = w[at + SyncWord.State];
+        for (let j = 0; j < n; j++) {
+          const i = actions[j];
+          if (i < 0) planner.removed(s, ~i);
+          else planner.added(s, i);
+        }
+      }
+      if (state === SyncStop.Done) this.#dirtyAny[s] = 0;
     }
   }
 

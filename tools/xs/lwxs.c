@@ -506,6 +506,7 @@ extern void xs_lwar_plan(txMachine* the);
 extern void xs_lwar_commit(txMachine* the);
 extern void xs_lwar_pack(txMachine* the);
 extern void xs_lwar_shots(txMachine* the);
+extern void xs_lwar_sync(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -534,6 +535,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "commit", xs_lwar_commit, 7);
 	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 8);
 	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
+	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
