@@ -32,7 +32,7 @@ import { ModdableHost } from "./hosts/moddable/host";
 import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
 import { CaptiveDns, startMdns } from "./hosts/moddable/names";
 import disablePowerSave from "./hosts/moddable/wifi-power";
-import { commit, pack, plan, shots, sync } from "./hosts/moddable/kernels";
+import { clearance, commit, pack, plan, shots, sync } from "./hosts/moddable/kernels";
 
 function intSetting(name: string, fallback: number): number {
   const v = config[name];
@@ -135,8 +135,8 @@ export default function main(): void {
   let report: Reporter | null = null;
   const host = new ModdableHost({
     port,
-    // The planner's, the Update entries', the entity sync's and the projectiles' inner loops in C (modules/native.ts).
-    kernels: { plan, commit, pack, shots, sync },
+    // The server's and the game's inner loops in C (modules/native.ts).
+    kernels: { plan, commit, pack, shots, sync, clearance },
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
       if (report === null) return;

@@ -4,7 +4,8 @@
  * Four loops run for every player on every update tick or entity change: the priority
  * planner's `plan` and `commit`, the packing of Update entries, and the entity sync that
  * queues Adds and Removes; one runs for every projectile on every game step: its flight,
- * its collisions and the sun's pull. On XS each typed-array access is a few
+ * its collisions and the sun's pull; and a respawn measures the clearance of up to 24
+ * candidate points against every entity. On XS each typed-array access is a few
  * hundred machine instructions, so a platform may implement these in C (one module
  * name per platform: hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c
  * defines them, and tools/xs/lwxs.c builds the same C into our XS test host). A host
@@ -45,6 +46,8 @@ export interface Kernels {
    * why it stopped).
    */
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
+  /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
+  clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
 }
 
 /** Any typed array the core keeps its state in. */

@@ -6,3 +6,4 @@ export declare const commit: Kernels["commit"];
 export declare const pack: Kernels["pack"];
 export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
+export declare const clearance: Kernels["clearance"];

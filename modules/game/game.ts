@@ -38,7 +38,7 @@ import {
   PLANET_GM, PLANET_RESTITUTION, PLANET_TYPES, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, RESPAWN_STEPS, SHIP_BASE, SHIP_HP,
   SHIP_MASS, SHIP_MAX_SPEED, SHIP_RESTITUTION, SHIP_THRUST, SHIP_TURN, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE,
   SHOT_MAX_VELOCITY, SHOT_TYPES, SPAWN_ATTEMPTS, SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM,
-  TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
+  TEMPLATE_COUNT, TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
 } from "./templates";
 import { buildSineTable, cosQ, SINE_TABLE_LENGTH, sinQ, TWO_PI } from "./trig";
 
@@ -153,6 +153,14 @@ export const enum ShotWord {
 }
 export const enum ShotStop {
   Done, Hit, Pull,
+}
+/** #clearance's binding: arrays, then words; Want0 starts TEMPLATE_COUNT pairs (radius counts: 0 or 1, plus). */
+export const enum ClearMem {
+  Alive, Type, Radius, X, Y, RsqrtSeed,
+  Count,
+}
+export const enum ClearWord {
+  Capacity, PosShift, One, Templates, OtherPlus, WideOpen, Want0,
 }
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */
 const FAR_PULL = 2;
@@ -311,6 +319,8 @@ export class Game implements Simulation, Focus {
   readonly #kernels: Kernels | null;
   /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
   readonly #shots: Binding | null = null;
+  /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
+  readonly #clear: Binding | null = null;
 
   constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, kernels: Kernels | null = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
@@ -417,6 +427,23 @@ export class Game implements Simulation, Focus {
       if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
       for (let t = 0; t < SHOT_TYPES; t++) w[at + ShotWord.Life0 + t] = WEAPON_LIFE[t];
       this.#shots = b;
+      const c = new Binding([e.alive, e.type, this.radius, e.x, e.y, this.#rsqrtSeed], ClearWord.Want0 + 2 * TEMPLATE_COUNT);
+      const cw = c.words;
+      const ct = c.scalars;
+      cw[ct + ClearWord.Capacity] = e.capacity;
+      cw[ct + ClearWord.PosShift] = POS_SHIFT;
+      cw[ct + ClearWord.One] = ONE;
+      cw[ct + ClearWord.Templates] = TEMPLATE_COUNT;
+      cw[ct + ClearWord.OtherPlus] = SPAWN_SUN_CLEARANCE;
+      cw[ct + ClearWord.WideOpen] = WIDE_OPEN;
+      // What #clearance wants clear of each template: its radius and this much, or this much alone.
+      for (let t = 0; t < TEMPLATE_COUNT; t++) {
+        const kind = TEMPLATE_KIND[t];
+        const shot = kind === Kind.Shot;
+        cw[ct + ClearWord.Want0 + 2 * t] = shot ? 0 : 1;
+        cw[ct + ClearWord.Want0 + 2 * t + 1] = kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
+      }
+      this.#clear = c;
     }
     // Cells with a point within the largest projectile's reach of the sun, and cells with a
     // point beyond the arena (a corner at or past its radius).
@@ -674,7 +701,7 @@ export class Game implements Simulation, Focus {
       const r = SPAWN_MIN + (((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN)) >>> 16);
       const x = (r * 32 * cosQ(sine, a)) >> 9;
       const y = (r * 32 * sinQ(sine, a)) >> 9;
-      const clear = this.#clearance(x, y);
+      const clear = this.clearance(x, y);
       if (clear > best) {
         best = clear;
         bx = x;
@@ -717,7 +744,9 @@ export class Game implements Simulation, Focus {
    * WIDE_OPEN when nothing is in the way. Squared distances first; a square root (integer,
    * #unit) only for what is too close.
    */
-  #clearance(x: number, y: number): number {
+  clearance(x: number, y: number): number {
+    const c = this.#clear;
+    if (c !== null) return this.#kernels!.clearance(c.layout, c.m0, c.m1, c.m2, c.m3, x, y);
     const e = this.entities;
     let worst = WIDE_OPEN;
     for (let i = 0; i < e.capacity; i++) {

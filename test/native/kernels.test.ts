@@ -67,7 +67,7 @@ describe("native loops", function () {
     });
   }
 
-  it("fly a projectile storm as the JavaScript does: ships, planets, the sun, the edge, the cap", async function () {
+  it("fly a projectile storm and measure spawn clearance as the JavaScript does: ships, planets, the sun, the edge, the cap", async function () {
     if (!existsSync(LWXS)) {
       console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
       this.skip();
@@ -87,7 +87,8 @@ describe("native loops", function () {
         assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
         return line;
       };
-      const expected = `storm ${node.hashes.join(",")} ${node.counters.join(",")}`;
+      assert.ok(node.short > 100, `${node.short} of 3000 points short of clearance: the arena must be crowded`);
+      const expected = `storm ${node.hashes.join(",")} ${node.counters.join(",")} ${node.clearance} ${node.short}`;
       assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
       assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
     } finally {

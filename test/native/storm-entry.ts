@@ -17,6 +17,9 @@ import { joinAndSpawn, makeWorld } from "../game/world";
 export interface Storm {
   hashes: number[];
   counters: number[];
+  /** Game#clearance at 3000 points after the storm, hashed, and how many were short (negative). */
+  clearance: number;
+  short: number;
 }
 
 export function storm(seed: number, steps: number, kernels: Kernels | null): Storm {
@@ -71,7 +74,17 @@ export function storm(seed: number, steps: number, kernels: Kernels | null): Sto
   }
   const counters: number[] = [];
   for (let i = 0; i < GAME_COUNTER_COUNT; i++) counters.push(game.counters[i]);
-  return { hashes, counters };
+  // Spawn clearance in the crowded arena: around ships, planets and the sun, and anywhere.
+  let clearance = 0x811c9dc5;
+  let short = 0;
+  for (let k = 0; k < 3000; k++) {
+    const x = (rng.below(6001) - 3000) << POS_SHIFT;
+    const y = (rng.below(6001) - 3000) << POS_SHIFT;
+    const c = game.clearance(x, y);
+    if (c < 0) short++;
+    clearance = Math.imul(clearance ^ c, 0x01000193) >>> 0;
+  }
+  return { hashes, counters, clearance, short };
 }
 
 /** The counters a storm must have driven for the comparison to mean something, and how far. */
@@ -90,5 +103,5 @@ if (typeof xs !== "undefined" && xs.args[0] === "storm") {
   const kernels = xs.args[3] === "native" ? (xs.kernels ?? null) : null;
   if (xs.args[3] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
   const r = storm(Number(xs.args[1]), Number(xs.args[2]), kernels);
-  print(`storm ${r.hashes.join(",")} ${r.counters.join(",")}`);
+  print(`storm ${r.hashes.join(",")} ${r.counters.join(",")} ${r.clearance} ${r.short}`);
 }

@@ -507,6 +507,7 @@ extern void xs_lwar_commit(txMachine* the);
 extern void xs_lwar_pack(txMachine* the);
 extern void xs_lwar_shots(txMachine* the);
 extern void xs_lwar_sync(txMachine* the);
+extern void xs_lwar_clearance(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -536,6 +537,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 8);
 	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
+	lwDefine(the, &xsVar(2), "clearance", xs_lwar_clearance, 7);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
