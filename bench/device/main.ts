@@ -21,6 +21,8 @@ import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds from "./clock";
+import { clearance, commit, pack, plan, shots, sync } from "../../hosts/moddable/kernels";
+import type { Kernels } from "../../modules/native";
 
 declare function trace(...items: (string | number | boolean)[]): void;
 
@@ -108,6 +110,11 @@ function median(values: number[]): number {
 function runCount(): number {
   const n = Number(config.runs ?? 1);
   return Number.isInteger(n) && n >= 1 && n <= 99 ? n : 1;
+}
+
+/** Which loops ran: the C ones (the default, as in the app) or the JavaScript. */
+function loops(): string {
+  return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ? " native" : " js";
 }
 
 function platformName(): string {
@@ -216,7 +223,7 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: num
   const heapText =
     serverChunks !== undefined && serverSlots !== undefined ? `, server and game heap ${kib(serverChunks)} chunks + ${kib(serverSlots)} slots` : "";
   say(
-    `lwar-xs device bench: ${platformName()} ${header.label}: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
+    `lwar-xs device bench: ${platformName()} ${header.label}${loops()}: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
       `worst ${us(result.maxUs)} µs per 10 ms tick (mean ${us(result.meanUs)} µs, ${share.toFixed(share >= 10 ? 0 : 1)}% of a core)` +
       `${heapText}; clock ${clock.name}`,
   );
@@ -276,6 +283,10 @@ function run(): void {
 }
 
 export default function main(): void {
+  // The server and game run the app's native loops, as the lwar-xs app does; config
+  // "native" (mcconfig `native=0`) times their JavaScript instead.
+  const kernels: Kernels = { plan, commit, pack, shots, sync, clearance };
+  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = config.native === 0 || config.native === "0" ? null : kernels;
   // From the event loop, so the replay starts on a short stack.
   Timer.set(() => {
     try {
