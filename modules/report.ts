@@ -32,13 +32,13 @@ export const DROP_COUNTERS: readonly number[] = Object.freeze([
 
 /**
  * Counters of packets and messages set aside in the normal run of things: packets from a
- * peer that is not a player (among them those a client sends after its Disconnect or its
- * kick), reliable messages that came twice or ahead of a lost one (the sender resends),
+ * peer that is not a player, and from one that just left (after its Disconnect, kick or
+ * timeout), reliable messages that came twice or ahead of a lost one (the sender resends),
  * unreliable ones older than the newest. /metrics and /status show them; the status line
  * does not call them drops.
  */
 export const HARMLESS_COUNTERS: readonly number[] = Object.freeze([
-  C.UnknownPeer, C.DuplicateReliable, C.OutOfOrderReliable, C.StaleUnreliable,
+  C.UnknownPeer, C.AfterLeave, C.DuplicateReliable, C.OutOfOrderReliable, C.StaleUnreliable,
 ]);
 
 /** One line for the operator: its text (no time stamp) and the same as fields, for a JSON log. */

@@ -54,6 +54,11 @@ export const C = Object.freeze({
   FutureTimestamp: 40,
   /** Connects from new peers dropped because admissions ran ahead of the admission rate (they are resent). */
   AdmissionsDeferred: 41,
+  /**
+   * Packets from a player that just left (its Disconnect, kick or timeout), within
+   * LEFT_MEMORY_MS: its last packets in flight, not a stranger's (those are UnknownPeer).
+   */
+  AfterLeave: 42,
 } as const);
 
 /** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */

@@ -96,6 +96,13 @@ export const ADMISSION_REFILL_MS = 250;
  */
 export const HANDSHAKE_PENALTY_MS = 10000;
 const HANDSHAKE_MEMORY = 8;
+/**
+ * Packets from a player that left this recently, ms, are counted as AfterLeave, not as a
+ * stranger's (UnknownPeer): a client's packets still in flight after its Disconnect, or a
+ * kicked client that has not noticed yet. The last LEFT_MEMORY who left are remembered.
+ */
+export const LEFT_MEMORY_MS = 5000;
+const LEFT_MEMORY = 8;
 /** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
 export const CHAT_INTERVAL_MS = 250;
 export const CHANGE_INTERVAL_MS = 500;
@@ -202,6 +209,11 @@ export class Server implements Core, EntityListener, Players {
   readonly #penaltyPort: Int32Array;
   readonly #penaltyUntil: number[];
   #penaltyNext = 0;
+  /** Players who left recently: a ring of address, port and until when (LEFT_MEMORY_MS). */
+  readonly #leftAddress: string[];
+  readonly #leftPort: Int32Array;
+  readonly #leftUntil: number[];
+  #leftNext = 0;
   #nextToken = 0;
   /** Bytes every queue keeps free for Leaves (see reserve()). */
   readonly #leaveReserve: number;
@@ -234,6 +246,9 @@ export class Server implements Core, EntityListener, Players {
     this.#penaltyAddress = new Array<string>(HANDSHAKE_MEMORY).fill("");
     this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
     this.#penaltyUntil = new Array<number>(HANDSHAKE_MEMORY).fill(0);
+    this.#leftAddress = new Array<string>(LEFT_MEMORY).fill("");
+    this.#leftPort = new Int32Array(LEFT_MEMORY).fill(-1);
+    this.#leftUntil = new Array<number>(LEFT_MEMORY).fill(0);
     // Room for a packet of entity traffic, an announcement and the Leave reserve.
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
@@ -434,7 +449,7 @@ export class Server implements Core, EntityListener, Players {
   #admit(length: number, address: string, port: number, now: number): number {
     const rx = this.#rx;
     if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
-      this.counters[C.UnknownPeer]++;
+      this.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
       return -1;
     }
     let slot = -1;
@@ -986,8 +1001,19 @@ export class Server implements Core, EntityListener, Players {
   }
 
   /** Free the slot; the others get Leave, then Remove for the player's entities. */
+  #leftRecently(address: string, port: number, now: number): boolean {
+    for (let k = 0; k < LEFT_MEMORY; k++)
+      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && now < this.#leftUntil[k]) return true;
+    return false;
+  }
+
   #remove(slot: number): void {
     const id = this.playerId(slot);
+    const k = this.#leftNext;
+    this.#leftNext = (k + 1) % LEFT_MEMORY;
+    this.#leftAddress[k] = this.address[slot];
+    this.#leftPort[k] = this.port[slot];
+    this.#leftUntil[k] = this.#now + LEFT_MEMORY_MS;
     this.active[slot] = 0;
     this.port[slot] = -1;
     this.#players--;

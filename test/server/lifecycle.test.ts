@@ -5,6 +5,7 @@ import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
 import { headerAck, headerRel } from "../../modules/protocol/codec";
 import { setU32 } from "../../modules/protocol/bytes";
 import { LogEvent, KickReason } from "../../modules/server/events";
+import { LEFT_MEMORY_MS } from "../../modules/server/server";
 import { bytesToAscii } from "../../modules/text";
 import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { Client } from "../../modules/client/client";
@@ -128,6 +129,30 @@ describe("server life cycle", function () {
     m.run(100);
     assert.equal(m.server.counters[C.UnknownPeer], 1);
     assert.equal(name(a, a.selfSlot), "Player 1");
+  });
+
+  it("packets from a player that just left count as afterLeave, a stranger's and later ones as unknownPeer", function () {
+    const m = new Match();
+    const raw = rawPeer(m, 9);
+    raw.send(CONNECT);
+    m.run(50);
+    assert.equal(m.server.playerCount(), 1);
+    assert.ok(m.server.disconnectPeer("mem:raw", 9), "the raw peer was a player");
+    m.run(50);
+    assert.equal(m.server.playerCount(), 0);
+    const input = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 1, Msg.Input, 1, 0, 0, 0, 0];
+    raw.send(input);
+    m.run(50);
+    assert.equal(m.server.counters[C.AfterLeave], 1, "its packet still in flight");
+    assert.equal(m.server.counters[C.UnknownPeer], 0);
+    rawPeer(m, 10).send(input);
+    m.run(50);
+    assert.equal(m.server.counters[C.UnknownPeer], 1, "the same address from another port is a stranger");
+    m.run(LEFT_MEMORY_MS);
+    raw.send(input);
+    m.run(50);
+    assert.equal(m.server.counters[C.AfterLeave], 1);
+    assert.equal(m.server.counters[C.UnknownPeer], 2, "long after it left, a stranger again");
   });
 
   it("drops and counts a Chat, Name or Selection naming another player's id", function () {
