@@ -32,7 +32,14 @@ const OPTIONS = {
   },
   "timeout-ms": { type: "int", min: 100, max: 3600000, defaultText: "15000", help: "drop a client silent this long" },
   "max-players": { type: "int", min: 1, max: 8, defaultText: "8", help: "player slots" },
-  "max-entities": { type: "int", min: 1, max: 65535, defaultText: String(defaultConfig.maxEntities), help: "entity pool: sun, planets, ships, projectiles" },
+  "max-entities": {
+    type: "int",
+    // The game's least: the sun, the planets, a ship per player and a projectile (one player here).
+    min: 1 + defaultConfig.planets + 1 + 1,
+    max: 65535,
+    defaultText: String(defaultConfig.maxEntities),
+    help: `entity pool: sun, planets, ships, projectiles; at least ${2 + defaultConfig.planets} + --max-players`,
+  },
   "queue-bytes": {
     type: "int", min: 512, max: 65535, defaultText: String(defaultConfig.reliableQueueBytes),
     help: "unacknowledged reliable bytes per player before a queue-overflow kick",
