@@ -24,6 +24,7 @@
  *           (a fresh ArrayBuffer with `address` and `port`) and the Uint8Array that
  *           hosts/moddable/host.ts wraps around it: the per-datagram garbage of the device
  */
+import type { Kernels } from "../../modules/native";
 import { makeConfig, type Config } from "../../modules/config";
 import type { Host } from "../../modules/host";
 import { createServer, type Server } from "../../modules/server/server";
@@ -43,12 +44,15 @@ declare const xs: {
   udpOpen(port: number, buffer: Uint8Array, handler: (length: number, address: string, port: number) => void): number;
   udpSend(bytes: Uint8Array, length: number, address: string, port: number): number;
   udpClose(): void;
+  readonly kernels?: Kernels;
 };
 declare const print: (...values: unknown[]) => void;
 
 class LwxsHost implements Host {
   readonly #t0: number;
   events = 0;
+  /** The native loops, as the device runs them (their bindings are part of the budget). */
+  readonly kernels = xs.kernels ?? null;
   constructor() {
     this.#t0 = xs.now();
   }
