@@ -46,6 +46,12 @@ export interface Kernels {
    * why it stopped).
    */
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
+  /**
+   * Server#validate's fast path and the reading of what it passes: for a datagram of
+   * `length` bytes in the receive buffer that is an ack alone (returns 1) or an ack and one
+   * Input (2), the ack, timestamp and input bits into the layout's results; else 0.
+   */
+  peek(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, length: number): number;
   /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
   clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
 }

@@ -1,12 +1,12 @@
 /*
  * Native inner loops of the server and the game: the priority planner's plan and commit,
- * the Update entry loop, the entity sync, the projectiles' flight and a spawn point's
- * clearance. The JavaScript they mirror is the reference (modules/server/updates.ts
- * PriorityPlanner.plan and .commit, modules/server/server.ts #sendUpdates and #sync,
- * modules/game/game.ts #moveShots and #clearance); the interface and the calling
- * convention are in modules/native.ts. The array and word numbers below are
- * PlanMem/PlanWord, PackMem/PackWord, SyncMem/SyncWord, ShotMem/ShotWord and
- * ClearMem/ClearWord there.
+ * the Update entry loop, the entity sync, the receive fast path, the projectiles' flight
+ * and a spawn point's clearance. The JavaScript they mirror is the reference
+ * (modules/server/updates.ts PriorityPlanner.plan and .commit, modules/server/server.ts
+ * #sendUpdates, #sync and #validate with #handle, modules/game/game.ts #moveShots and
+ * #clearance); the interface and the calling convention are in modules/native.ts. The
+ * array and word numbers below are PlanMem/PlanWord, PackMem/PackWord, SyncMem/SyncWord,
+ * PeekMem/PeekWord, ShotMem/ShotWord and ClearMem/ClearWord there.
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
  * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
@@ -609,4 +609,49 @@ void xs_lwar_clearance(xsMachine *the)
 		}
 	}
 	xsmcSetInteger(xsResult, worst);
+}
+
+/* ------------------------------------------------------------------ receive */
+
+enum { R_RX, R_COUNT };
+enum { RW_APPID, RW_INPUTTYPE, RW_FORWARD, RW_BACKWARD, RW_LEFT, RW_RIGHT, RW_SHOOTING, RW_ACK, RW_TIMESTAMP, RW_INPUT };
+enum { PEEK_OTHER, PEEK_ACK, PEEK_ACKINPUT };
+
+static inline int32_t get32(const uint8_t *p)
+{
+	return (int32_t)(((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]);
+}
+
+/*
+ * peek(layout, m0, m1, m2, m3, length) -> kind
+ *
+ * Server#validate's fast path: a 14-byte packet with the app id and no messages is an ack
+ * alone; a 20-byte one with the app id, no reliable messages and one unreliable Input is
+ * an ack and an Input. Both are valid whatever their other bytes hold. For those the
+ * header's ack and timestamp, and the Input as INPUT_* bits (a byte that is not zero is
+ * true, as readInput reads it), go into the layout's results. Anything else: PEEK_OTHER,
+ * and the JavaScript validates it.
+ */
+void xs_lwar_peek(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t length = xsmcToInteger(xsArg(5));
+	int32_t *w = m.words + 2 * R_COUNT;
+	const uint8_t *rx = U8(&m, R_RX);
+	int32_t kind = PEEK_OTHER;
+	if ((length == 14 || length == 20) && get32(rx) == w[RW_APPID] && rx[12] == 0) {
+		if (length == 14 && rx[13] == 0)
+			kind = PEEK_ACK;
+		else if (length == 20 && rx[13] == 1 && rx[14] == w[RW_INPUTTYPE]) {
+			kind = PEEK_ACKINPUT;
+			w[RW_INPUT] = (rx[15] ? w[RW_FORWARD] : 0) | (rx[16] ? w[RW_BACKWARD] : 0) | (rx[17] ? w[RW_LEFT] : 0) |
+				(rx[18] ? w[RW_RIGHT] : 0) | (rx[19] ? w[RW_SHOOTING] : 0);
+		}
+		if (kind != PEEK_OTHER) {
+			w[RW_ACK] = get32(rx + 4);
+			w[RW_TIMESTAMP] = get32(rx + 8);
+		}
+	}
+	xsmcSetInteger(xsResult, kind);
 }

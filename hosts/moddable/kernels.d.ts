@@ -7,3 +7,4 @@ export declare const pack: Kernels["pack"];
 export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
 export declare const clearance: Kernels["clearance"];
+export declare const peek: Kernels["peek"];

@@ -10,3 +10,4 @@ export function pack() @ "xs_lwar_pack";
 export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
 export function clearance() @ "xs_lwar_clearance";
+export function peek() @ "xs_lwar_peek";

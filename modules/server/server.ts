@@ -49,6 +49,19 @@ export const enum SyncMem {
 export const enum SyncWord {
   Capacity, Words, ActionRoom, Header, AddType, RemoveType, QueueBytes, Keep, Used, Seq, Messages, State, Queue0,
 }
+/** The receive fast path's binding for native kernels: the receive buffer, then words. */
+export const enum PeekMem {
+  Rx,
+  Count,
+}
+export const enum PeekWord {
+  AppId, InputType, Forward, Backward, Left, Right, Shooting, Ack, Timestamp, Input,
+  Count,
+}
+/** What `peek` found: a packet for the general path, an ack alone, an ack and one Input. */
+export const enum PeekKind {
+  Other, Ack, AckInput,
+}
 /** Why a native sync stopped: the slot is done, its queue is at the line it keeps, or the action list is full. */
 export const enum SyncStop {
   Done, Room, Actions,
@@ -228,6 +241,8 @@ export class Server implements Core, EntityListener, Players {
   readonly #pack: Binding | null = null;
   /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
   readonly #syncBinding: Binding | null = null;
+  /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
+  readonly #peek: Binding | null = null;
   readonly #actions!: Int32Array;
 
   constructor(config: Config, host: Host) {
@@ -335,6 +350,17 @@ export class Server implements Core, EntityListener, Players {
       sw[at + SyncWord.Keep] = MAX_PACKET + this.#leaveReserve;
       for (let i = 0; i < n; i++) sw[at + SyncWord.Queue0 + i] = queues[i].byteOffset;
       this.#syncBinding = sb;
+      const pb = new Binding([this.#rx], PeekWord.Count);
+      const pw = pb.words;
+      const pt = pb.scalars;
+      pw[pt + PeekWord.AppId] = APP_ID_I32;
+      pw[pt + PeekWord.InputType] = Msg.Input;
+      pw[pt + PeekWord.Forward] = INPUT_FORWARD;
+      pw[pt + PeekWord.Backward] = INPUT_BACKWARD;
+      pw[pt + PeekWord.Left] = INPUT_LEFT;
+      pw[pt + PeekWord.Right] = INPUT_RIGHT;
+      pw[pt + PeekWord.Shooting] = INPUT_SHOOTING;
+      this.#peek = pb;
     }
     this.#now = host.now();
     this.#cycleStart = this.#now;
@@ -406,9 +432,13 @@ export class Server implements Core, EntityListener, Players {
     const rx = this.#rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    // What clients send most, an ack alone or with one Input, checked and read in C where
+    // the host has the native loops (#handleFast); everything else goes the general way.
+    const peek = this.#peek;
+    const kind = peek !== null ? this.#kernels!.peek(peek.layout, peek.m0, peek.m1, peek.m2, peek.m3, length) : PeekKind.Other;
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
-    if (!this.#validate(length)) return;
+    if (kind === PeekKind.Other && !this.#validate(length)) return;
     const now = this.host.now();
     this.#now = now;
     let slot = this.#find(address, port);
@@ -416,7 +446,8 @@ export class Server implements Core, EntityListener, Players {
       slot = this.#admit(length, address, port, now);
       if (slot < 0) return;
     }
-    this.#handle(slot, now);
+    if (kind !== PeekKind.Other) this.#handleFast(slot, now, kind, peek!);
+    else this.#handle(slot, now);
     if (this.#kickPending) this.#processKicks();
   }
 
@@ -533,22 +564,52 @@ export class Server implements Core, EntityListener, Players {
   }
 
   /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
+  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
+  #acknowledged(slot: number, ep: Endpoint, ack: number, now: number): boolean {
+    // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
+    if (((ack - ep.firstSeq) | 0) >= 0 && !ep.acknowledge(ack, now)) {
+      this.counters[C.BadAck]++;
+      this.#misbehave(slot);
+      return false;
+    }
+    ep.lastHeard = now;
+    // Its Join (seqno 0) acknowledged: the handshake is complete.
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
+    return true;
+  }
+
+  /** #handle for an ack alone or an ack and one Input, as `peek` read them (native kernels). */
+  #handleFast(slot: number, now: number, kind: number, peek: Binding): void {
+    const ep = this.endpoints[slot];
+    const w = peek.words;
+    const at = peek.scalars;
+    if (!this.#acknowledged(slot, ep, w[at + PeekWord.Ack], now) || kind === PeekKind.Ack) return;
+    const ts = w[at + PeekWord.Timestamp];
+    if (ep.hasTimestamp) {
+      const ahead = (ts - ep.newestTimestamp) | 0;
+      if (ahead < 0) {
+        this.counters[C.StaleUnreliable]++;
+        return;
+      }
+      const elapsed = now - ep.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
+        this.counters[C.FutureTimestamp]++;
+        return;
+      }
+    }
+    ep.newestTimestamp = ts;
+    ep.newestAt = now;
+    ep.hasTimestamp = true;
+    this.#inputAt[slot] = now;
+    this.input[slot] = w[at + PeekWord.Input];
+  }
+
   #handle(slot: number, now: number): void {
     const rx = this.#rx;
     const ep = this.endpoints[slot];
     const counters = this.counters;
     const v = this.#rxView;
-    // Signed: only compared modulo 2^32 (an unsigned value above 2^31 is a double on XS).
-    const ack = v.getInt32(4);
-    // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
-    if (((ack - ep.firstSeq) | 0) >= 0 && !ep.acknowledge(ack, now)) {
-      counters[C.BadAck]++;
-      this.#misbehave(slot);
-      return;
-    }
-    ep.lastHeard = now;
-    // Its Join (seqno 0) acknowledged: the handshake is complete.
-    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
+    if (!this.#acknowledged(slot, ep, v.getInt32(4), now)) return;
     const rel = rx[12];
     const unrel = rx[13];
     const offsets = this.#offsets;

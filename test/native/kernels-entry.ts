@@ -7,6 +7,9 @@
 import { Replay, type CaseOptions } from "../../bench/driver";
 import type { Kernels } from "../../modules/native";
 import type { Game } from "../../modules/game/game";
+import { makeConfig } from "../../modules/config";
+import { createMatch } from "../../modules/match";
+import { Random } from "../../modules/random";
 
 export interface Sent {
   count: number;
@@ -40,7 +43,7 @@ declare const xs: { args: string[]; kernels?: Kernels } | undefined;
 declare const print: (s: string) => void;
 declare const NATIVE_TRACE: ArrayLike<number> | undefined;
 
-if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined") {
+if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined" && xs.args[0] !== "receive") {
   const o = JSON.parse(xs.args[0]) as CaseOptions;
   const words = new Int32Array(NATIVE_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = NATIVE_TRACE[i];
@@ -48,4 +51,79 @@ if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined") {
   if (xs.args[1] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
   const s = replaySent(o, new Uint8Array(words.buffer), kernels);
   print(`sent ${s.count} ${s.hash} ${s.world}`);
+}
+
+/**
+ * Datagrams of the shapes the receive fast path takes (an ack alone, an ack and an Input),
+ * valid and mutated (a byte changed, a length one off), from two players and a stranger,
+ * into a server: the hash of its counters and the players' input bits after each.
+ */
+export function receiveStorm(seed: number, count: number, kernels: Kernels | null): { hash: number; counters: Uint32Array } {
+  const host = new QuietHost(kernels);
+  const { server } = createMatch(makeConfig({ maxPlayers: 2 }), host, 1);
+  // Two players: a Connect each, then their Join acknowledged.
+  const connect = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 101];
+  const ports = [5001, 5002, 5003];
+  for (let p = 0; p < 2; p++) server.receive(Uint8Array.from(connect), connect.length, "peer", ports[p]);
+  // Their Join, Name and Selection (seqnos 0 to 2) go out: acks of those are good.
+  server.tick(host.time);
+  const rng = new Random(seed);
+  const bytes = new Uint8Array(24);
+  let hash = 0x811c9dc5;
+  for (let k = 0; k < count; k++) {
+    host.time += 3;
+    const input = rng.below(2) === 0;
+    let length = input ? 20 : 14;
+    bytes.fill(0);
+    bytes.set([0xf2, 0x70, 0x87, 0xc5]);
+    // An ack at, before or past what the server sent; the timestamp mostly rising.
+    const ack = rng.below(400) === 0 ? rng.nextU32() : rng.below(3);
+    bytes[4] = ack >>> 24;
+    bytes[5] = ack >>> 16;
+    bytes[6] = ack >>> 8;
+    bytes[7] = ack;
+    const ts = rng.below(8) === 0 ? rng.nextU32() : k * 3;
+    bytes[8] = ts >>> 24;
+    bytes[9] = ts >>> 16;
+    bytes[10] = ts >>> 8;
+    bytes[11] = ts;
+    if (input) {
+      bytes[13] = 1;
+      bytes[14] = 203;
+      for (let i = 15; i < 20; i++) bytes[i] = rng.below(3) === 0 ? rng.below(256) : 0;
+    }
+    const mutate = rng.below(4);
+    // Any byte but the ack's (a bad ack is a strike: those come 1 in 400, above).
+    if (mutate === 0) {
+      const at = rng.below(length - 3);
+      bytes[at < 4 ? at : at + 4] = rng.below(256);
+    }
+    else if (mutate === 1) length += rng.below(2) === 0 ? -1 : 1;
+    const port = ports[rng.below(3)];
+    server.receive(bytes.subarray(0, length), length, "peer", port);
+    if (k % 7 === 0) server.tick(host.time);
+    const c = server.counters;
+    for (let i = 0; i < c.length; i++) hash = Math.imul(hash ^ c[i], 0x01000193);
+    hash = Math.imul(hash ^ server.input[0] ^ (server.input[1] << 8), 0x01000193) >>> 0;
+  }
+  return { hash, counters: server.counters };
+}
+
+class QuietHost {
+  time = 1000;
+  readonly kernels: Kernels | null;
+  constructor(kernels: Kernels | null) {
+    this.kernels = kernels;
+  }
+  send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
+  now(): number {
+    return this.time;
+  }
+  log(_event: number, _slot: number, _value: number): void {}
+}
+
+if (typeof xs !== "undefined" && xs.args[0] === "receive") {
+  const kernels = xs.args[3] === "native" ? (xs.kernels ?? null) : null;
+  if (xs.args[3] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+  print(`receive ${receiveStorm(Number(xs.args[1]), Number(xs.args[2]), kernels).hash}`);
 }

@@ -11,10 +11,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../bench/driver";
 import { Binding } from "../../modules/native";
+import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { GAME_COUNTER_NAMES } from "../../modules/game/game";
 import { bundle } from "../../tools/xs/bundle";
 import { LWXS, runXs } from "../../tools/xs/run";
-import { replaySent, type Sent } from "./kernels-entry";
+import { receiveStorm, replaySent, type Sent } from "./kernels-entry";
 import { STORM_COUNTERS, storm } from "./storm-entry";
 
 const ENTRY = fileURLToPath(new URL("./kernels-entry.ts", import.meta.url));
@@ -91,6 +92,34 @@ describe("native loops", function () {
       const expected = `storm ${node.hashes.join(",")} ${node.counters.join(",")} ${node.clearance} ${node.short}`;
       assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
       assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("read what clients send most as the JavaScript does: acks and Inputs, valid and mutated, from players and a stranger", async function () {
+    if (!existsSync(LWXS)) {
+      console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
+      this.skip();
+    }
+    const seed = 11;
+    const count = 20000;
+    const { hash: node, counters } = receiveStorm(seed, count, null);
+    // The storm reached every way such a packet can go.
+    for (const c of [C.StaleUnreliable, C.FutureTimestamp, C.BadAck, C.UnknownPeer, C.TooShort, C.Truncated, C.BadAppId])
+      assert.ok(counters[c] > 10, `${COUNTER_NAMES[c]} ${counters[c]}: the storm must reach it`);
+    const dir = mkdtempSync(join(tmpdir(), "lwar-receive-"));
+    try {
+      const script = join(dir, "receive.js");
+      await bundle(ENTRY, script);
+      const run = async (mode: string): Promise<number> => {
+        const r = await runXs([script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: ["receive", String(seed), String(count), mode], keys: 256, timeoutMs: 100_000 });
+        const m = /^receive (\d+)$/m.exec(r.stdout);
+        assert.ok(m !== null, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
+        return Number(m[1]);
+      };
+      assert.equal(await run("js"), node, "XS running the JavaScript counts and reads what Node does");
+      assert.equal(await run("native"), node, "XS running the C counts and reads what the JavaScript does");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
