@@ -116,6 +116,8 @@ const HANDSHAKE_MEMORY = 8;
  */
 export const LEFT_MEMORY_MS = 5000;
 const LEFT_MEMORY = 8;
+/** #find's hint table: a slot per port's low bits (a hint only: a clash falls back to the search). */
+const PORT_HINT_MASK = 63;
 /** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
 export const CHAT_INTERVAL_MS = 250;
 export const CHANGE_INTERVAL_MS = 500;
@@ -241,6 +243,8 @@ export class Server implements Core, EntityListener, Players {
   readonly #pack: Binding | null = null;
   /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
   readonly #syncBinding: Binding | null = null;
+  /** [port & PORT_HINT_MASK]: 1 + the slot last admitted from such a port (0: none); #find checks it first. */
+  readonly #slotByPort!: Uint8Array;
   /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
   readonly #peek: Binding | null = null;
   readonly #actions!: Int32Array;
@@ -290,6 +294,7 @@ export class Server implements Core, EntityListener, Players {
       this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
       this.#list = a.u16(cap, "update plan list");
       this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
+      this.#slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
       this.active = a.u8(n, "player tables");
       this.nameLength = a.u8(n, "player tables");
       this.ship = a.u8(n, "player tables");
@@ -469,7 +474,10 @@ export class Server implements Core, EntityListener, Players {
   }
 
   #find(address: string, port: number): number {
-    // A free slot's port is -1, which no datagram has: one typed read per slot.
+    // The slot last admitted from a port with these low bits, if it is still that peer.
+    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
+    if (hint >= 0 && this.port[hint] === port && this.address[hint] === address) return hint;
+    // Else every slot: a free slot's port is -1, which no datagram has.
     const ports = this.port;
     const n = ports.length;
     for (let s = 0; s < n; s++) if (ports[s] === port && this.address[s] === address) return s;
@@ -509,6 +517,7 @@ export class Server implements Core, EntityListener, Players {
     this.active[slot] = 1;
     this.address[slot] = address;
     this.port[slot] = port;
+    this.#slotByPort[port & PORT_HINT_MASK] = slot + 1;
     this.endpoints[slot].reset(now);
     this.ship[slot] = 0;
     this.weapon[slot] = 0;
