@@ -406,7 +406,7 @@ interface Simulator {
   group: Group;
   inst: Instruments;
   log: fs.WriteStream;
-  serverChats: { slot: number; text: string }[];
+  serverChats: { name: string; text: string }[];
   events: Events;
   /** The same, for WebSocket peers (`ws:<address>#n` in the line). */
   wsEvents: Events;
@@ -440,9 +440,10 @@ async function startSimulator(p: Programs, app: string, dir: string): Promise<Si
       probes.push({ t, chunk: Number(probe[1]), slot: Number(probe[2]) });
       return;
     }
-    const chat = /^chat slot (\d+) .*?: (bot \d+ says hi #\d+)$/.exec(line);
+    // modules/report.ts: chat    'NAME': TEXT
+    const chat = /^chat\s+'(.*?)': (bot \d+ says hi #\d+)$/.exec(line);
     if (chat !== null) {
-      s.serverChats.push({ slot: Number(chat[1]), text: chat[2] });
+      s.serverChats.push({ name: chat[1], text: chat[2] });
       return;
     }
     const ev = /^(join|leave|kick|timeout|reject)\b/.exec(line);
@@ -529,7 +530,7 @@ async function playBots(s: Simulator, o: { behaviour: string; chatEveryS: number
 }
 
 /** Every reliable message applied once and in order, every chat line once and in order, at the bots and in the server's log. */
-function checkDelivery(played: Played, udpEvents: Events, udpChats: { slot: number; text: string }[]): string[] {
+function checkDelivery(played: Played, udpEvents: Events, udpChats: { name: string; text: string }[]): string[] {
   const failures: string[] = [];
   const { bots, byBot, summary } = played;
   say("");
