@@ -52,6 +52,8 @@ export interface Kernels {
    * Input (2), the ack, timestamp and input bits into the layout's results; else 0.
    */
   peek(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, length: number): number;
+  /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
+  notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
   clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
 }

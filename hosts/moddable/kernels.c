@@ -1,12 +1,13 @@
 /*
- * Native inner loops of the server and the game: the priority planner's plan and commit,
- * the Update entry loop, the entity sync, the receive fast path, the projectiles' flight
- * and a spawn point's clearance. The JavaScript they mirror is the reference
- * (modules/server/updates.ts PriorityPlanner.plan and .commit, modules/server/server.ts
- * #sendUpdates, #sync and #validate with #handle, modules/game/game.ts #moveShots and
- * #clearance); the interface and the calling convention are in modules/native.ts. The
- * array and word numbers below are PlanMem/PlanWord, PackMem/PackWord, SyncMem/SyncWord,
- * PeekMem/PeekWord, ShotMem/ShotWord and ClearMem/ClearWord there.
+ * Native inner loops of the server and the game: the priority planner's plan, commit and
+ * bookkeeping of Adds and Removes, the Update entry loop, the entity sync, the receive fast
+ * path, the projectiles' flight and a spawn point's clearance. The JavaScript they mirror
+ * is the reference (modules/server/updates.ts PriorityPlanner.plan, .commit and
+ * .applyActions, modules/server/server.ts #sendUpdates, #sync and #validate with #handle,
+ * modules/game/game.ts #moveShots and #clearance); the interface and the calling convention
+ * are in modules/native.ts. The array and word numbers below are PlanMem/PlanWord,
+ * PackMem/PackWord, SyncMem/SyncWord, PeekMem/PeekWord, ShotMem/ShotWord and
+ * ClearMem/ClearWord there.
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
  * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
@@ -64,7 +65,7 @@ static inline int clz32(uint32_t v)
 
 /* ------------------------------------------------------------------ planner */
 
-enum { P_X, P_Y, P_VX, P_VY, P_OWNER, P_STEADY, P_FX, P_FY, P_FI, P_SETS, P_TICK, P_CURSOR, P_KNOWN, P_LIST, P_COUNT };
+enum { P_X, P_Y, P_VX, P_VY, P_OWNER, P_STEADY, P_FX, P_FY, P_FI, P_SETS, P_TICK, P_CURSOR, P_KNOWN, P_LIST, P_ACTIONS, P_COUNT };
 enum { W_CAP, W_WORDS, W_LIMIT, W_NEAR, W_MID, W_FAR, W_HASFOCUS, W_HASSTEADY, W_POSSHIFT, W_OWNEND, W_FRESHEND, W_CARRIEDEND, W_PLANNED };
 
 #define WHEEL 8
@@ -195,6 +196,44 @@ void xs_lwar_commit(xsMachine *the)
 			continue;
 		sets[carried + (j < words ? j : j - words)] |= bits;
 		sets[due + j] = 0;
+	}
+}
+
+/*
+ * notify(layout, m0, m1, m2, m3, slot, n): PriorityPlanner.applyActions. For each of the
+ * first n actions: an index the player was sent an Add for (added: it is new, and leaves
+ * every set it was in), or ~index for a Remove (removed: it leaves every set, unknown).
+ */
+void xs_lwar_notify(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t slot = xsmcToInteger(xsArg(5));
+	int32_t n = xsmcToInteger(xsArg(6));
+	int32_t *w = m.words + 2 * P_COUNT;
+	int32_t *sets = I32(&m, P_SETS);
+	uint8_t *known = U8(&m, P_KNOWN);
+	const int32_t *actions = I32(&m, P_ACTIONS);
+	int32_t words = w[W_WORDS], cap = w[W_CAP];
+	int32_t base = slot * SETS * words;
+	int32_t j;
+	for (j = 0; j < n; j++) {
+		int32_t a = actions[j];
+		int32_t i = a < 0 ? ~a : a;
+		int32_t k = slot * cap + i;
+		int32_t first = base + (i >> 5), end = first + SETS * words, at;
+		uint32_t mask = ~(1u << (i & 31));
+		if (a < 0 && known[k] == 0)
+			continue;
+		if (known[k] != 0)
+			for (at = first; at < end; at += words)
+				sets[at] &= (int32_t)mask;
+		if (a < 0)
+			known[k] = 0;
+		else {
+			known[k] = 1;
+			sets[first] |= (int32_t)~mask;
+		}
 	}
 }
 

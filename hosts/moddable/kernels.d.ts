@@ -8,3 +8,4 @@ export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
 export declare const clearance: Kernels["clearance"];
 export declare const peek: Kernels["peek"];
+export declare const notify: Kernels["notify"];

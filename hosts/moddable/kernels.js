@@ -11,3 +11,4 @@ export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
 export function clearance() @ "xs_lwar_clearance";
 export function peek() @ "xs_lwar_peek";
+export function notify() @ "xs_lwar_notify";

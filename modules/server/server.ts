@@ -393,7 +393,9 @@ export class Server implements Core, EntityListener, Players {
     if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#sim = sim;
     if (focus !== null)
-      this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, { limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list });
+      this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
+        limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list, actions: this.#actions,
+      });
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
   }
 
@@ -1033,11 +1035,7 @@ export class Server implements Core, EntityListener, Players {
         ep.count += w[at + SyncWord.Messages];
         ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
         state = w[at + SyncWord.State];
-        for (let j = 0; j < n; j++) {
-          const i = actions[j];
-          if (i < 0) planner.removed(s, ~i);
-          else planner.added(s, i);
-        }
+        if (n !== 0) planner.applyActions(s, actions, n);
       }
       if (state === SyncStop.Done) this.#dirtyAny[s] = 0;
     }

@@ -20,6 +20,8 @@ export interface UpdatePlanner {
   added(slot: number, index: number): void;
   /** The server queued a Remove of entity `index` to `slot` (or the entity died unannounced). */
   removed(slot: number, index: number): void;
+  /** The first `n` of `actions` for `slot`, in order: an index was added, ~index removed. */
+  applyActions(slot: number, actions: Int32Array, n: number): void;
   /** The first `sent` entries of the last plan for `slot` went out. */
   commit(slot: number, list: Uint16Array, sent: number, now: number): void;
   /** Forget what was sent to `slot` (a new player took it). */
@@ -69,6 +71,8 @@ export class RoundRobinPlanner implements UpdatePlanner {
 
   removed(_slot: number, _index: number): void {}
 
+  applyActions(_slot: number, _actions: Int32Array, _n: number): void {}
+
   poolBytes(): number {
     return this.#cursor.byteLength;
   }
@@ -102,6 +106,8 @@ export interface PriorityOptions {
    */
   kernels?: Kernels | null;
   list?: Uint16Array;
+  /** The server's entity sync actions (applyActions), in the list's buffer. */
+  actions?: Int32Array;
 }
 
 /**
@@ -109,7 +115,7 @@ export interface PriorityOptions {
  * numbers): arrays first, then scalar words from `Binding.scalars`.
  */
 export const enum PlanMem {
-  X, Y, VX, VY, Owner, Steady, FocusX, FocusY, FocusIndex, Sets, Tick, Cursor, Known, List,
+  X, Y, VX, VY, Owner, Steady, FocusX, FocusY, FocusIndex, Sets, Tick, Cursor, Known, List, Actions,
   Count,
 }
 export const enum PlanWord {
@@ -166,6 +172,7 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly #kernels: Kernels | null;
   readonly #binding: Binding | null = null;
   readonly #list: Uint16Array | null;
+  readonly #actions: Int32Array | null;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
@@ -190,6 +197,7 @@ export class PriorityPlanner implements UpdatePlanner {
     this.#bytes = a.bytes;
     this.#kernels = options?.kernels ?? null;
     this.#list = options?.list ?? null;
+    this.#actions = options?.actions ?? null;
     if (this.#kernels !== null) {
       if (this.#list === null) throw new RangeError("PriorityPlanner: native kernels need the list every plan uses");
       const e = entities;
@@ -199,7 +207,7 @@ export class PriorityPlanner implements UpdatePlanner {
       const b = new Binding([
         e.x, e.y, e.vx, e.vy, e.owner, steady ?? this.#tick,
         f !== null ? f.focusX : this.#tick, f !== null ? f.focusY : this.#tick, f !== null ? f.focusIndex : this.#tick,
-        this.#sets, this.#tick, this.#carryCursor, this.#known, this.#list,
+        this.#sets, this.#tick, this.#carryCursor, this.#known, this.#list, options?.actions ?? this.#list,
       ], PlanWord.Count);
       const w = b.words;
       const at = b.scalars;
@@ -236,6 +244,19 @@ export class PriorityPlanner implements UpdatePlanner {
     if (this.#known[k] === 0) return;
     this.#forget(slot, index);
     this.#known[k] = 0;
+  }
+
+  applyActions(slot: number, actions: Int32Array, n: number): void {
+    const b = this.#binding;
+    if (b !== null && actions === this.#actions) {
+      this.#kernels!.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
+      return;
+    }
+    for (let j = 0; j < n; j++) {
+      const i = actions[j];
+      if (i < 0) this.removed(slot, ~i);
+      else this.added(slot, i);
+    }
   }
 
   /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */

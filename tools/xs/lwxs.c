@@ -509,6 +509,7 @@ extern void xs_lwar_shots(txMachine* the);
 extern void xs_lwar_sync(txMachine* the);
 extern void xs_lwar_clearance(txMachine* the);
 extern void xs_lwar_peek(txMachine* the);
+extern void xs_lwar_notify(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -540,6 +541,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
 	lwDefine(the, &xsVar(2), "clearance", xs_lwar_clearance, 7);
 	lwDefine(the, &xsVar(2), "peek", xs_lwar_peek, 6);
+	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
