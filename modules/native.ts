@@ -54,6 +54,13 @@ export interface Kernels {
   peek(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, length: number): number;
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
+  /**
+   * Game#moveShip for the ship of `slot`, unless it meets the arena's edge or goes far over
+   * its speed limit (then it changes nothing and returns 2, and the JavaScript moves it).
+   * Returns 1 when the ship touches something or may fire (the layout's results: what it
+   * touches, and its heading's cosine and sine), else 0.
+   */
+  ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
   /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
   clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
 }

@@ -694,3 +694,181 @@ void xs_lwar_peek(xsMachine *the)
 	}
 	xsmcSetInteger(xsResult, kind);
 }
+
+/* ------------------------------------------------------------------ ships */
+
+enum {
+	H_X, H_Y, H_VX, H_VY, H_ROT, H_TYPE, H_RADIUS, H_FOCUS, H_INPUT, H_PREVX, H_PREVY, H_SINE, H_GRAVITY, H_CONTACT,
+	H_BODYINDEX, H_PULL, H_MASK, H_COUNT
+};
+enum {
+	HW_SHIPBASE, HW_HEADINGS, HW_FORWARD, HW_BACKWARD, HW_LEFT, HW_RIGHT, HW_SHOOTING, HW_GRIDHALF, HW_GRIDSHIFT,
+	HW_GRIDSIDE, HW_OCTMIN, HW_TMASK, HW_DSHIFT, HW_SSHIFT, HW_PLANETBIT, HW_PLANETBITS, HW_BODIES, HW_FARPULL, HW_ONE,
+	HW_ARENARADIUS, HW_TURN0, HW_THRUST0 = HW_TURN0 + 4, HW_MAXSPEED0 = HW_THRUST0 + 4, HW_CLAMPSCALE0 = HW_MAXSPEED0 + 4,
+	HW_STEPS = HW_CLAMPSCALE0 + 4, HW_DITHER, HW_TOUCHING, HW_COS, HW_SIN
+};
+enum { SHIP_MOVED, SHIP_EFFECTS, SHIP_REDO };
+
+/* JavaScript's `a >> n` for an int32 a: the count taken modulo 32 */
+static inline int32_t sar(int32_t a, int32_t n)
+{
+	return a >> (n & 31);
+}
+
+/*
+ * ship(layout, m0, m1, m2, m3, slot) -> SHIP_MOVED, SHIP_EFFECTS or SHIP_REDO
+ *
+ * Game#moveShip for one ship, step for step: drift, turn and thrust by the input, the sun's
+ * pull and each planet's (every step in the ship's grid cell, else every 4th step, 4 times
+ * as hard), which bodies it touches, and the speed limit just over it. A ship that goes far
+ * over its limit or past the arena's edge (both rare, and both need the integer square
+ * root) is left as it was: SHIP_REDO, and the JavaScript moves it. Values that JavaScript
+ * would hold as doubles (sums and products past 2^31) are 64-bit here, wrapped to 32 bits
+ * where the JavaScript shifts them.
+ */
+void xs_lwar_ship(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t slot = xsmcToInteger(xsArg(5));
+	int32_t *w = m.words + 2 * H_COUNT;
+	int32_t *ex = I32(&m, H_X), *ey = I32(&m, H_Y), *evx = I32(&m, H_VX), *evy = I32(&m, H_VY), *erot = I32(&m, H_ROT);
+	const uint8_t *type = U8(&m, H_TYPE), *radius = U8(&m, H_RADIUS), *inputs = U8(&m, H_INPUT);
+	const int32_t *focus = I32(&m, H_FOCUS);
+	int32_t *prevX = I32(&m, H_PREVX), *prevY = I32(&m, H_PREVY);
+	const int16_t *sine = (const int16_t *)AT(&m, H_SINE);
+	const int32_t *table = I32(&m, H_GRAVITY), *contact = I32(&m, H_CONTACT), *bodyIndex = I32(&m, H_BODYINDEX);
+	const int32_t *pull = I32(&m, H_PULL), *mask = I32(&m, H_MASK);
+	int32_t floor = 1 << w[HW_OCTMIN], tmask = w[HW_TMASK], dshift = w[HW_DSHIFT], sshift = w[HW_SSHIFT];
+	int32_t gridHalf = w[HW_GRIDHALF], gridShift = w[HW_GRIDSHIFT], side = w[HW_GRIDSIDE], last = side - 1;
+	int32_t planets = w[HW_PLANETBITS], bodies = w[HW_BODIES], one = w[HW_ONE];
+	int32_t steps = w[HW_STEPS], dither = w[HW_DITHER];
+	int32_t i = focus[slot], st, input, rot, q, c, s, row, touching, xs, ys, oct, g, t, sh, d, cx, cy, near, b;
+	int32_t x0, y0, mx;
+	int64_t x, y, vx, vy, u, lim;
+	uint32_t left;
+	if (i < 0)
+		return;
+	st = type[i] - w[HW_SHIPBASE];
+	input = inputs[slot];
+	x0 = ex[i];
+	y0 = ey[i];
+	vx = evx[i];
+	vy = evy[i];
+	x = (int64_t)x0 + vx;
+	y = (int64_t)y0 + vy;
+
+	rot = erot[i];
+	if (input & w[HW_LEFT])
+		rot += w[HW_TURN0 + st];
+	if (input & w[HW_RIGHT])
+		rot -= w[HW_TURN0 + st];
+	rot &= w[HW_HEADINGS];
+	q = (rot >> 2) & 255;
+	switch (rot >> 10) {
+	case 0: c = sine[256 - q]; s = sine[q]; break;
+	case 1: c = 0 - sine[q]; s = sine[256 - q]; break;
+	case 2: c = 0 - sine[256 - q]; s = 0 - sine[q]; break;
+	default: c = sine[q]; s = 0 - sine[256 - q]; break;
+	}
+	if (input & (w[HW_FORWARD] | w[HW_BACKWARD])) {
+		t = 0;
+		if (input & w[HW_FORWARD])
+			t += w[HW_THRUST0 + st];
+		if (input & w[HW_BACKWARD])
+			t -= w[HW_THRUST0 + st] >> 1;
+		vx += wrap32((int64_t)c * t + 8192) >> 14;
+		vy += wrap32((int64_t)s * t + 8192) >> 14;
+	}
+
+	/* the sun */
+	xs = wrap32(x) >> 7;
+	ys = wrap32(y) >> 7;
+	u = (int64_t)xs * xs + (int64_t)ys * ys;
+	row = st * bodies;
+	touching = u < contact[row] ? 1 : 0;
+	oct = 31 - clz32((uint32_t)(wrap32(u) | floor));
+	g = table[(oct << 5) + sar(wrap32(u), oct - 5) - 512];
+	t = (g & tmask) - ((((g >> dshift) & 1023) * (sar(wrap32(u), oct - 13) & 255)) >> 8);
+	sh = g >> sshift;
+	d = sar(dither, 31 - sh);
+	vx += sar(wrap32((int64_t)d - (int64_t)xs * t), sh);
+	vy += sar(wrap32((int64_t)d - (int64_t)ys * t), sh);
+
+	/* the planets */
+	cx = wrap32(x + gridHalf) >> gridShift;
+	cy = wrap32(y + gridHalf) >> gridShift;
+	cx = cx < 0 ? 0 : cx > last ? last : cx;
+	cy = cy < 0 ? 0 : cy > last ? last : cy;
+	near = (mask[cy * side + cx] >> w[HW_PLANETBIT]) & planets;
+	for (left = (uint32_t)(near | ((0x1111 << (3 - ((steps + slot) & 3))) & planets)); left != 0; left &= left - 1) {
+		int32_t p, far, pm;
+		int64_t px, py;
+		b = 32 - clz32(left & (0u - left));
+		far = (near >> (b - 1)) & 1 ? 0 : w[HW_FARPULL];
+		p = bodyIndex[b];
+		xs = wrap32((int64_t)ex[p] - x) >> 7;
+		ys = wrap32((int64_t)ey[p] - y) >> 7;
+		u = (int64_t)xs * xs + (int64_t)ys * ys;
+		if (u < contact[row + b])
+			touching |= 1 << b;
+		oct = 31 - clz32((uint32_t)(wrap32(u) | floor));
+		g = table[(oct << 5) + sar(wrap32(u), oct - 5) - 512];
+		t = (g & tmask) - ((((g >> dshift) & 1023) * (sar(wrap32(u), oct - 13) & 255)) >> 8);
+		sh = (g >> sshift) - far;
+		pm = pull[b];
+		sh += pm >> 16;
+		pm &= 0xffff;
+		if (sh <= 30) {
+			px = (int64_t)(wrap32((int64_t)xs * t) >> 10) * pm;
+			py = (int64_t)(wrap32((int64_t)ys * t) >> 10) * pm;
+		} else {
+			px = (int64_t)(wrap32((int64_t)xs * t) >> 16) * pm;
+			py = (int64_t)(wrap32((int64_t)ys * t) >> 16) * pm;
+			sh -= 6;
+		}
+		d = sar(dither, 31 - sh);
+		vx += sar(wrap32(px + d), sh);
+		vy += sar(wrap32(py + d), sh);
+	}
+
+	/* the speed limit: just over it here, far over it in the JavaScript (#clamp) */
+	mx = w[HW_MAXSPEED0 + st];
+	lim = (int64_t)mx * mx;
+	if (vx > 0x3fffffff || vx < -0x3fffffff || vy > 0x3fffffff || vy < -0x3fffffff)
+		goto redo;
+	u = vx * vx + vy * vy;
+	if (u > lim) {
+		int32_t tt;
+		if (u > lim + (lim >> 2))
+			goto redo;
+		q = (wrap32((int64_t)((wrap32(u) >> 14) + 1) * w[HW_CLAMPSCALE0 + st]) >> 14) + 1;
+		tt = (3 * one - q) >> 1;
+		tt = wrap32((int64_t)tt * (3 * one - (wrap32((int64_t)q * (wrap32((int64_t)tt * tt) >> 14)) >> 14))) >> 15;
+		vx = vx < 0 ? 0 - (wrap32((0 - vx) * tt) >> 14) : wrap32(vx * tt) >> 14;
+		vy = vy < 0 ? 0 - (wrap32((0 - vy) * tt) >> 14) : wrap32(vy * tt) >> 14;
+	}
+
+	/* the arena's edge: the JavaScript (#edge) */
+	xs = wrap32(x) >> 7;
+	ys = wrap32(y) >> 7;
+	{
+		int64_t lm = (int64_t)(w[HW_ARENARADIUS] - radius[i]) << 3;
+		if ((int64_t)xs * xs + (int64_t)ys * ys > (lm - 8) * (lm - 8) && x * x + y * y > (lm << 7) * (lm << 7))
+			goto redo;
+	}
+	prevX[slot] = x0;
+	prevY[slot] = y0;
+	ex[i] = wrap32(x);
+	ey[i] = wrap32(y);
+	evx[i] = wrap32(vx);
+	evy[i] = wrap32(vy);
+	erot[i] = rot;
+	w[HW_TOUCHING] = touching;
+	w[HW_COS] = c;
+	w[HW_SIN] = s;
+	xsmcSetInteger(xsResult, touching != 0 || (input & w[HW_SHOOTING]) ? SHIP_EFFECTS : SHIP_MOVED);
+	return;
+redo:
+	xsmcSetInteger(xsResult, SHIP_REDO);
+}

@@ -9,3 +9,4 @@ export declare const sync: Kernels["sync"];
 export declare const clearance: Kernels["clearance"];
 export declare const peek: Kernels["peek"];
 export declare const notify: Kernels["notify"];
+export declare const ship: Kernels["ship"];

@@ -12,3 +12,4 @@ export function sync() @ "xs_lwar_sync";
 export function clearance() @ "xs_lwar_clearance";
 export function peek() @ "xs_lwar_peek";
 export function notify() @ "xs_lwar_notify";
+export function ship() @ "xs_lwar_ship";

@@ -154,6 +154,22 @@ export const enum ShotWord {
 export const enum ShotStop {
   Done, Hit, Pull,
 }
+/** #moveShips's binding: arrays, then words; Turn0.. and the rest are per ship type. */
+export const enum ShipMem {
+  X, Y, VX, VY, Rot, Type, Radius, FocusIndex, Input, PrevX, PrevY, Sine, Gravity, Contact, BodyIndex, Pull, Mask,
+  Count,
+}
+export const enum ShipWord {
+  ShipBase, Headings, Forward, Backward, Left, Right, Shooting, GridHalf, GridShift, GridSide, OctMin, TMask, DShift,
+  SShift, PlanetBit, PlanetBits, Bodies, FarPull, One, ArenaRadius,
+  Turn0, Thrust0 = Turn0 + 4, MaxSpeed0 = Thrust0 + 4, ClampScale0 = MaxSpeed0 + 4,
+  Steps = ClampScale0 + 4, Dither, Touching, Cos, Sin,
+  Words,
+}
+/** What the C did with a ship: moved it; moved it, and it touches something or may fire; left it to the JavaScript. */
+export const enum ShipStop {
+  Moved, Effects, Redo,
+}
 /** #clearance's binding: arrays, then words; Want0 starts TEMPLATE_COUNT pairs (radius counts: 0 or 1, plus). */
 export const enum ClearMem {
   Alive, Type, Radius, X, Y, RsqrtSeed,
@@ -321,6 +337,8 @@ export class Game implements Simulation, Focus {
   readonly #shots: Binding | null = null;
   /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
   readonly #clear: Binding | null = null;
+  /** #moveShips's binding for `#kernels.ship` (ShipMem, ShipWord). */
+  readonly #shipsBinding: Binding | null = null;
 
   constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, kernels: Kernels | null = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
@@ -444,6 +462,40 @@ export class Game implements Simulation, Focus {
         cw[ct + ClearWord.Want0 + 2 * t + 1] = kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
       }
       this.#clear = c;
+      const sb = new Binding([
+        e.x, e.y, e.vx, e.vy, e.rot, e.type, this.radius, this.focusIndex, players.input, this.prevX, this.prevY, this.sine,
+        this.#gravity, this.#contact, this.bodyIndex, this.#bodyPull, this.#grid.mask,
+      ], ShipWord.Words);
+      const sw = sb.words;
+      const st = sb.scalars;
+      if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+      sw[st + ShipWord.ShipBase] = SHIP_BASE;
+      sw[st + ShipWord.Headings] = SHIP_HEADINGS;
+      sw[st + ShipWord.Forward] = INPUT_FORWARD;
+      sw[st + ShipWord.Backward] = INPUT_BACKWARD;
+      sw[st + ShipWord.Left] = INPUT_LEFT;
+      sw[st + ShipWord.Right] = INPUT_RIGHT;
+      sw[st + ShipWord.Shooting] = INPUT_SHOOTING;
+      sw[st + ShipWord.GridHalf] = GRID_HALF;
+      sw[st + ShipWord.GridShift] = GRID_SHIFT;
+      sw[st + ShipWord.GridSide] = GRID_SIDE;
+      sw[st + ShipWord.OctMin] = OCT_MIN;
+      sw[st + ShipWord.TMask] = T_MASK;
+      sw[st + ShipWord.DShift] = D_SHIFT;
+      sw[st + ShipWord.SShift] = S_SHIFT;
+      sw[st + ShipWord.PlanetBit] = PLANET_BIT;
+      sw[st + ShipWord.PlanetBits] = this.#planetBits;
+      sw[st + ShipWord.Bodies] = this.bodies;
+      sw[st + ShipWord.FarPull] = FAR_PULL;
+      sw[st + ShipWord.One] = ONE;
+      sw[st + ShipWord.ArenaRadius] = ARENA_RADIUS;
+      for (let t = 0; t < SHIP_TYPES; t++) {
+        sw[st + ShipWord.Turn0 + t] = SHIP_TURN[t];
+        sw[st + ShipWord.Thrust0 + t] = SHIP_THRUST[t];
+        sw[st + ShipWord.MaxSpeed0 + t] = SHIP_MAX_SPEED[t];
+        sw[st + ShipWord.ClampScale0 + t] = CLAMP_SCALE[t];
+      }
+      this.#shipsBinding = sb;
     }
     // Cells with a point within the largest projectile's reach of the sun, and cells with a
     // point beyond the arena (a corner at or past its radius).
@@ -591,11 +643,16 @@ export class Game implements Simulation, Focus {
   /** One fixed step of 1/30 s. */
   step(): void {
     const e = this.entities;
+    const sb = this.#shipsBinding;
     const n = this.maxPlayers;
     const focus = this.focusIndex;
     this.steps++;
     this.counters[GameCounter.Steps]++;
     this.#dither = Math.imul(this.steps, -1640531527) & 0x7fffffff;
+    if (sb !== null) {
+      sb.words[sb.scalars + ShipWord.Steps] = this.steps;
+      sb.words[sb.scalars + ShipWord.Dither] = this.#dither;
+    }
     // Someone else removed entities (the server, a player's projectiles when they left).
     if (e.count !== this.bodies + this.#ships + this.#shotCount + this.#others) this.#recount();
     this.#moveBodies();
@@ -773,6 +830,33 @@ export class Game implements Simulation, Focus {
    * limit, the edge, a planet, firing) calls helpers. The arithmetic is integer.
    */
   #moveShips(): void {
+    const b = this.#shipsBinding;
+    const focus = this.focusIndex;
+    for (let slot = 0; slot < this.maxPlayers; slot++) {
+      if (focus[slot] < 0) continue;
+      if (b !== null) {
+        // The C moves the ship unless it meets the arena's edge or goes far over its speed
+        // limit; then the JavaScript below does the whole ship.
+        const r = this.#kernels!.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
+        if (r !== ShipStop.Redo) {
+          const w = b.words;
+          const at = b.scalars;
+          if (r === ShipStop.Effects)
+            this.#shipEffects(slot, focus[slot], this.players.input[slot], w[at + ShipWord.Touching], w[at + ShipWord.Cos], w[at + ShipWord.Sin]);
+          continue;
+        }
+      }
+      this.#moveShip(slot);
+    }
+  }
+
+  /**
+   * One ship: drift by its velocity, turn and thrust by the input, gravity of the sun and
+   * the planets at the new position, the speed limit, the arena's edge; then what it
+   * touches and its fire (#shipEffects). The arrays in locals; what is rare (a clamp far
+   * over the limit, the edge, a planet, firing) calls helpers. The arithmetic is integer.
+   */
+  #moveShip(slot: number): void {
     const e = this.entities;
     const ex = e.x;
     const ey = e.y;
@@ -780,7 +864,6 @@ export class Game implements Simulation, Focus {
     const evy = e.vy;
     const erot = e.rot;
     const focus = this.focusIndex;
-    const hp = this.hp;
     const inputs = this.players.input;
     const prevX = this.prevX;
     const prevY = this.prevY;
@@ -799,138 +882,142 @@ export class Game implements Simulation, Focus {
     let i: number, st: number, input: number, x: number, y: number, vx: number, vy: number, rot: number, q: number;
     let c: number, s: number, touching: number, xs: number, ys: number, u: number, row: number, oct: number;
     let w: number, t: number, sh: number, d: number, cx: number, cy: number, near: number, p: number, m: number, b: number;
-    for (let slot = 0; slot < this.maxPlayers; slot++) {
-      i = focus[slot];
-      if (i < 0) continue;
-      st = e.type[i] - SHIP_BASE;
-      input = inputs[slot];
-      x = ex[i];
-      y = ey[i];
-      vx = evx[i];
-      vy = evy[i];
-      prevX[slot] = x;
-      prevY[slot] = y;
-      x += vx;
-      y += vy;
+    i = focus[slot];
+    if (i < 0) return;
+    st = e.type[i] - SHIP_BASE;
+    input = inputs[slot];
+    x = ex[i];
+    y = ey[i];
+    vx = evx[i];
+    vy = evy[i];
+    prevX[slot] = x;
+    prevY[slot] = y;
+    x += vx;
+    y += vy;
 
-      // Ship headings keep to the sine table's steps (4 headings, 1/1024 turn): spawns and
-      // turn rates are multiples of it, and a heading set from outside is rounded down to one.
-      rot = erot[i];
-      if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st];
-      if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st];
-      rot &= SHIP_HEADINGS;
-      q = (rot >> 2) & 255;
-      // (c, s) = (cos, sin) of the heading; `0 - v`, not `-v`: on XS −0 is a double.
-      switch (rot >> 10) {
-        case 0: c = sine[256 - q]; s = sine[q]; break;
-        case 1: c = 0 - sine[q]; s = sine[256 - q]; break;
-        case 2: c = 0 - sine[256 - q]; s = 0 - sine[q]; break;
-        default: c = sine[q]; s = 0 - sine[256 - q];
-      }
-      if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
-        t = 0;
-        if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[st];
-        if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[st] >> 1;
-        vx += (c * t + 8192) >> 14;
-        vy += (s * t + 8192) >> 14;
-      }
+    // Ship headings keep to the sine table's steps (4 headings, 1/1024 turn): spawns and
+    // turn rates are multiples of it, and a heading set from outside is rounded down to one.
+    rot = erot[i];
+    if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st];
+    if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st];
+    rot &= SHIP_HEADINGS;
+    q = (rot >> 2) & 255;
+    // (c, s) = (cos, sin) of the heading; `0 - v`, not `-v`: on XS −0 is a double.
+    switch (rot >> 10) {
+      case 0: c = sine[256 - q]; s = sine[q]; break;
+      case 1: c = 0 - sine[q]; s = sine[256 - q]; break;
+      case 2: c = 0 - sine[256 - q]; s = 0 - sine[q]; break;
+      default: c = sine[q]; s = 0 - sine[256 - q];
+    }
+    if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
+      t = 0;
+      if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[st];
+      if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[st] >> 1;
+      vx += (c * t + 8192) >> 14;
+      vy += (s * t + 8192) >> 14;
+    }
 
-      // Gravity (see the gravity table), and which bodies the ship touches: the sun, at the
-      // origin, as for projectiles; then planets, whose G·M is the sun's × pull / 2^(10 + shift).
-      xs = x >> 7;
-      ys = y >> 7;
+    // Gravity (see the gravity table), and which bodies the ship touches: the sun, at the
+    // origin, as for projectiles; then planets, whose G·M is the sun's × pull / 2^(10 + shift).
+    xs = x >> 7;
+    ys = y >> 7;
+    u = xs * xs + ys * ys;
+    row = st * bodies;
+    touching = u < contact[row] ? 1 : 0;
+    oct = 31 - clz(u | U_FLOOR);
+    w = table[(oct << 5) + (u >> (oct - 5)) - 512];
+    t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
+    sh = w >> S_SHIFT;
+    d = dither >> (31 - sh);
+    vx += (d - xs * t) >> sh;
+    vy += (d - ys * t) >> sh;
+    // Planets in the ship's grid cell pull every step, and may touch it; the others every
+    // 4th step, 4 times as hard: planet b when b + steps + slot is a multiple of 4, so bit
+    // b − 1 ≡ 3 − (steps + slot).
+    cx = (x + GRID_HALF) >> GRID_SHIFT;
+    cy = (y + GRID_HALF) >> GRID_SHIFT;
+    cx = cx < 0 ? 0 : cx > last ? last : cx;
+    cy = cy < 0 ? 0 : cy > last ? last : cy;
+    near = (mask[cy * GRID_SIDE + cx] >> PLANET_BIT) & planets;
+    for (let left = near | ((0x1111 << (3 - ((steps + slot) & 3))) & planets); left !== 0; left &= left - 1) {
+      b = 32 - clz(left & (0 - left));
+      m = (near >> (b - 1)) & 1 ? 0 : FAR_PULL;
+      p = bodyIndex[b];
+      xs = (ex[p] - x) >> 7;
+      ys = (ey[p] - y) >> 7;
       u = xs * xs + ys * ys;
-      row = st * bodies;
-      touching = u < contact[row] ? 1 : 0;
+      if (u < contact[row + b]) touching |= 1 << b;
       oct = 31 - clz(u | U_FLOOR);
       w = table[(oct << 5) + (u >> (oct - 5)) - 512];
       t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
-      sh = w >> S_SHIFT;
+      sh = (w >> S_SHIFT) - m;
+      m = pull[b];
+      sh += m >> 16;
+      m &= 0xffff;
+      if (sh <= 30) {
+        xs = ((xs * t) >> 10) * m;
+        ys = ((ys * t) >> 10) * m;
+      } else {
+        // A far planet: drop 6 more bits first, so the shift stays within 31.
+        xs = ((xs * t) >> 16) * m;
+        ys = ((ys * t) >> 16) * m;
+        sh -= 6;
+      }
       d = dither >> (31 - sh);
-      vx += (d - xs * t) >> sh;
-      vy += (d - ys * t) >> sh;
-      // Planets in the ship's grid cell pull every step, and may touch it; the others every
-      // 4th step, 4 times as hard: planet b when b + steps + slot is a multiple of 4, so bit
-      // b − 1 ≡ 3 − (steps + slot).
-      cx = (x + GRID_HALF) >> GRID_SHIFT;
-      cy = (y + GRID_HALF) >> GRID_SHIFT;
-      cx = cx < 0 ? 0 : cx > last ? last : cx;
-      cy = cy < 0 ? 0 : cy > last ? last : cy;
-      near = (mask[cy * GRID_SIDE + cx] >> PLANET_BIT) & planets;
-      for (let left = near | ((0x1111 << (3 - ((steps + slot) & 3))) & planets); left !== 0; left &= left - 1) {
-        b = 32 - clz(left & (0 - left));
-        m = (near >> (b - 1)) & 1 ? 0 : FAR_PULL;
-        p = bodyIndex[b];
-        xs = (ex[p] - x) >> 7;
-        ys = (ey[p] - y) >> 7;
-        u = xs * xs + ys * ys;
-        if (u < contact[row + b]) touching |= 1 << b;
-        oct = 31 - clz(u | U_FLOOR);
-        w = table[(oct << 5) + (u >> (oct - 5)) - 512];
-        t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
-        sh = (w >> S_SHIFT) - m;
-        m = pull[b];
-        sh += m >> 16;
-        m &= 0xffff;
-        if (sh <= 30) {
-          xs = ((xs * t) >> 10) * m;
-          ys = ((ys * t) >> 10) * m;
-        } else {
-          // A far planet: drop 6 more bits first, so the shift stays within 31.
-          xs = ((xs * t) >> 16) * m;
-          ys = ((ys * t) >> 16) * m;
-          sh -= 6;
-        }
-        d = dither >> (31 - sh);
-        vx += (xs + d) >> sh;
-        vy += (ys + d) >> sh;
-      }
-
-      // The speed limit: scale by max/|v|. Just over it (the usual case: thrust at top
-      // speed), two Newton steps for 1/√q from 1, q = (|v|/max)² rounded up, which never
-      // overshoot; far over it, #clamp.
-      m = SHIP_MAX_SPEED[st];
-      m *= m;
-      u = vx * vx + vy * vy;
-      if (u > m) {
-        if (u <= m + (m >> 2)) {
-          q = ((((u >> 14) + 1) * CLAMP_SCALE[st]) >> 14) + 1;
-          t = (3 * ONE - q) >> 1;
-          t = (t * (3 * ONE - ((q * ((t * t) >> 14)) >> 14))) >> 15;
-          vx = vx < 0 ? 0 - (((0 - vx) * t) >> 14) : (vx * t) >> 14;
-          vy = vy < 0 ? 0 - (((0 - vy) * t) >> 14) : (vy * t) >> 14;
-        } else {
-          this.#clamp(vx, vy, SHIP_MAX_SPEED[st]);
-          vx = this.#cx;
-          vy = this.#cy;
-        }
-      }
-
-      // The arena's edge: back onto it, the outward velocity reflected at half its size.
-      // Within 1 wu of it (at 1/8 wu, in integers), the exact test: x² + y² is whole but
-      // beyond 2^31, so a double, which is rare.
-      xs = x >> 7;
-      ys = y >> 7;
-      m = (ARENA_RADIUS - this.radius[i]) << 3;
-      if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
-        this.#edge(x, y, vx, vy, m << 2);
-        x = this.#cx;
-        y = this.#cy;
-        vx = this.#ux;
-        vy = this.#uy;
-      }
-      ex[i] = x;
-      ey[i] = y;
-      evx[i] = vx;
-      evy[i] = vy;
-      erot[i] = rot;
-      if (touching !== 0) {
-        // The sun sits at the origin and kills; planets bounce.
-        if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER, TemplateId.Sun);
-        for (b = 1; b < bodies && hp[slot] > 0; b++) if ((touching & (1 << b)) !== 0) this.#shipPlanet(i, slot, b);
-      }
-      if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
+      vx += (xs + d) >> sh;
+      vy += (ys + d) >> sh;
     }
+
+    // The speed limit: scale by max/|v|. Just over it (the usual case: thrust at top
+    // speed), two Newton steps for 1/√q from 1, q = (|v|/max)² rounded up, which never
+    // overshoot; far over it, #clamp.
+    m = SHIP_MAX_SPEED[st];
+    m *= m;
+    u = vx * vx + vy * vy;
+    if (u > m) {
+      if (u <= m + (m >> 2)) {
+        q = ((((u >> 14) + 1) * CLAMP_SCALE[st]) >> 14) + 1;
+        t = (3 * ONE - q) >> 1;
+        t = (t * (3 * ONE - ((q * ((t * t) >> 14)) >> 14))) >> 15;
+        vx = vx < 0 ? 0 - (((0 - vx) * t) >> 14) : (vx * t) >> 14;
+        vy = vy < 0 ? 0 - (((0 - vy) * t) >> 14) : (vy * t) >> 14;
+      } else {
+        this.#clamp(vx, vy, SHIP_MAX_SPEED[st]);
+        vx = this.#cx;
+        vy = this.#cy;
+      }
+    }
+
+    // The arena's edge: back onto it, the outward velocity reflected at half its size.
+    // Within 1 wu of it (at 1/8 wu, in integers), the exact test: x² + y² is whole but
+    // beyond 2^31, so a double, which is rare.
+    xs = x >> 7;
+    ys = y >> 7;
+    m = (ARENA_RADIUS - this.radius[i]) << 3;
+    if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
+      this.#edge(x, y, vx, vy, m << 2);
+      x = this.#cx;
+      y = this.#cy;
+      vx = this.#ux;
+      vy = this.#uy;
+    }
+    ex[i] = x;
+    ey[i] = y;
+    evx[i] = vx;
+    evy[i] = vy;
+    erot[i] = rot;
+    this.#shipEffects(slot, i, input, touching, c, s);
+  }
+
+  /** What ship i of `slot` touches (bit 0 the sun, bit b planet b), then its fire. */
+  #shipEffects(slot: number, i: number, input: number, touching: number, c: number, s: number): void {
+    const hp = this.hp;
+    if (touching !== 0) {
+      // The sun sits at the origin and kills; planets bounce.
+      if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER, TemplateId.Sun);
+      for (let b = 1; b < this.bodies && hp[slot] > 0; b++) if ((touching & (1 << b)) !== 0) this.#shipPlanet(i, slot, b);
+    }
+    if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
- * A projectile storm: eight ships that turn, thrust and fire at random, and every step more
- * projectiles thrown in where the game's branches are: at ships (their own and others',
- * young and old), at planets, at the sun, at the arena's edge and past it, fast enough for
- * the speed cap. Host-free: the test runs it on Node and, bundled, on XS with the native
+ * A projectile storm: eight ships that turn, thrust and fire at random (now and then put at
+ * the arena's edge, on a planet, in the sun or far over their speed limit), and every step
+ * more projectiles thrown in where the game's branches are: at ships (their own and
+ * others', young and old), at planets, at the sun, at the arena's edge and past it, fast
+ * enough for the speed cap. Host-free: the test runs it on Node and, bundled, on XS with the native
  * loops and without, and compares the world's hash every 25 steps and the game's counters.
  * On XS a script loaded before this one sets STORM_ARGS and this one prints `storm ...`.
  */
@@ -69,6 +70,34 @@ export function storm(seed: number, steps: number, kernels: Kernels | null): Sto
       // Ages around the arming time, so that own-ship hits are and are not yet possible.
       game.expires[j] = game.steps + WEAPON_LIFE[weapon] - rng.below(14);
     }
+    // Every 10th step a ship is put where the ship loop branches: at the arena's edge moving
+    // out, on a planet, into the sun, or moving far over its speed limit.
+    if (k % 10 === 0) {
+      const slot = rng.below(8);
+      const ship = game.focusIndex[slot];
+      if (ship >= 0) {
+        const where = rng.below(4);
+        const speed = (20 + rng.below(80)) << POS_SHIFT;
+        if (where === 0) {
+          const r = 2960 + rng.below(60);
+          e.x[ship] = r << POS_SHIFT;
+          e.y[ship] = (rng.below(201) - 100) << POS_SHIFT;
+          e.vx[ship] = speed >> 3;
+          e.vy[ship] = 0;
+        } else if (where === 1) {
+          const body = game.bodyIndex[1 + rng.below(game.bodies - 1)];
+          e.x[ship] = e.x[body] + ((rng.below(81) - 40) << POS_SHIFT);
+          e.y[ship] = e.y[body] + ((rng.below(81) - 40) << POS_SHIFT);
+        } else if (where === 2) {
+          e.x[ship] = (rng.below(301) - 150) << POS_SHIFT;
+          e.y[ship] = (rng.below(301) - 150) << POS_SHIFT;
+        } else {
+          e.vx[ship] = rng.below(2) === 0 ? speed : -speed;
+          e.vy[ship] = speed >> 1;
+        }
+        game.moved(ship);
+      }
+    }
     game.step();
     if ((k + 1) % 25 === 0) hashes.push(game.hash());
   }
@@ -94,6 +123,9 @@ export const STORM_COUNTERS: ReadonlyArray<readonly [number, number]> = [
   [GameCounter.Kills, 5],
   // Killed by their own projectiles: the arming time was tested both ways.
   [GameCounter.Suicides, 3],
+  // Ships into the sun and onto planets.
+  [GameCounter.EnvironmentDeaths, 5],
+  [GameCounter.PlanetHits, 2],
 ];
 
 declare const xs: { args: string[]; kernels?: Kernels } | undefined;

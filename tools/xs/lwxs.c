@@ -510,6 +510,7 @@ extern void xs_lwar_sync(txMachine* the);
 extern void xs_lwar_clearance(txMachine* the);
 extern void xs_lwar_peek(txMachine* the);
 extern void xs_lwar_notify(txMachine* the);
+extern void xs_lwar_ship(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -542,6 +543,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "clearance", xs_lwar_clearance, 7);
 	lwDefine(the, &xsVar(2), "peek", xs_lwar_peek, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
+	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
