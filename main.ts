@@ -32,7 +32,7 @@ import { ModdableHost } from "./hosts/moddable/host";
 import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
 import { CaptiveDns, startMdns } from "./hosts/moddable/names";
 import disablePowerSave from "./hosts/moddable/wifi-power";
-import { clearance, commit, notify, pack, peek, plan, ship, shots, sync } from "./hosts/moddable/kernels";
+import { clearance, commit, merge, notify, pack, peek, plan, ship, shots, sync } from "./hosts/moddable/kernels";
 
 function intSetting(name: string, fallback: number): number {
   const v = config[name];
@@ -136,7 +136,7 @@ export default function main(): void {
   const host = new ModdableHost({
     port,
     // The server's and the game's inner loops in C (modules/native.ts).
-    kernels: { plan, commit, notify, pack, ship, shots, sync, clearance, peek },
+    kernels: { plan, commit, notify, pack, ship, shots, merge, sync, clearance, peek },
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
       if (report === null) return;

@@ -52,6 +52,12 @@ export interface Kernels {
    * Input (2), the ack, timestamp and input bits into the layout's results; else 0.
    */
   peek(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, length: number): number;
+  /**
+   * The entity sync's first step: the indices added or removed since the last (one bit set
+   * each) into the dirty bits of each of the first `players` slots that is active, which are
+   * marked as having some; the changed set is then cleared.
+   */
+  merge(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, players: number): void;
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**

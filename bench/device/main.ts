@@ -21,7 +21,7 @@ import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds from "./clock";
-import { clearance, commit, notify, pack, peek, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
+import { clearance, commit, merge, notify, pack, peek, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
 import type { Kernels } from "../../modules/native";
 
 declare function trace(...items: (string | number | boolean)[]): void;
@@ -285,7 +285,7 @@ function run(): void {
 export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does; config
   // "native" (mcconfig `native=0`) times their JavaScript instead.
-  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, sync, clearance, peek };
+  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, merge, sync, clearance, peek };
   (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = config.native === 0 || config.native === "0" ? null : kernels;
   // From the event loop, so the replay starts on a short stack.
   Timer.set(() => {

@@ -481,7 +481,7 @@ void xs_lwar_shots(xsMachine *the)
 
 /* ------------------------------------------------------------------ entity sync */
 
-enum { Y_DIRTY, Y_ALIVE, Y_GENERATION, Y_KNOWN, Y_OWNER, Y_TYPE, Y_ARENA, Y_ACTIONS, Y_COUNT };
+enum { Y_DIRTY, Y_ALIVE, Y_GENERATION, Y_KNOWN, Y_OWNER, Y_TYPE, Y_ARENA, Y_ACTIONS, Y_CHANGED, Y_ACTIVE, Y_DIRTYANY, Y_COUNT };
 enum {
 	YW_CAPACITY, YW_WORDS, YW_ACTIONROOM, YW_HEADER, YW_ADDTYPE, YW_REMOVETYPE, YW_QUEUEBYTES, YW_KEEP, YW_USED,
 	YW_SEQ, YW_MESSAGES, YW_STATE, YW_QUEUE0
@@ -494,6 +494,32 @@ static inline void put32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
+}
+
+/*
+ * merge(layout, m0, m1, m2, m3, players): the indices added or removed since the last sync
+ * (Server#markIndex sets one bit each) into the dirty bits of every active player of the
+ * first `players` slots, which are marked as having some; then the changed set is cleared.
+ */
+void xs_lwar_merge(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	int32_t players = xsmcToInteger(xsArg(5));
+	int32_t *w = m.words + 2 * Y_COUNT;
+	int32_t *dirty = I32(&m, Y_DIRTY), *changed = I32(&m, Y_CHANGED);
+	const uint8_t *active = U8(&m, Y_ACTIVE);
+	uint8_t *dirtyAny = U8(&m, Y_DIRTYANY);
+	int32_t words = w[YW_WORDS], s, j;
+	for (s = 0; s < players; s++) {
+		if (active[s] == 0)
+			continue;
+		for (j = 0; j < words; j++)
+			dirty[s * words + j] |= changed[j];
+		dirtyAny[s] = 1;
+	}
+	for (j = 0; j < words; j++)
+		changed[j] = 0;
 }
 
 /*

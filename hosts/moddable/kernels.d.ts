@@ -10,3 +10,4 @@ export declare const clearance: Kernels["clearance"];
 export declare const peek: Kernels["peek"];
 export declare const notify: Kernels["notify"];
 export declare const ship: Kernels["ship"];
+export declare const merge: Kernels["merge"];

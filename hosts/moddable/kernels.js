@@ -13,3 +13,4 @@ export function clearance() @ "xs_lwar_clearance";
 export function peek() @ "xs_lwar_peek";
 export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";
+export function merge() @ "xs_lwar_merge";

@@ -43,7 +43,7 @@ export const enum PackWord {
 }
 /** #sync's binding for native kernels; Queue0 is the first of maxPlayers queue offsets. */
 export const enum SyncMem {
-  Dirty, Alive, Generation, Known, Owner, Type, Arena, Actions,
+  Dirty, Alive, Generation, Known, Owner, Type, Arena, Actions, Changed, Active, DirtyAny,
   Count,
 }
 export const enum SyncWord {
@@ -248,6 +248,12 @@ export class Server implements Core, EntityListener, Players {
   /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
   readonly #peek: Binding | null = null;
   readonly #actions!: Int32Array;
+  /**
+   * With native kernels: the indices added or removed since the last sync, for everyone
+   * (#markIndex sets one bit; the sync merges them into each player's dirty bits).
+   */
+  readonly #changed!: Int32Array;
+  #changedAny = false;
 
   constructor(config: Config, host: Host) {
     const n = config.maxPlayers;
@@ -287,6 +293,7 @@ export class Server implements Core, EntityListener, Players {
       this.port = a.i32(n, "player tables");
       this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
       this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
+      this.#changed = a.i32(host.kernels ? (cap + 31) >> 5 : 0, "entity sync (known, dirty)");
       this.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       this.misbehaviour = a.u16(n, "player tables");
@@ -342,7 +349,10 @@ export class Server implements Core, EntityListener, Players {
       w[b.scalars + PackWord.AngleBits] = ANGLE_BITS;
       w[b.scalars + PackWord.Centidegrees] = CENTIDEGREES;
       this.#pack = b;
-      const sb = new Binding([this.#dirty, e.alive, e.generation, this.known, e.owner, e.type, whole, this.#actions], SyncWord.Queue0 + n);
+      const sb = new Binding(
+        [this.#dirty, e.alive, e.generation, this.known, e.owner, e.type, whole, this.#actions, this.#changed, this.active, this.#dirtyAny],
+        SyncWord.Queue0 + n,
+      );
       const sw = sb.words;
       const at = sb.scalars;
       sw[at + SyncWord.Capacity] = cap;
@@ -932,6 +942,11 @@ export class Server implements Core, EntityListener, Players {
   }
 
   #markIndex(index: number): void {
+    if (this.#syncBinding !== null) {
+      this.#changed[index >> 5] |= 1 << (index & 31);
+      this.#changedAny = true;
+      return;
+    }
     const words = this.#words;
     const bit = 1 << (index & 31);
     const dirty = this.#dirty;
@@ -1019,6 +1034,12 @@ export class Server implements Core, EntityListener, Players {
     const at = b.scalars;
     const actions = this.#actions;
     const planner = this.#planner;
+    if (this.#changedAny) {
+      // What changed since the last sync, into every present player's dirty bits (as
+      // #markIndex does at once without the kernels).
+      this.#changedAny = false;
+      k.merge(b.layout, b.m0, b.m1, b.m2, b.m3, this.config.maxPlayers);
+    }
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
       if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {

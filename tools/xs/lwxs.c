@@ -511,6 +511,7 @@ extern void xs_lwar_clearance(txMachine* the);
 extern void xs_lwar_peek(txMachine* the);
 extern void xs_lwar_notify(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
+extern void xs_lwar_merge(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -544,6 +545,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "peek", xs_lwar_peek, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
+	lwDefine(the, &xsVar(2), "merge", xs_lwar_merge, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
