@@ -604,7 +604,11 @@ export class Server implements Core, EntityListener, Players {
     const ep = this.endpoints[slot];
     const w = peek.words;
     const at = peek.scalars;
-    if (!this.#acknowledged(slot, ep, w[at + PeekWord.Ack], now) || kind === PeekKind.Ack) return;
+    const ack = w[at + PeekWord.Ack];
+    // The usual case, an ack of nothing new from an announced player, without the call.
+    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
+    else if (!this.#acknowledged(slot, ep, ack, now)) return;
+    if (kind === PeekKind.Ack) return;
     const ts = w[at + PeekWord.Timestamp];
     if (ep.hasTimestamp) {
       const ahead = (ts - ep.newestTimestamp) | 0;
