@@ -63,6 +63,25 @@ static inline int clz32(uint32_t v)
 	return v == 0 ? 32 : __builtin_clz(v);
 }
 
+/* JavaScript's `a >> n` for an int32 a: the count taken modulo 32 */
+static inline int32_t sar(int32_t a, int32_t n)
+{
+	return a >> (n & 31);
+}
+
+/*
+ * The game's gravity table read as Game reads it (see OCT_MIN in modules/game/game.ts): for
+ * u, r² at 1/8 wu (as JavaScript's int32 of it), the pull's value, and the table word, whose
+ * top bits are the shift, in *word.
+ */
+static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor, int32_t tmask, int32_t dshift, int32_t *word)
+{
+	int32_t oct = 31 - clz32((uint32_t)(u | floor));
+	int32_t g = table[(oct << 5) + sar(u, oct - 5) - 512];
+	*word = g;
+	return (g & tmask) - ((((g >> dshift) & 1023) * (sar(u, oct - 13) & 255)) >> 8);
+}
+
 /* ------------------------------------------------------------------ planner */
 
 enum { P_X, P_Y, P_VX, P_VY, P_OWNER, P_STEADY, P_FX, P_FY, P_FI, P_SETS, P_TICK, P_CURSOR, P_KNOWN, P_LIST, P_ACTIONS, P_COUNT };
@@ -450,16 +469,13 @@ void xs_lwar_shots(xsMachine *the)
 		{
 			int32_t xs = ex[i] >> 7, ys = ey[i] >> 7;
 			int64_t u64 = (int64_t)xs * xs + (int64_t)ys * ys;
-			int32_t u, oct, g, t, sh, d;
+			int32_t g, t, sh, d;
 			int64_t vx, vy;
 			if (u64 > 0x7fffffff) {
 				why = STOP_PULL;
 				break;
 			}
-			u = (int32_t)u64;
-			oct = 31 - clz32((uint32_t)(u | floor));
-			g = gravity[(oct << 5) + (u >> (oct - 5)) - 512];
-			t = (g & tmask) - ((((g >> dshift) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
+			t = lw_gravity(gravity, (int32_t)u64, floor, tmask, dshift, &g);
 			sh = (g >> sshift) - 1;
 			d = dither >> (31 - sh);
 			vx = (int64_t)vx0 + (wrap32((int64_t)d - (int64_t)xs * t) >> sh);
@@ -735,12 +751,6 @@ enum {
 };
 enum { SHIP_MOVED, SHIP_EFFECTS, SHIP_REDO };
 
-/* JavaScript's `a >> n` for an int32 a: the count taken modulo 32 */
-static inline int32_t sar(int32_t a, int32_t n)
-{
-	return a >> (n & 31);
-}
-
 /*
  * ship(layout, m0, m1, m2, m3, slot) -> SHIP_MOVED, SHIP_EFFECTS or SHIP_REDO
  *
@@ -769,7 +779,7 @@ void xs_lwar_ship(xsMachine *the)
 	int32_t gridHalf = w[HW_GRIDHALF], gridShift = w[HW_GRIDSHIFT], side = w[HW_GRIDSIDE], last = side - 1;
 	int32_t planets = w[HW_PLANETBITS], bodies = w[HW_BODIES], one = w[HW_ONE];
 	int32_t steps = w[HW_STEPS], dither = w[HW_DITHER];
-	int32_t i = focus[slot], st, input, rot, q, c, s, row, touching, xs, ys, oct, g, t, sh, d, cx, cy, near, b;
+	int32_t i = focus[slot], st, input, rot, q, c, s, row, touching, xs, ys, g, t, sh, d, cx, cy, near, b;
 	int32_t x0, y0, mx;
 	int64_t x, y, vx, vy, u, lim;
 	uint32_t left;
@@ -813,9 +823,7 @@ void xs_lwar_ship(xsMachine *the)
 	u = (int64_t)xs * xs + (int64_t)ys * ys;
 	row = st * bodies;
 	touching = u < contact[row] ? 1 : 0;
-	oct = 31 - clz32((uint32_t)(wrap32(u) | floor));
-	g = table[(oct << 5) + sar(wrap32(u), oct - 5) - 512];
-	t = (g & tmask) - ((((g >> dshift) & 1023) * (sar(wrap32(u), oct - 13) & 255)) >> 8);
+	t = lw_gravity(table, wrap32(u), floor, tmask, dshift, &g);
 	sh = g >> sshift;
 	d = sar(dither, 31 - sh);
 	vx += sar(wrap32((int64_t)d - (int64_t)xs * t), sh);
@@ -838,9 +846,7 @@ void xs_lwar_ship(xsMachine *the)
 		u = (int64_t)xs * xs + (int64_t)ys * ys;
 		if (u < contact[row + b])
 			touching |= 1 << b;
-		oct = 31 - clz32((uint32_t)(wrap32(u) | floor));
-		g = table[(oct << 5) + sar(wrap32(u), oct - 5) - 512];
-		t = (g & tmask) - ((((g >> dshift) & 1023) * (sar(wrap32(u), oct - 13) & 255)) >> 8);
+		t = lw_gravity(table, wrap32(u), floor, tmask, dshift, &g);
 		sh = (g >> sshift) - far;
 		pm = pull[b];
 		sh += pm >> 16;

@@ -31,32 +31,49 @@ const CASES: ReadonlyArray<[string, CaseOptions]> = [
   ["4 players, 192 static entities", { ...DEFAULT_CASE, players: 4, game: false, entities: 192, seed: 5, warmSteps: 300, steps: 900 }],
 ];
 
-async function onXs(o: CaseOptions, trace: Uint8Array, mode: "native" | "js"): Promise<Sent> {
-  const dir = mkdtempSync(join(tmpdir(), "lwar-native-"));
-  try {
-    const traceScript = join(dir, "trace.js");
-    writeFileSync(traceScript, `var NATIVE_TRACE = [${Array.from(traceWords(trace)).join(",")}];\n`);
-    const script = join(dir, "replay.js");
-    await bundle(ENTRY, script);
-    const r = await runXs([traceScript, script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: [JSON.stringify(o), mode], timeoutMs: 100_000 });
-    const line = r.stdout.split("\n").find((l) => l.startsWith("sent "));
-    assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
-    const [, count, hash, world] = line.split(" ");
-    return { count: Number(count), hash: Number(hash), world: Number(world) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+/** Skip, saying why, where the XS host is not built. */
+function needLwxs(ctx: Mocha.Context): void {
+  if (existsSync(LWXS)) return;
+  console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
+  ctx.skip();
+}
+
+let work = "";
+const bundles = new Map<string, string>();
+
+/** Run `entry` (bundled once) in lwxs after the scripts `pre`; what follows `prefix ` on the line it printed. */
+async function xsLine(entry: string, pre: string[], args: string[], prefix: string): Promise<string> {
+  let script = bundles.get(entry);
+  if (script === undefined) {
+    script = join(work, `entry${bundles.size}.js`);
+    await bundle(entry, script);
+    bundles.set(entry, script);
   }
+  const r = await runXs([...pre, script], { slots: 200_000, chunks: 8 << 20, stack: 1024, keys: 256, args, timeoutMs: 100_000 });
+  const line = r.stdout.split("\n").find((l) => l.startsWith(`${prefix} `));
+  assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
+  return line.slice(prefix.length + 1);
+}
+
+async function onXs(o: CaseOptions, trace: Uint8Array, mode: "native" | "js"): Promise<Sent> {
+  const traceScript = join(work, "trace.js");
+  writeFileSync(traceScript, `var NATIVE_TRACE = [${Array.from(traceWords(trace)).join(",")}];\n`);
+  const [count, hash, world] = (await xsLine(ENTRY, [traceScript], [JSON.stringify(o), mode], "sent")).split(" ");
+  return { count: Number(count), hash: Number(hash), world: Number(world) };
 }
 
 describe("native loops", function () {
   this.timeout(180000);
+  before(function () {
+    work = mkdtempSync(join(tmpdir(), "lwar-native-"));
+  });
+  after(function () {
+    if (work !== "") rmSync(work, { recursive: true, force: true });
+  });
 
   for (const [name, o] of CASES) {
     it(`send the same bytes as the JavaScript: ${name}`, async function () {
-      if (!existsSync(LWXS)) {
-        console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
-        this.skip();
-      }
+      needLwxs(this);
       const trace = recordTrace(o);
       const node = replaySent(o, trace.bytes, null);
       assert.equal(node.count, trace.traffic.packetsOut, "the Node replay is the recorded run");
@@ -69,60 +86,30 @@ describe("native loops", function () {
   }
 
   it("fly a projectile storm and measure spawn clearance as the JavaScript does: ships, planets, the sun, the edge, the cap", async function () {
-    if (!existsSync(LWXS)) {
-      console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
-      this.skip();
-    }
+    needLwxs(this);
     const seed = 7;
     const steps = 600;
     const node = storm(seed, steps, null);
     for (const [c, least] of STORM_COUNTERS)
       assert.ok(node.counters[c] >= least, `${GAME_COUNTER_NAMES[c]} is ${node.counters[c]}: the storm must reach ${least}`);
-    const dir = mkdtempSync(join(tmpdir(), "lwar-storm-"));
-    try {
-      const script = join(dir, "storm.js");
-      await bundle(STORM, script);
-      const run = async (mode: string): Promise<string> => {
-        const r = await runXs([script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: ["storm", String(seed), String(steps), mode], keys: 256, timeoutMs: 100_000 });
-        const line = r.stdout.split("\n").find((l) => l.startsWith("storm "));
-        assert.ok(line !== undefined, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
-        return line;
-      };
-      assert.ok(node.short > 100, `${node.short} of 3000 points short of clearance: the arena must be crowded`);
-      const expected = `storm ${node.hashes.join(",")} ${node.counters.join(",")} ${node.clearance} ${node.short}`;
-      assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
-      assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const run = (mode: string): Promise<string> => xsLine(STORM, [], ["storm", String(seed), String(steps), mode], "storm");
+    assert.ok(node.short > 100, `${node.short} of 3000 points short of clearance: the arena must be crowded`);
+    const expected = `${node.hashes.join(",")} ${node.counters.join(",")} ${node.clearance} ${node.short}`;
+    assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
+    assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
   });
 
   it("read what clients send most as the JavaScript does: acks and Inputs, valid and mutated, from players and a stranger", async function () {
-    if (!existsSync(LWXS)) {
-      console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);
-      this.skip();
-    }
+    needLwxs(this);
     const seed = 11;
     const count = 20000;
     const { hash: node, counters } = receiveStorm(seed, count, null);
     // The storm reached every way such a packet can go.
     for (const c of [C.StaleUnreliable, C.FutureTimestamp, C.BadAck, C.UnknownPeer, C.TooShort, C.Truncated, C.BadAppId])
       assert.ok(counters[c] > 10, `${COUNTER_NAMES[c]} ${counters[c]}: the storm must reach it`);
-    const dir = mkdtempSync(join(tmpdir(), "lwar-receive-"));
-    try {
-      const script = join(dir, "receive.js");
-      await bundle(ENTRY, script);
-      const run = async (mode: string): Promise<number> => {
-        const r = await runXs([script], { slots: 200_000, chunks: 8 << 20, stack: 1024, args: ["receive", String(seed), String(count), mode], keys: 256, timeoutMs: 100_000 });
-        const m = /^receive (\d+)$/m.exec(r.stdout);
-        assert.ok(m !== null, `lwxs printed no result (exit ${r.code}): ${r.stderr.slice(-600)}`);
-        return Number(m[1]);
-      };
-      assert.equal(await run("js"), node, "XS running the JavaScript counts and reads what Node does");
-      assert.equal(await run("native"), node, "XS running the C counts and reads what the JavaScript does");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const run = async (mode: string): Promise<number> => Number(await xsLine(ENTRY, [], ["receive", String(seed), String(count), mode], "receive"));
+    assert.equal(await run("js"), node, "XS running the JavaScript counts and reads what Node does");
+    assert.equal(await run("native"), node, "XS running the C counts and reads what the JavaScript does");
   });
 
   describe("Binding", function () {
