@@ -16,12 +16,9 @@
  * Log lines (joins, kills and deaths, kicks...) and the status line come from
  * modules/report.ts, as on Node; the HTTP port also answers /status (JSON) and /metrics.
  */
-import config from "mc/config";
 import Debug from "debug";
 import Instrumentation from "instrumentation";
-import Net from "net";
 import Timer from "timer";
-import WiFi from "wifi";
 import { defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
 import { createGame } from "./modules/match";
@@ -30,42 +27,10 @@ import { Reporter } from "./modules/report";
 import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
 import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
-import { CaptiveDns, startMdns } from "./hosts/moddable/names";
-import disablePowerSave from "./hosts/moddable/wifi-power";
+import { startMdns } from "./hosts/moddable/mdns";
+import { type Network, startNetwork } from "./hosts/moddable/network";
+import { intSetting, textSetting } from "./hosts/moddable/settings";
 import { clearance, commit, merge, notify, pack, peek, plan, ship, shots, sync } from "./hosts/moddable/kernels";
-
-function intSetting(name: string, fallback: number): number {
-  const v = config[name];
-  if (v === undefined || v === "") return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n)) throw new RangeError(`config.${name} must be an integer, got ${String(v)}`);
-  return n;
-}
-
-function textSetting(name: string, fallback: string): string {
-  const v = config[name];
-  return v === undefined || v === null ? fallback : String(v);
-}
-
-function flagSetting(name: string, fallback = false): boolean {
-  const v = config[name];
-  if (v === undefined || v === "") return fallback;
-  return v === true || v === 1 || v === "1" || v === "true";
-}
-
-/** Starts the access point; returns a description for the banner. */
-function startAccessPoint(): string {
-  const ssid = textSetting("apSsid", "lwar");
-  const password = textSetting("apPassword", "");
-  const channel = intSetting("apChannel", 1);
-  const max = intSetting("apMax", 8);
-  // Keep the station up when setup/network joined a network already.
-  const station = textSetting("ssid", "") !== "";
-  // An absent password means an open network; a present one must be 8..64 characters.
-  const options = password !== "" ? { ssid, password, channel, max, station } : { ssid, channel, max, station };
-  WiFi.accessPoint(options);
-  return `access point "${ssid}" channel ${channel}${password !== "" ? "" : " (open)"}`;
-}
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
 function startHeapProbe(seconds: number): void {
@@ -118,17 +83,12 @@ function readSettings(): Settings | null {
 export default function main(): void {
   const settings = readSettings();
   if (settings === null) return;
-  const { port, httpPort, webConnections, hostName, seed, statusSeconds, lwar } = settings;
+  startNetwork((network) => serve(settings, network));
+}
 
-  let network = "no Wi-Fi (simulator or wired)";
-  let address = Net.get("IP") ?? "0.0.0.0";
-  const ap = flagSetting("ap");
-  const station = textSetting("ssid", "") !== "";
-  if (ap) {
-    network = startAccessPoint();
-    address = Net.get("IP", "ap") ?? address;
-  } else if (station) network = `Wi-Fi station on "${textSetting("ssid", "")}"`;
-  const powerSave = disablePowerSave() ? "off" : "unchanged";
+function serve(settings: Settings, network: Network): void {
+  const { port, httpPort, webConnections, hostName, seed, statusSeconds, lwar } = settings;
+  const address = network.address;
   const pageUrl = (name: string): string => `http://${name}${httpPort === 80 ? "" : `:${httpPort}`}/`;
 
   let web: BoardWeb | null = null;
@@ -150,7 +110,7 @@ export default function main(): void {
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   if (httpPort > 0) {
     try {
-      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, idleMs: lwar.timeoutMs, portal: ap ? pageUrl(address) : null });
+      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, idleMs: lwar.timeoutMs, portal: network.portal ? pageUrl(address) : null });
       host.addPeers(web);
       web.attach(server);
     } catch (e) {
@@ -173,19 +133,10 @@ export default function main(): void {
   host.attach(server);
 
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
-  trace(`lwar-xs network: ${network}, Wi-Fi power save ${powerSave}\n`);
+  trace(`lwar-xs network: ${network.description}\n`);
   if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws, /status and /metrics: ${pageUrl(address)}\n`);
   trace(`lwar-xs tick cost measured with ${host.tickCost.clock}\n`);
-  let dns: CaptiveDns | null = null;
-  if (ap && flagSetting("dns", true)) {
-    try {
-      dns = new CaptiveDns(address);
-      trace(`lwar-xs DNS: every name is ${address} (captive portal)\n`);
-    } catch (e) {
-      trace(`lwar-xs DNS: not started: ${(e as Error).message}\n`);
-    }
-  }
-  if (hostName !== "" && station) {
+  if (hostName !== "" && network.named) {
     try {
       startMdns(hostName, httpPort, (name) => trace(`lwar-xs mDNS: ${web !== null ? pageUrl(`${name}.local`) : `${name}.local`}\n`));
     } catch (e) {
@@ -196,9 +147,8 @@ export default function main(): void {
   for (const row of server.pools()) poolBytes += row[1];
   trace(`lwar-xs pools: ${poolBytes} bytes of typed arrays, allocated once\n`);
 
-  const names = dns;
   const probe = intSetting("heapProbeSeconds", 0);
   if (probe > 0) startHeapProbe(probe);
   if (statusSeconds > 0)
-    Timer.repeat(() => trace(r.status().text, names !== null ? ` | dns ${names.answered} answered` : "", "\n"), statusSeconds * 1000);
+    Timer.repeat(() => trace(r.status().text, network.status(), "\n"), statusSeconds * 1000);
 }

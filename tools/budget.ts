@@ -14,9 +14,10 @@
  * The last line is `total: N KiB`: the net peak (slots × 16 + chunk bytes). docs/memory.md
  * explains the conversion from the 64-bit host to the ESP32.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readBuild } from "./board/manifest";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineCommand } from "./cli";
 import { defaultConfig, makeConfig, type Config } from "../modules/config";
@@ -139,10 +140,11 @@ export interface Creation {
   stack: number;
 }
 
-/** chunk.initial, heap.initial and stack of manifest.json's creation block. */
+/** chunk.initial, heap.initial and stack of the app's creation block (manifest.json and the manifests it includes). */
 export function manifestCreation(path = fileURLToPath(new URL("../manifest.json", import.meta.url))): Creation {
-  const m = JSON.parse(readFileSync(path, "utf8")) as { creation: { chunk: { initial: number }; heap: { initial: number }; stack: number } };
-  return { label: "manifest creation", chunks: m.creation.chunk.initial, slots: m.creation.heap.initial, stack: m.creation.stack };
+  // The app's own block decides; the SDK's manifests are not read.
+  const c = readBuild(path, "esp32", "/nonexistent-moddable").creation as { chunk: { initial: number }; heap: { initial: number }; stack: number };
+  return { label: "manifest creation", chunks: c.chunk.initial, slots: c.heap.initial, stack: c.stack };
 }
 
 async function runServer(

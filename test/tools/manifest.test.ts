@@ -1,57 +1,68 @@
 /**
- * manifest.json against the sources: every module of ours that the device app loads
- * (main.ts and what it imports, transitively) is preloaded, so that its code and its
- * top-level objects live in flash, and the creation block cannot grow.
+ * The app's manifests against the sources, read as mcconfig reads them
+ * (tools/board/manifest.ts), for each firmware variant: every module of ours that the app
+ * loads (main.ts and what it imports, transitively) is preloaded, so that its code and its
+ * top-level objects live in flash; Wi-Fi code stays out of the wired builds; the creation
+ * block cannot grow. Runs without the Moddable SDK (its manifests are then not read).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkImports, readBuild } from "../../tools/board/manifest";
+import { VARIANTS } from "../../tools/board/kit";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const SDK = process.env.MODDABLE ?? "/nonexistent-moddable";
 
-interface Manifest {
-  preload: string[];
-  creation: { chunk: { initial: number; incremental: number }; heap: { initial: number; incremental: number }; stack: number };
+/** Our modules the build reaches from main (specifiers and files); the SDK's are not followed. */
+function ours(manifest: string, platform: string): { reached: string[]; preload: string[]; files: string[] } {
+  const build = readBuild(join(ROOT, manifest), platform, SDK);
+  const local = new Map([...build.modules].filter(([, f]) => !relative(ROOT, f).startsWith("..")));
+  const { visited } = checkImports({ ...build, modules: local });
+  return { reached: visited, preload: build.preload, files: visited.map((m) => relative(ROOT, local.get(m) as string)) };
 }
 
-/** Our modules (no extension, relative to the root) that `entry` loads, itself excluded. */
-function localImports(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    const text = readFileSync(join(ROOT, file + ".ts"), "utf8");
-    for (const m of text.matchAll(/^\s*import\s+(type\s+)?[^"']*?from\s+["'](\.[^"']+)["']/gm)) {
-      if (m[1]) continue; // type-only: erased
-      const target = relative(ROOT, join(ROOT, dirname(file), m[2])).split("\\").join("/");
-      if (seen.has(target)) continue;
-      seen.add(target);
-      // Native modules (a .js/.c pair) have no .ts of their own.
-      if (existsSync(join(ROOT, target + ".ts"))) queue.push(target);
-    }
+const builds = [
+  { variant: "wifi", platform: "esp32" },
+  { variant: "wifi", platform: "lin" },
+  { variant: "wired", platform: "esp32" },
+  { variant: "emulator", platform: "esp32" },
+] as const;
+
+describe("manifests", () => {
+  for (const b of builds) {
+    describe(`${b.variant} for ${b.platform}`, () => {
+      const manifest = VARIANTS[b.variant].manifest;
+      it("preloads every module of ours that main.ts loads", () => {
+        const { reached, preload } = ours(manifest, b.platform);
+        assert.ok(reached.includes("modules/server/server") && reached.includes("hosts/moddable/host"), "the import walk found the core");
+        const missing = reached.filter((m) => m !== "main" && !preload.includes(m)).sort();
+        assert.deepEqual(missing, [], "modules loaded at run time but not preloaded (their top level would take RAM)");
+      });
+
+      it("preloads nothing of ours that does not exist", () => {
+        const build = readBuild(join(ROOT, manifest), b.platform, SDK);
+        for (const m of build.preload) {
+          const file = build.modules.get(m);
+          if (file === undefined && (m.startsWith("hosts/") || m.startsWith("modules/"))) assert.fail(`${m} is preloaded but no module of the build has that name`);
+          if (file !== undefined && !relative(ROOT, file).startsWith("..")) assert.ok(existsSync(file), `${m}: ${file}`);
+        }
+      });
+
+      it("fixes both heaps: incremental 0", () => {
+        const c = readBuild(join(ROOT, manifest), b.platform, SDK).creation as { chunk: { incremental: number }; heap: { incremental: number } };
+        assert.equal(c.chunk.incremental, 0);
+        assert.equal(c.heap.incremental, 0);
+      });
+
+      it(b.variant === "wifi" ? "brings the Wi-Fi network module" : "leaves every Wi-Fi module of ours out", () => {
+        const { files } = ours(manifest, b.platform);
+        const wifi = files.filter((f) => /wifi|captive-dns|hosts\/moddable\/dns\./.test(f)).sort();
+        if (b.variant === "wifi") assert.deepEqual(wifi, ["hosts/moddable/captive-dns.ts", "hosts/moddable/dns.ts", "hosts/moddable/network-wifi.ts", "hosts/moddable/wifi-power.js"]);
+        else assert.deepEqual(wifi, []);
+        assert.ok(files.includes(b.variant === "wifi" ? "hosts/moddable/network-wifi.ts" : "hosts/moddable/network-eth.ts"), files.join(" "));
+      });
+    });
   }
-  return seen;
-}
-
-describe("manifest.json", () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "manifest.json"), "utf8")) as Manifest;
-
-  it("preloads every module of ours that main.ts loads", () => {
-    const loaded = localImports("main");
-    assert.ok(loaded.has("modules/server/server") && loaded.has("hosts/moddable/host"), "the import walk found the core");
-    const missing = [...loaded].filter((m) => !manifest.preload.includes(m)).sort();
-    assert.deepEqual(missing, [], "modules loaded at run time but not preloaded (their top level would take RAM)");
-  });
-
-  it("preloads nothing that does not exist", () => {
-    for (const m of manifest.preload) {
-      assert.ok(existsSync(join(ROOT, m + ".ts")) || existsSync(join(ROOT, m + ".js")), `${m} has no source`);
-    }
-  });
-
-  it("fixes both heaps: incremental 0", () => {
-    assert.equal(manifest.creation.chunk.incremental, 0);
-    assert.equal(manifest.creation.heap.incremental, 0);
-  });
 });

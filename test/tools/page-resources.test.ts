@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { readBuild } from "../../tools/board/manifest";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { PAGE_FOLDER, PAGES } from "../../hosts/moddable/pages";
@@ -49,8 +50,9 @@ describe("page resources for the board", function () {
   });
 
   it("writes where manifest.json takes resources from, a folder git ignores", function () {
-    const manifest = JSON.parse(readFileSync(join(ROOT, "manifest.json"), "utf8")) as { resources: Record<string, string[]> };
-    assert.deepEqual(manifest.resources["*"], [`./${PAGE_FOLDER}/*`]);
+    // manifest.json takes them through the app manifest all variants share.
+    const { resources } = readBuild(join(ROOT, "manifest.json"), "esp32", "/nonexistent-moddable");
+    assert.deepEqual(resources.map((r) => resolve(r.dir, r.source)), [join(ROOT, PAGE_FOLDER, "*")]);
     const ignored = readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n").map((l) => l.trim());
     assert.ok(ignored.includes(PAGE_FOLDER.split("/")[0] + "/"), `${PAGE_FOLDER} is not under an ignored folder`);
   });

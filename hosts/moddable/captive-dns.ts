@@ -1,11 +1,10 @@
 /**
- * How phones find the board:
- * - access-point mode: a DNS server on UDP port 53 that answers every name with the
- *   board's own address (dns.ts). A phone that joins the board's network checks for a
- *   captive portal by fetching some well-known URL; it reaches the board, which redirects
- *   it to the game page (web.ts), so the phone offers to open the page.
- * - station mode: the SDK's mDNS (`mdns`) claims `<hostName>.local` on the network the
- *   board joined, and announces the page as an `_http._tcp` service.
+ * How phones find the board in access-point mode (Wi-Fi builds only): a DNS server on UDP
+ * port 53 that answers every name with the board's own address (dns.ts). A phone that
+ * joins the board's network checks for a captive portal by fetching some well-known URL;
+ * it reaches the board, which redirects it to the game page (web.ts), so the phone offers
+ * to open the page. On a network the board joined (Wi-Fi station or cable), mdns.ts
+ * names it instead.
  *
  * The DNS server is ours, on the ECMA-419 UDP socket the game uses, rather than the SDK's
  * `dns/server`: that one sits on the SDK's older socket module, whose Linux version never
@@ -13,7 +12,6 @@
  * leaves questions other than A unanswered, which makes phones wait.
  */
 import UDP from "embedded:io/socket/udp";
-import MDNS from "mdns";
 import { answerQuery, ipv4Bytes } from "./dns";
 
 /** DNS messages over UDP are at most 512 bytes (RFC 1035) unless EDNS says more; answers fit in that. */
@@ -55,21 +53,4 @@ export class CaptiveDns {
       }
     }
   }
-}
-
-/** The SDK's MDNS callback message that reports the name claimed (MDNS.hostName in mdns.js). */
-const MDNS_HOST_NAME = 1;
-
-/**
- * Claims `<hostName>.local` (or `<hostName>-2.local` and so on, when another device holds
- * it) and announces the page on `httpPort` (0: no page, no service). `claimed` gets the
- * name once probing is done.
- */
-export function startMdns(hostName: string, httpPort: number, claimed: (name: string) => void): MDNS {
-  const mdns: MDNS = new MDNS({ hostName }, (message: number, value?: string) => {
-    if (message !== MDNS_HOST_NAME || value === undefined || value === "") return;
-    if (httpPort > 0) mdns.add({ name: "http", protocol: "tcp", port: httpPort, txt: {} });
-    claimed(value);
-  });
-  return mdns;
 }

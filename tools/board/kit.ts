@@ -1,0 +1,238 @@
+/**
+ * The Moddable and ESP-IDF tools a board or simulator build needs, found from the
+ * environment, and the builds themselves: the firmware variants, their manifests, and one
+ * function that does every step (page resources, the import check, the output folder,
+ * mcconfig) with progress lines and a clear word on what is missing.
+ *
+ * The environment is the one a maker sets up (MODDABLE, IDF_PATH, the xtensa toolchain on
+ * PATH), or the ESP32 kit's `env.sh` (ESP32_ENV, default /opt/esp32/env.sh), read when
+ * MODDABLE or IDF_PATH is not set.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkImports, readBuild } from "./manifest";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const KIT_ENV = process.env.ESP32_ENV ?? "/opt/esp32/env.sh";
+
+export type Variant = "wifi" | "wired" | "emulator";
+
+export interface VariantSpec {
+  manifest: string;
+  /** What it is, for --help and the summary. */
+  about: string;
+  /** mcconfig's build kind: -d (debug, xsbug), -i (instrumented release: traces on the UART), "" (release). */
+  mode: "-d" | "-i" | "";
+}
+
+export const VARIANTS: Record<Variant, VariantSpec> = {
+  wifi: { manifest: "manifest.json", about: "Wi-Fi station or access point (the default)", mode: "-d" },
+  wired: { manifest: "hosts/moddable/wired/manifest.json", about: "Ethernet: the ESP32's EMAC with a LAN8720-class PHY (WT32-ETH01, Olimex ESP32-POE)", mode: "-d" },
+  emulator: { manifest: "hosts/moddable/emulator/manifest.json", about: "Ethernet on QEMU's open_eth, one core, logs on the UART", mode: "-i" },
+};
+
+/** The environment with the kit's env.sh applied where MODDABLE or IDF_PATH is missing; `node_modules/.bin` first (tsc). */
+export function buildEnv(): NodeJS.ProcessEnv {
+  let env: NodeJS.ProcessEnv = { ...process.env };
+  if ((env.MODDABLE === undefined || env.IDF_PATH === undefined) && fs.existsSync(KIT_ENV)) {
+    const out = execFileSync("bash", ["-c", `source "${KIT_ENV}" >/dev/null && env -0`], { encoding: "utf8", env });
+    env = {};
+    for (const kv of out.split("\0")) {
+      const i = kv.indexOf("=");
+      if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+  }
+  env.PATH = [path.join(ROOT, "node_modules", ".bin"), env.PATH ?? ""].join(path.delimiter);
+  return env;
+}
+
+export function which(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    const p = path.join(dir, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      // next
+    }
+  }
+  return null;
+}
+
+/** What is missing to build for `platform` ("esp32" or "lin"), one line each; empty when nothing is. */
+export function missingTools(platform: string, env: NodeJS.ProcessEnv): string[] {
+  const missing: string[] = [];
+  const kitHint = fs.existsSync(KIT_ENV) ? "" : ` (no ESP32 kit at ${KIT_ENV} either)`;
+  if (env.MODDABLE === undefined || !fs.existsSync(env.MODDABLE)) missing.push(`MODDABLE is not set to the Moddable SDK 8.x${kitHint}`);
+  if (which("mcconfig", env) === null) missing.push("mcconfig is not on PATH (the SDK's build/bin/lin/release)");
+  if (which("tsc", env) === null) missing.push("tsc is not on PATH: run npm install");
+  if (platform.startsWith("esp32")) {
+    if (env.IDF_PATH === undefined || !fs.existsSync(env.IDF_PATH)) missing.push(`IDF_PATH is not set to ESP-IDF v6.0${kitHint}`);
+    if (which("xtensa-esp32-elf-gcc", env) === null) missing.push("xtensa-esp32-elf-gcc is not on PATH (the ESP-IDF toolchain: source its export.sh)");
+    if (which("idf.py", env) === null) missing.push("idf.py is not on PATH (ESP-IDF's tools: source its export.sh)");
+    else if (missing.length === 0) {
+      // esptool needs rich_click: without it every idf.py step fails with an ImportError.
+      try {
+        execFileSync("python", ["-c", "import esptool"], { env, stdio: "pipe" });
+      } catch (e) {
+        const text = String((e as { stderr?: Buffer }).stderr ?? "").trim().split("\n").pop() ?? "";
+        missing.push(`ESP-IDF's Python cannot import esptool (${text}); on Debian: apt-get install python3-rich-click`);
+      }
+    }
+  }
+  return missing;
+}
+
+export interface BuildOptions {
+  variant: Variant | "sim";
+  /** "esp32", "esp32/<target>", or "lin" for the simulator. */
+  platform: string;
+  /** Output folder (made if missing). */
+  out: string;
+  /** mcconfig's -d / -i / "" ; defaults to the variant's. */
+  mode?: "-d" | "-i" | "";
+  /** `name=value` settings for the app's config. */
+  settings?: string[];
+  say: (line: string) => void;
+  /** Where mcconfig's own output goes. */
+  log: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Built {
+  /** Folder of the firmware files (esp32), or the mc.so (lin). */
+  bin: string;
+  /** xs_esp32.bin / mc.so */
+  app: string;
+  /** esp32: the ESP-IDF build folder (flash_args, the .elf). */
+  idfBuild: string | null;
+  seconds: number;
+}
+
+/** Checks every import of the app against what the manifests give `platform`: the problems, as lines. */
+export function importProblems(manifest: string, platform: string, moddable: string): { lines: string[]; reached: number } {
+  const build = readBuild(path.join(ROOT, manifest), platform, moddable);
+  const lines = build.errors.map((e) => `manifest error for ${platform}: ${e}`);
+  const { missing, reached } = checkImports(build);
+  for (const m of missing)
+    lines.push(`${path.relative(ROOT, m.file) || m.module} imports "${m.specifier}", which no module of the ${platform} build provides`);
+  return { lines, reached };
+}
+
+export function findFile(dir: string, name: string): string | null {
+  if (!fs.existsSync(dir)) return null;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isFile() && e.name === name) return p;
+    if (e.isDirectory()) {
+      const f = findFile(p, name);
+      if (f !== null) return f;
+    }
+  }
+  return null;
+}
+
+/** Page resources, import check, mcconfig. Throws an Error with a clear message on failure. */
+export async function buildApp(o: BuildOptions): Promise<Built> {
+  const t0 = Date.now();
+  const manifest = o.variant === "sim" ? "manifest.json" : VARIANTS[o.variant].manifest;
+  const mode = o.mode ?? (o.variant === "sim" ? "-d" : VARIANTS[o.variant].mode);
+  const moddable = o.env.MODDABLE as string;
+  const { writePageResources } = await import("../page-resources");
+  const page = await writePageResources();
+  o.say(`build: the game page, ${page.total} B gzipped, in build/web/`);
+  const imports = importProblems(manifest, o.platform, moddable);
+  if (imports.lines.length > 0) throw new Error(`the app would not start on ${o.platform}:\n  ${imports.lines.join("\n  ")}`);
+  o.say(`build: every import of the ${imports.reached} modules reached from main resolves on ${o.platform}`);
+  fs.mkdirSync(o.out, { recursive: true });
+  const args = [...(mode === "" ? [] : [mode]), "-m", "-p", o.platform, "-t", "build", "-o", o.out, path.join(ROOT, manifest), ...(o.settings ?? [])];
+  o.say(`build: mcconfig ${args.join(" ")}  (log: ${o.log})`);
+  const log = fs.openSync(o.log, "w");
+  const child = spawn("mcconfig", args, { cwd: ROOT, env: o.env, stdio: ["ignore", log, log], detached: true });
+  let lastStep = "";
+  const ticker = setInterval(() => {
+    const step = lastLine(o.log);
+    if (step !== lastStep) {
+      lastStep = step;
+      o.say(`build: ${Math.round((Date.now() - t0) / 1000)} s: ${step}`);
+    }
+  }, 15000);
+  const stop = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // gone
+    }
+  };
+  process.once("SIGINT", stop);
+  const code = await new Promise<number>((resolve) => child.once("exit", (c, s) => resolve(c ?? (s !== null ? 128 : 1))));
+  clearInterval(ticker);
+  process.removeListener("SIGINT", stop);
+  fs.closeSync(log);
+  if (code !== 0) throw new Error(`mcconfig exited with ${code}; the last lines of ${o.log}:\n${tail(o.log, 15)}`);
+  const seconds = (Date.now() - t0) / 1000;
+  if (o.platform === "lin") {
+    const app = findFile(path.join(o.out, "bin"), "mc.so");
+    if (app === null) throw new Error(`mcconfig succeeded but left no mc.so under ${o.out}/bin`);
+    return { bin: path.dirname(app), app, idfBuild: null, seconds };
+  }
+  const app = findFile(path.join(o.out, "bin"), "xs_esp32.bin");
+  if (app === null) throw new Error(`mcconfig succeeded but left no xs_esp32.bin under ${o.out}/bin`);
+  const flashArgs = findFile(path.join(o.out, "tmp"), "flash_args");
+  return { bin: path.dirname(app), app, idfBuild: flashArgs === null ? null : path.dirname(flashArgs), seconds };
+}
+
+function lastLine(file: string): string {
+  const lines = tail(file, 1).trim();
+  return lines.length > 120 ? `${lines.slice(0, 117)}...` : lines;
+}
+
+export function tail(file: string, n: number): string {
+  try {
+    const text = fs.readFileSync(file, "utf8").trimEnd().split("\n");
+    return text.slice(-n).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+export interface SizeReport {
+  /** Bytes of the app image, and of its partition. */
+  image: number;
+  partition: number;
+  /** ESP-IDF's size summary (esp_idf_size), as text. */
+  text: string;
+}
+
+/** The image against its partition, and ESP-IDF's memory summary of the map file. */
+export function sizeReport(built: Built, env: NodeJS.ProcessEnv): SizeReport {
+  const image = fs.statSync(built.app).size;
+  let partition = 0;
+  const csv = path.join(built.bin, "partitions.csv");
+  if (fs.existsSync(csv)) {
+    for (const line of fs.readFileSync(csv, "utf8").split("\n")) {
+      const f = line.split(",").map((x) => x.trim());
+      if (f[0] === "factory" || f[0] === "ota_0") partition = parseSize(f[4] ?? "0");
+    }
+  }
+  let text = "";
+  const map = path.join(built.bin, "xs_esp32.map");
+  if (fs.existsSync(map)) {
+    try {
+      text = execFileSync("python", ["-m", "esp_idf_size", map], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    } catch (e) {
+      text = `esp_idf_size failed: ${(e as Error).message.split("\n")[0]}`;
+    }
+  }
+  return { image, partition, text };
+}
+
+function parseSize(s: string): number {
+  const m = /^(0x[0-9a-f]+|\d+)([KM]?)$/i.exec(s);
+  if (m === null) return 0;
+  const n = Number(m[1]);
+  return m[2].toUpperCase() === "K" ? n * 1024 : m[2].toUpperCase() === "M" ? n * 1024 * 1024 : n;
+}
