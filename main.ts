@@ -27,6 +27,7 @@ import { Reporter } from "./modules/report";
 import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
 import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
+import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/moddable/heap";
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
 import { intSetting, textSetting } from "./hosts/moddable/settings";
@@ -43,7 +44,14 @@ function startHeapProbe(seconds: number): void {
     const s = Instrumentation.get(slot);
     const f = Instrumentation.get(free);
     if (c === undefined || s === undefined) trace("heap: no instrumentation in this build\n");
-    else trace(`heap: live chunk ${c} slot ${s}${f ? ` system free ${f}` : ""}\n`);
+    else {
+      const internal = internalFree();
+      trace(
+        `heap: live chunk ${c} slot ${s}${f ? ` system free ${f}` : ""} peak chunk ${peakChunk()} slot ${peakSlot()}`,
+        internal >= 0 ? ` internal free ${internal} lowest ${internalLowest()}` : "",
+        "\n",
+      );
+    }
   }, seconds * 1000);
 }
 

@@ -29,13 +29,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ClientState } from "../modules/client/client";
-import { Fields, readChat } from "../modules/protocol/codec";
-import { DEFAULT_PORT, Msg } from "../modules/protocol/constants";
-import { C } from "../modules/protocol/counters";
-import { bytesToAscii } from "../modules/text";
+import { DEFAULT_PORT } from "../modules/protocol/constants";
 import { BEHAVIOURS } from "../harness/behaviours";
-import { runBots, type Bot, type BotSummary } from "./botlib";
+import { checkDelivery, type Events, playBots } from "./sim/delivery";
 import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
 import { checkCarriage, checkPage, CHROMIUM, playInChromium } from "./sim/browser";
 import { DEFAULT_FOLDER, writePageResources } from "./page-resources";
@@ -65,11 +61,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = DEFAULT_PORT;
 const BOTS = 2;
 /** Bots must be Connected at every progress check from this many seconds on. */
-const CONNECT_GRACE_S = 5;
-/** The bots stop chatting this long before the end so the last lines arrive before they leave. */
-const QUIET_S = 3;
+
 const BANNER_TIMEOUT_MS = 30_000;
-const CHAT_TEXT = /^bot (\d+) says hi #(\d+)$/;
 /** Seconds between the app's `heap:` lines (a full collection, then the live heaps). */
 const PROBE_S = 5;
 /** Live heap growth allowed from before the web checks to after them, in bytes (the server keeps each slot's last address string). */
@@ -299,45 +292,6 @@ async function finish(failures: string[]): Promise<never> {
   process.exit(1);
 }
 
-// ------------------------------------------------------------------ delivery bookkeeping
-
-interface Received {
-  /** Next seqno expected from the server, and what went wrong. */
-  nextSeq: number;
-  applied: number;
-  seqProblems: string[];
-  /** Chat lines as (sender player id, text), in arrival order. */
-  chats: { id: number; text: string }[];
-  /** Progress checks after the grace period at which the bot was not Connected. */
-  notConnectedAt: number[];
-}
-
-function received(map: Map<Bot, Received>, bot: Bot): Received {
-  let r = map.get(bot);
-  if (r === undefined) {
-    r = { nextSeq: 0, applied: 0, seqProblems: [], chats: [], notConnectedAt: [] };
-    map.set(bot, r);
-  }
-  return r;
-}
-
-/** Checks that `ks` is exactly 1..n. Returns a description of the first difference, or "". */
-function exactlyOnceInOrder(ks: number[], n: number): string {
-  for (let i = 0; i < Math.max(ks.length, n); i++) {
-    if (ks[i] !== i + 1) {
-      if (i >= ks.length) return `missing #${i + 1}..#${n}`;
-      if (i >= n) return `extra #${ks[i]} after #${n}`;
-      return `expected #${i + 1}, got #${ks[i]}`;
-    }
-  }
-  return "";
-}
-
-// ------------------------------------------------------------------ main, step by step
-
-type Options = ReturnType<typeof simCommand.parse>;
-
-/** The programs the test runs, and the environment they run in. */
 interface Programs {
   mcsim: string;
   xvfbRun: string;
@@ -469,141 +423,6 @@ async function startSimulator(p: Programs, app: string, dir: string): Promise<Si
   return started === "exit" ? `mcsim exited (code ${s.group.exitCode}) before the server started` : `no server banner within ${BANNER_TIMEOUT_MS / 1000} s`;
 }
 
-/** What the bots saw, for the delivery check. */
-interface Played {
-  bots: Bot[];
-  byBot: Map<Bot, Received>;
-  summary: BotSummary;
-}
-
-/** Two bots play for `durationS`, chatting; null if the simulator exits under them. */
-async function playBots(s: Simulator, o: { behaviour: string; chatEveryS: number; durationS: number }): Promise<Played | null> {
-  const byBot = new Map<Bot, Received>();
-  let botList: Bot[] = [];
-  const fields = new Fields();
-  let lastPrinted = 0;
-  say(`sim-test: ${BOTS} bots, behaviour ${o.behaviour}, a chat line every ~${o.chatEveryS} s each, for ${o.durationS} s`);
-  s.t0 = performance.now();
-  s.botsRunning = true;
-  const run = runBots({
-    host: "127.0.0.1",
-    port: PORT,
-    count: BOTS,
-    durationS: o.durationS,
-    behaviour: o.behaviour,
-    chatEveryS: o.chatEveryS,
-    seed: 1,
-    onReliable: (bot, type, seq, bytes, offset) => {
-      const r = received(byBot, bot);
-      if (seq !== r.nextSeq && r.seqProblems.length < 5)
-        r.seqProblems.push(seq < r.nextSeq ? `seqno ${seq} applied again` : `seqno ${r.nextSeq}..${seq - 1} skipped`);
-      r.nextSeq = seq + 1;
-      r.applied++;
-      if (type === Msg.Chat) {
-        readChat(bytes, offset, fields);
-        r.chats.push({ id: fields.id, text: bytesToAscii(bytes, fields.textOffset, fields.textLength) });
-      }
-    },
-    onProgress: (bots, t) => {
-      botList = bots;
-      for (const b of bots) {
-        if (t >= o.durationS - QUIET_S) b.nextChat = Infinity;
-        if (t >= CONNECT_GRACE_S && b.client.state !== ClientState.Connected) received(byBot, b).notConnectedAt.push(Math.round(t));
-      }
-      const sec = Math.round(t);
-      if (sec % 5 !== 0 || sec === lastPrinted) return;
-      lastPrinted = sec;
-      const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
-      const sent = bots.reduce((a, b) => a + b.chats, 0);
-      const got = bots.reduce((a, b) => a + b.chatsReceived, 0);
-      const inst = s.inst;
-      say(
-        `t=${sec}s connected ${connected}/${bots.length} chats sent ${sent} received ${got} | ` +
-          `Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} GC ${inst.latest("Garbage collections") ?? "?"}/s`,
-      );
-    },
-  });
-  const outcome = await Promise.race([run, s.group.done.then(() => null)]);
-  s.botsRunning = false;
-  if (outcome === null) return null;
-  return { bots: botList, byBot, summary: outcome };
-}
-
-/** Every reliable message applied once and in order, every chat line once and in order, at the bots and in the server's log. */
-function checkDelivery(played: Played, udpEvents: Events, udpChats: { name: string; text: string }[]): string[] {
-  const failures: string[] = [];
-  const { bots, byBot, summary } = played;
-  say("");
-  say("delivery:");
-  if (bots.length !== BOTS) failures.push(`expected ${BOTS} bots in the progress reports, saw ${bots.length}`);
-  const senders = new Map<number, Bot>(); // chat "bot N" -> bot with selfSlot N-1
-  for (const b of bots) if (b.client.selfSlot >= 0) senders.set(b.client.selfSlot + 1, b);
-  const totalChats = bots.reduce((a, b) => a + b.chats, 0);
-  for (const b of bots) {
-    const c = b.client;
-    const r = received(byBot, b);
-    const name = `bot ${c.selfSlot + 1}`;
-    const problems: string[] = [];
-    if (c.selfId < 0) problems.push("never connected");
-    if (r.notConnectedAt.length > 0) problems.push(`not connected at t=${r.notConnectedAt.slice(0, 5).join(", ")} s`);
-    const endState = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === c.state) ?? String(c.state);
-    if (c.state !== ClientState.Closed) problems.push(`ended ${endState}, not Closed`);
-    problems.push(...r.seqProblems);
-    if (r.applied !== c.counters[C.ReliableReceived]) problems.push(`listener saw ${r.applied} reliable messages, counter says ${c.counters[C.ReliableReceived]}`);
-    const bySender = new Map<number, number[]>();
-    for (const m of r.chats) {
-      const match = CHAT_TEXT.exec(m.text);
-      const sender = match !== null ? senders.get(Number(match[1])) : undefined;
-      if (match === null || sender === undefined) {
-        problems.push(`unexpected chat '${m.text}'`);
-        continue;
-      }
-      if (m.id !== sender.client.selfId) problems.push(`chat '${m.text}' carries id 0x${m.id.toString(16)}, sender is 0x${sender.client.selfId.toString(16)}`);
-      const list = bySender.get(Number(match[1])) ?? [];
-      list.push(Number(match[2]));
-      bySender.set(Number(match[1]), list);
-    }
-    const perSender: string[] = [];
-    for (const [n, s] of senders) {
-      const ks = bySender.get(n) ?? [];
-      const diff = exactlyOnceInOrder(ks, s.chats);
-      if (diff !== "") problems.push(`chats from bot ${n}: ${diff}`);
-      perSender.push(`${ks.length}/${s.chats} from bot ${n}`);
-    }
-    say(
-      `  ${name}: ${r.notConnectedAt.length === 0 ? "connected throughout" : "dropped out"}, ended ${endState}; ` +
-        `applied ${r.applied} reliable messages (seqno 0..${r.nextSeq - 1}), ${c.counters[C.DuplicateReliable]} duplicate copies dropped, ` +
-        `${c.counters[C.ReliableResent]} of its own resent; chats ${perSender.join(", ")}; sent ${b.chats}`,
-    );
-    for (const p of problems) failures.push(`${name}: ${p}`);
-  }
-  if (totalChats < BOTS * 3) failures.push(`only ${totalChats} chat lines were sent: too few to say anything`);
-  // The server side: each chat logged once, in order per sender.
-  const serverBySender = new Map<number, number[]>();
-  for (const m of udpChats) {
-    const match = CHAT_TEXT.exec(m.text);
-    if (match === null) continue;
-    const list = serverBySender.get(Number(match[1])) ?? [];
-    list.push(Number(match[2]));
-    serverBySender.set(Number(match[1]), list);
-  }
-  for (const [n, s] of senders) {
-    const diff = exactlyOnceInOrder(serverBySender.get(n) ?? [], s.chats);
-    if (diff !== "") failures.push(`server log, chats from bot ${n}: ${diff}`);
-  }
-  say(
-    `  server log: ${udpChats.length} chat lines for ${totalChats} sent, ${udpEvents.join} joins, ${udpEvents.leave} leaves, ` +
-      `${udpEvents.kick} kicks, ${udpEvents.timeout} timeouts, ${udpEvents.reject} rejects`,
-  );
-  if (udpEvents.join !== BOTS || udpEvents.leave !== BOTS) failures.push(`server logged ${udpEvents.join} joins and ${udpEvents.leave} leaves, expected ${BOTS} each`);
-  if (udpEvents.kick + udpEvents.timeout + udpEvents.reject > 0) failures.push(`server logged ${udpEvents.kick} kicks, ${udpEvents.timeout} timeouts, ${udpEvents.reject} rejects`);
-  say(
-    `  bots: ${summary.connected}/${summary.bots} connected, ${summary.disconnectedCleanly} left cleanly, ${summary.kicked} kicked, ` +
-      `${summary.timedOut} timed out, ${summary.rejected} rejected; Update ${summary.updatesPerSecond.toFixed(1)}/s, Stats ${summary.statsPerSecond.toFixed(1)}/s per bot`,
-  );
-  return failures;
-}
-
 /** The heaps stayed flat after warm-up. */
 function checkMemory(inst: Instruments, warmupS: number, durationS: number): string[] {
   const failures: string[] = [];
@@ -615,6 +434,8 @@ function checkMemory(inst: Instruments, warmupS: number, durationS: number): str
   for (const t of report.trends) failures.push(...t.problems);
   return failures;
 }
+
+type Options = ReturnType<typeof simCommand.parse>;
 
 async function main(): Promise<void> {
   const v: Options = simCommand.parse();
@@ -644,7 +465,15 @@ async function main(): Promise<void> {
   }
   const s = await startSimulator(programs, app, dir);
   if (typeof s === "string") return finish([s]);
-  const played = await playBots(s, { behaviour: v.behaviour, chatEveryS: v["chat-every"], durationS });
+  s.t0 = performance.now();
+  s.botsRunning = true;
+  const inst = s.inst;
+  const played = await playBots({
+    host: "127.0.0.1", port: PORT, count: BOTS, behaviour: v.behaviour, chatEveryS: v["chat-every"], durationS, say: (l) => say(`sim-test: ${l}`),
+    progress: () => `Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} GC ${inst.latest("Garbage collections") ?? "?"}/s`,
+    died: s.group.done,
+  });
+  s.botsRunning = false;
   if (played === null) return finish([`mcsim exited (code ${s.group.exitCode}) while the bots were playing`]);
   // Let the server's leave lines and one more instruments line arrive.
   await new Promise((r) => setTimeout(r, 1500));
@@ -658,7 +487,7 @@ async function main(): Promise<void> {
   await cleanup();
   s.log.end();
 
-  const failures = [...checkDelivery(played, udpEvents, udpChats), ...checkMemory(s.inst, warmupS, durationS), ...webFailures];
+  const failures = [...checkDelivery(played, BOTS, udpEvents, udpChats, say), ...checkMemory(s.inst, warmupS, durationS), ...webFailures];
   say("");
   return finish(failures);
 }
@@ -682,7 +511,6 @@ function printMemory(m: MemoryReport, title = "memory"): void {
   }
 }
 
-type Events = { join: number; leave: number; kick: number; timeout: number; reject: number };
 
 /** The app's next `heap:` line (within two probe periods), or null. */
 async function nextProbe(now: () => number): Promise<{ t: number; chunk: number; slot: number } | null> {

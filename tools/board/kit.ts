@@ -211,7 +211,7 @@ export interface SizeReport {
 export function sizeReport(built: Built, env: NodeJS.ProcessEnv): SizeReport {
   const image = fs.statSync(built.app).size;
   let partition = 0;
-  const csv = path.join(built.bin, "partitions.csv");
+  const csv = built.idfBuild === null ? "" : path.join(built.idfBuild, "..", "partitions.csv");
   if (fs.existsSync(csv)) {
     for (const line of fs.readFileSync(csv, "utf8").split("\n")) {
       const f = line.split(",").map((x) => x.trim());

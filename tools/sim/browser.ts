@@ -159,17 +159,22 @@ export interface PlayResult {
 
 /**
  * Two Chromium pages and a UDP bot for `durationS` seconds. `now` is the caller's clock in
- * seconds (the instruments' time base).
+ * seconds (the instruments' time base). `udpBot: false` leaves the bot out, and `others`
+ * counts players the caller runs meanwhile (they show on the scoreboard).
  */
 export async function playInChromium(o: {
   pageUrl: string;
   udpPort: number;
+  udpBot?: boolean;
+  others?: number;
   durationS: number;
   now: () => number;
   say: (line: string) => void;
   shots: string;
 }): Promise<PlayResult> {
   const { say } = o;
+  const withBot = o.udpBot ?? true;
+  const players = 2 + (withBot ? 1 : 0) + (o.others ?? 0);
   const failures: string[] = [];
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30000 });
@@ -185,14 +190,14 @@ export async function playInChromium(o: {
       page.on("pageerror", (e) => errors.push(`page ${k + 1}: ${e.message}`));
       const t = performance.now();
       await page.goto(o.pageUrl);
-      say(`  page ${k + 1} loaded from the simulator in ${(performance.now() - t).toFixed(0)} ms`);
+      say(`  page ${k + 1} loaded from the board in ${(performance.now() - t).toFixed(0)} ms`);
       pages.push(page);
     }
     const snap = (k: number) => () => pages[k].evaluate("window.lwar.snapshot()") as Promise<PageSnapshot>;
     const [alice, other] = pages;
     for (let k = 0; k < 2; k++) await until(snap(k), (s) => s.phase === "spawning" || s.phase === "playing", 15000, `page ${k + 1} to join`);
     say("  both pages joined over the WebSocket");
-    bots = runBots({ host: "127.0.0.1", port: o.udpPort, count: 1, durationS: o.durationS, behaviour: "wander", chatEveryS: 4, seed: 7 });
+    if (withBot) bots = runBots({ host: "127.0.0.1", port: o.udpPort, count: 1, durationS: o.durationS, behaviour: "wander", chatEveryS: 4, seed: 7 });
     const playEnd = performance.now() + o.durationS * 1000;
 
     await alice.fill("#name", "Alice");
@@ -223,7 +228,7 @@ export async function playInChromium(o: {
     say("  Alice thrusts: the other page draws her ship moving");
     await other.waitForFunction('document.getElementById("chat-log").textContent.includes("Alice: hello from Alice")', null, { timeout: 10000 });
     say('  the other page shows "Alice: hello from Alice"');
-    await other.waitForFunction('document.querySelectorAll("#scores tbody tr").length === 3', null, { timeout: 10000 });
+    await other.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${players}`, null, { timeout: 10000 });
     const rows = (await other.evaluate('Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent))')) as string[][];
     say(`  the other page's scoreboard: ${rows.map((r) => `${r[1]} ${r[2]} ${r[3]}`).join("; ")}`);
     if (!rows.some((r) => r[1] === "Alice")) failures.push("the scoreboard does not list Alice");
@@ -248,10 +253,10 @@ export async function playInChromium(o: {
     if (bots !== null) summary = await bots;
     await browser.close();
   }
-  if (summary !== null) {
+  if (withBot && summary !== null) {
     say(`  UDP bot: ${summary.connected}/${summary.bots} connected, ${summary.disconnectedCleanly} left cleanly; Update ${summary.updatesPerSecond.toFixed(1)}/s`);
     if (summary.connected !== 1 || summary.disconnectedCleanly !== 1) failures.push(`the UDP bot: ${summary.connected} connected, ${summary.disconnectedCleanly} left cleanly`);
-  } else failures.push("the UDP bot never started");
+  } else if (withBot) failures.push("the UDP bot never started");
   for (const e of errors) failures.push(`page error: ${e}`);
   return { failures, bots: summary, from, to: o.now() };
 }

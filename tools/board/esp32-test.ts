@@ -1,0 +1,257 @@
+/**
+ * `npm run test:esp32`: the firmware on an emulated ESP32.
+ *
+ * Builds the emulator variant (Ethernet on QEMU's open_eth, one core, the UART log on),
+ * boots it in QEMU with UDP 32422 and HTTP 80 forwarded from free ports on 127.0.0.1, then
+ *   1. runs the Rev 1 conformance tests (test/conformance) against the board;
+ *   2. plays 6 UDP bots and 2 Chromium pages against it for 60 s: everyone connects, every
+ *      chat line arrives exactly once and in order, nobody is kicked or times out, the pages
+ *      draw each other's ships, and the board's heaps stay flat (its `instruments:` lines);
+ *   3. prints the board's memory: XS chunk and slot heaps (live after a collection, and
+ *      peak), and ESP-IDF's free internal RAM, now and lowest ever.
+ * Skips (exit 0, a line starting "skip:") where the ESP32 kit or ESP-IDF is absent.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { defineCommand, EXIT_FAILURE } from "../cli";
+import { CHROMIUM, playInChromium } from "../sim/browser";
+import { checkDelivery, type Events, playBots } from "../sim/delivery";
+import { analyse, Instruments } from "../sim/instruments";
+import { buildApp, buildEnv, findFile, missingTools, ROOT, which } from "./kit";
+import { Board, bootFailure, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
+
+export const esp32TestCommand = defineCommand({
+  name: "test:esp32",
+  script: "npm run test:esp32",
+  summary:
+    "build the emulator firmware, boot it on an emulated ESP32 (QEMU), run the Rev 1 conformance tests against it, then play UDP bots and two Chromium pages on it and check delivery, kicks and memory.",
+  options: {
+    duration: { type: "number", default: 60, min: 15, max: 3600, arg: "S", help: "seconds the bots and pages play" },
+    bots: { type: "int", default: 6, min: 1, max: 6, help: "UDP bots (with the two pages: 8 players)" },
+    "no-browser": { type: "flag", help: "leave the two Chromium pages out" },
+    "no-conformance": { type: "flag", help: "leave the conformance tests out" },
+    firmware: { type: "string", arg: "DIR", help: "use this emulator build's output folder instead of building" },
+    out: { type: "string", arg: "DIR", default: "build/esp32/emulator-test", help: "build output folder (kept: a second build takes seconds)" },
+  },
+  notes:
+    "Needs the ESP32 kit (bash ../shared/esp32/install.sh; its env.sh is read when MODDABLE or IDF_PATH is not set) or a Moddable SDK 8.x with ESP-IDF v6.0, and qemu-system-xtensa with the esp32 machine; without them it prints \"skip: ...\" and exits 0. The pages need Chromium (LWAR_CHROMIUM, default /usr/bin/chromium); without it, that part alone is skipped. The board's UART log is kept in OUT/board.log.",
+  failure: "a check failed",
+});
+
+const WARMUP_S = 10;
+const BANNER_TIMEOUT_MS = 90_000;
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function skip(reason: string): never {
+  say(`skip: ${reason}`);
+  process.exit(0);
+}
+
+interface Heap {
+  t: number;
+  chunk: number;
+  slot: number;
+  peakChunk: number;
+  peakSlot: number;
+  internal: number;
+  lowest: number;
+}
+
+let board: Board | null = null;
+
+async function main(): Promise<void> {
+  const v = esp32TestCommand.parse();
+  const env = buildEnv();
+  const missing = missingTools("esp32", env);
+  const qemu = which("qemu-system-xtensa", env);
+  if (qemu === null) missing.push("qemu-system-xtensa is not on PATH (the ESP32 kit's QEMU with the esp32 machine)");
+  if (missing.length > 0) skip(`no ESP32 build and emulator here:\n  ${missing.join("\n  ")}`);
+  process.on("exit", () => board?.killNow());
+  process.on("SIGINT", () => {
+    board?.killNow();
+    process.exit(130);
+  });
+
+  const failures: string[] = [];
+  const out = path.resolve(v.firmware ?? v.out);
+  let idfBuild: string | null;
+  if (v.firmware === undefined) {
+    say(`test:esp32: building the emulator variant into ${out}`);
+    try {
+      const built = await buildApp({
+        variant: "emulator",
+        platform: "esp32",
+        out,
+        settings: ["heapProbeSeconds=5", "statusSeconds=10"],
+        say,
+        log: path.join(out, "build.log"),
+        env,
+      });
+      say(`test:esp32: built in ${built.seconds.toFixed(0)} s: ${built.app} (${fs.statSync(built.app).size} B)`);
+      idfBuild = built.idfBuild;
+    } catch (e) {
+      say(`FAIL: ${(e as Error).message}`);
+      process.exit(EXIT_FAILURE);
+    }
+  } else {
+    const args = findFile(path.join(out, "tmp"), "flash_args");
+    idfBuild = args === null ? null : path.dirname(args);
+  }
+  if (idfBuild === null) return esp32TestCommand.fail(`no ESP-IDF build (flash_args) under ${out}/tmp`);
+  const flash = path.join(out, "flash.bin");
+  mergeFlash(idfBuild, flash, env);
+
+  const udpPort = await freeUdpPort();
+  const httpPort = await freeTcpPort();
+  const inst = new Instruments();
+  const heaps: Heap[] = [];
+  const serverChats: { name: string; text: string }[] = [];
+  const events: Events = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+  const wsEvents: Events = { join: 0, leave: 0, kick: 0, timeout: 0, reject: 0 };
+  const bootProblems: string[] = [];
+  let t0 = performance.now();
+  const now = () => (performance.now() - t0) / 1000;
+  let banner: () => void = () => {};
+  const bannerSeen = new Promise<void>((r) => (banner = r));
+  let quiet = false;
+  const log = path.join(out, "board.log");
+  say(`test:esp32: booting ${flash} in QEMU; UDP 127.0.0.1:${udpPort} -> 32422, HTTP 127.0.0.1:${httpPort} -> 80; UART log ${log}`);
+  board = new Board({
+    qemu: qemu as string,
+    flash,
+    udpPort,
+    httpPort,
+    log,
+    env,
+    onLine: (line) => {
+      const t = now();
+      if (inst.line(line, t)) return;
+      const failure = bootFailure(line);
+      if (failure !== null) bootProblems.push(failure);
+      const h = /^heap: live chunk (\d+) slot (\d+).* peak chunk (\d+) slot (\d+)(?: internal free (\d+) lowest (\d+))?/.exec(line);
+      if (h !== null) {
+        heaps.push({ t, chunk: +h[1], slot: +h[2], peakChunk: +h[3], peakSlot: +h[4], internal: +(h[5] ?? -1), lowest: +(h[6] ?? -1) });
+        return;
+      }
+      const chat = /^chat\s+'(.*?)': (bot \d+ says hi #\d+)$/.exec(line);
+      if (chat !== null) {
+        serverChats.push({ name: chat[1], text: chat[2] });
+        return;
+      }
+      const ev = /^(join|leave|kick|timeout|reject)\b/.exec(line);
+      if (ev !== null) {
+        const ws = / ws:\S+#\d+ /.test(line);
+        (ws ? wsEvents : events)[ev[1] as keyof Events]++;
+      }
+      if (line.startsWith("lwar-xs listening")) banner();
+      if (!quiet || line.startsWith("lwar-xs") || failure !== null) say(`board | ${line}`);
+    },
+  });
+  const started = await Promise.race([
+    bannerSeen.then(() => "ok"),
+    board.done.then(() => "exit"),
+    new Promise<string>((r) => setTimeout(() => r("timeout"), BANNER_TIMEOUT_MS).unref()),
+  ]);
+  if (started !== "ok") {
+    await board.stop();
+    say(`FAIL: ${started === "exit" ? `QEMU exited (code ${board.exitCode}) before the server started` : `no server banner within ${BANNER_TIMEOUT_MS / 1000} s`}`);
+    for (const p of bootProblems) say(`FAIL: the board printed: ${p}`);
+    process.exit(EXIT_FAILURE);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  quiet = true;
+
+  // 1. Conformance.
+  if (!v["no-conformance"]) {
+    say("\ntest:esp32: the Rev 1 conformance tests against the board");
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "mocha", "bin", "mocha.js"), "--no-config", "--node-option", "import=tsx", "--timeout", "60000", "test/conformance/rev1.test.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, LWAR_TARGET: `127.0.0.1:${udpPort}`, LWAR_MAX_PLAYERS: "8" },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      child.once("exit", (c) => resolve(c ?? 1));
+    });
+    if (code !== 0) failures.push(`the conformance tests failed against the board (mocha exited with ${code})`);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const k of Object.keys(events) as (keyof Events)[]) events[k] = 0;
+    serverChats.length = 0;
+  }
+
+  // 2. Play.
+  const browsers = !v["no-browser"] && fs.existsSync(CHROMIUM);
+  say(`\ntest:esp32: ${v.bots} UDP bots${browsers ? " and two Chromium pages" : ""} for ${v.duration} s`);
+  if (!v["no-browser"] && !browsers) say(`  the two pages: skipped, no Chromium at ${CHROMIUM} (Debian: apt-get install chromium)`);
+  t0 = performance.now();
+  const shots = path.join(out, "shots");
+  fs.mkdirSync(shots, { recursive: true });
+  const pages = browsers
+    ? playInChromium({ pageUrl: `http://127.0.0.1:${httpPort}/`, udpPort, udpBot: false, others: v.bots, durationS: v.duration - 8, now, say, shots })
+    : null;
+  const played = await playBots({
+    host: "127.0.0.1",
+    port: udpPort,
+    count: v.bots,
+    behaviour: "hunt",
+    chatEveryS: 2,
+    durationS: v.duration,
+    say: (l) => say(`  ${l}`),
+    progress: () => `board: Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} free ${inst.latest("System bytes free") ?? "?"}`,
+    died: board.done,
+  });
+  const pageResult = pages === null ? null : await pages;
+  await new Promise((r) => setTimeout(r, 2000));
+  const playEnd = now();
+  if (played === null) failures.push(`QEMU exited (code ${board.exitCode}) while the bots were playing`);
+  else failures.push(...checkDelivery(played, v.bots, events, serverChats, say));
+  if (pageResult !== null) {
+    failures.push(...pageResult.failures.map((f) => `pages: ${f}`));
+    if (wsEvents.join !== 2 || wsEvents.leave !== 2) failures.push(`the board logged ${wsEvents.join} joins and ${wsEvents.leave} leaves of WebSocket peers for the two pages, expected 2 each`);
+    if (wsEvents.kick + wsEvents.timeout > 0) failures.push(`the board kicked ${wsEvents.kick} and timed out ${wsEvents.timeout} WebSocket peers`);
+  }
+
+  // 3. Memory.
+  const m = analyse(inst, WARMUP_S, Math.min(v.duration, playEnd));
+  say("");
+  say(`memory on the board (32-bit XS: a slot is 16 bytes), instruments from t=${m.from.toFixed(0)} s to t=${m.to.toFixed(0)} s, ${m.samples} samples:`);
+  for (const t of m.trends) {
+    say(`  ${t.used.padEnd(10)} first third ${t.firstMin}..${t.firstMax}; last third ${t.lastMin}..${t.lastMax}; ${t.heap} ${t.heapStart} -> max ${t.heapMax}  ${t.ok ? "flat" : "NOT FLAT"}`);
+    failures.push(...t.problems);
+  }
+  failures.push(...m.errors);
+  const during = heaps.filter((h) => h.t >= WARMUP_S && h.t <= playEnd);
+  const last = heaps[heaps.length - 1];
+  if (last === undefined) failures.push("no heap: lines from the board (heapProbeSeconds=5)");
+  else {
+    const max = (f: (h: Heap) => number) => Math.max(...(during.length > 0 ? during : [last]).map(f));
+    const min = (f: (h: Heap) => number) => Math.min(...(during.length > 0 ? during : [last]).map(f));
+    say(`  live after a full collection while playing: chunk ${min((h) => h.chunk)}..${max((h) => h.chunk)} B, slot ${min((h) => h.slot)}..${max((h) => h.slot)} B`);
+    say(`  XS peaks since boot: chunk ${last.peakChunk} B, slot ${last.peakSlot} B`);
+    say(`  ESP-IDF internal RAM free: ${last.internal} B now, ${last.lowest} B lowest ever (while playing: ${min((h) => h.internal)} B)`);
+  }
+  for (const p of bootProblems) failures.push(`the board printed: ${p}`);
+  await board.stop();
+  board = null;
+  say("");
+  if (failures.length === 0) {
+    say(`test:esp32: PASS (UART log: ${log})`);
+    process.exit(0);
+  }
+  for (const f of failures) say(`FAIL: ${f}`);
+  say(`test:esp32: FAIL (${failures.length} check${failures.length === 1 ? "" : "s"}); UART log: ${log}`);
+  process.exit(EXIT_FAILURE);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    board?.killNow();
+    say(`test:esp32: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(EXIT_FAILURE);
+  });
+}
