@@ -149,9 +149,25 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
   o.say(`build: every import of the ${imports.reached} modules reached from main resolves on ${o.platform}`);
   fs.mkdirSync(o.out, { recursive: true });
   const args = [...(mode === "" ? [] : [mode]), "-m", "-p", o.platform, "-t", "build", "-o", o.out, path.join(ROOT, manifest), ...(o.settings ?? [])];
-  o.say(`build: mcconfig ${args.join(" ")}  (log: ${o.log})`);
+  await runMcconfig({ args, cwd: ROOT, log: o.log, env: o.env, say: o.say });
+  const seconds = (Date.now() - t0) / 1000;
+  if (o.platform === "lin") {
+    const app = findFile(path.join(o.out, "bin"), "mc.so");
+    if (app === null) throw new Error(`mcconfig succeeded but left no mc.so under ${o.out}/bin`);
+    return { bin: path.dirname(app), app, idfBuild: null, seconds };
+  }
+  const app = findFile(path.join(o.out, "bin"), "xs_esp32.bin");
+  if (app === null) throw new Error(`mcconfig succeeded but left no xs_esp32.bin under ${o.out}/bin`);
+  const flashArgs = findFile(path.join(o.out, "tmp"), "flash_args");
+  return { bin: path.dirname(app), app, idfBuild: flashArgs === null ? null : path.dirname(flashArgs), seconds };
+}
+
+/** Runs mcconfig with progress lines every 15 s; throws with the log's tail when it fails. */
+export async function runMcconfig(o: { args: string[]; cwd: string; log: string; env: NodeJS.ProcessEnv; say: (line: string) => void }): Promise<void> {
+  const t0 = Date.now();
+  o.say(`build: mcconfig ${o.args.join(" ")}  (log: ${o.log})`);
   const log = fs.openSync(o.log, "w");
-  const child = spawn("mcconfig", args, { cwd: ROOT, env: o.env, stdio: ["ignore", log, log], detached: true });
+  const child = spawn("mcconfig", o.args, { cwd: o.cwd, env: o.env, stdio: ["ignore", log, log], detached: true });
   let lastStep = "";
   const ticker = setInterval(() => {
     const step = lastLine(o.log);
@@ -173,16 +189,6 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
   process.removeListener("SIGINT", stop);
   fs.closeSync(log);
   if (code !== 0) throw new Error(`mcconfig exited with ${code}; the last lines of ${o.log}:\n${tail(o.log, 15)}`);
-  const seconds = (Date.now() - t0) / 1000;
-  if (o.platform === "lin") {
-    const app = findFile(path.join(o.out, "bin"), "mc.so");
-    if (app === null) throw new Error(`mcconfig succeeded but left no mc.so under ${o.out}/bin`);
-    return { bin: path.dirname(app), app, idfBuild: null, seconds };
-  }
-  const app = findFile(path.join(o.out, "bin"), "xs_esp32.bin");
-  if (app === null) throw new Error(`mcconfig succeeded but left no xs_esp32.bin under ${o.out}/bin`);
-  const flashArgs = findFile(path.join(o.out, "tmp"), "flash_args");
-  return { bin: path.dirname(app), app, idfBuild: flashArgs === null ? null : path.dirname(flashArgs), seconds };
 }
 
 function lastLine(file: string): string {

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench:device:esp32`: the device bench on an emulated ESP32, with time counting
+ * instructions.
+ *
+ * Builds bench/device for esp32 with the emulator's sdkconfig (one core, DIO flash, the
+ * UART log; bench/device/emulator/manifest.json), boots it in QEMU with
+ * `-icount shift=N,align=off,sleep=off`: every guest instruction then takes 2^N ns of guest
+ * time, so the app's microsecond clock counts instructions (µs × 1000 / 2^N). Prints the
+ * app's own lines, then Xtensa instructions per 10 ms tick (mean, median, p99, worst) and
+ * what they take on a 240 MHz ESP32 core with the calibrated cycles per instruction
+ * (docs/performance.md, "On the emulated ESP32").
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildEnv, findFile, missingTools, ROOT, runMcconfig, which } from "../../tools/board/kit";
+import { Board, bootFailure, mergeFlash } from "../../tools/board/qemu";
+import { defineCommand, EXIT_FAILURE } from "../../tools/cli";
+import { DEFAULT_CASE } from "../driver";
+import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
+import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
+
+/**
+ * ESP32 cycles per Xtensa instruction, from CoreMark: instructions per iteration counted in
+ * this QEMU, against the published scores of an ESP32 core at 240 MHz
+ * (docs/performance.md). `low` and `high` bound the estimate.
+ */
+export const CPI = { mid: 1.45, low: 1.2, high: 2.0 } as const;
+export const MHZ = 240;
+
+export const esp32BenchCommand = defineCommand({
+  name: "bench:device:esp32",
+  script: "npm run bench:device:esp32",
+  summary:
+    "the device bench on an emulated ESP32 (QEMU, time counting instructions): Xtensa instructions per 10 ms tick of the recorded 8-player match with the game, and the share of a 240 MHz core they take.",
+  options: {
+    players: { type: "int", default: 8, min: 1, max: 8, help: "clients" },
+    capacity: { type: "int", default: 192, min: 16, max: 4096, help: "entity capacity" },
+    seed: { type: "int", default: DEFAULT_CASE.seed, min: 0, max: 0xffffffff, help: "match seed" },
+    runs: { type: "int", default: 3, min: 1, max: 99, help: "timed runs (the emulator is deterministic: more runs agree)" },
+    shift: { type: "int", default: 3, min: 0, max: 8, help: "QEMU -icount shift: one instruction is 2^shift ns of guest time" },
+    js: { type: "flag", help: "time the JavaScript instead of the native loops" },
+    timeout: { type: "int", default: 900, min: 30, max: 7200, arg: "S", help: "give up after S seconds" },
+    out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds)" },
+  },
+  notes: "Needs the ESP32 kit (or MODDABLE, IDF_PATH and the toolchain) and qemu-system-xtensa; reads the kit's env.sh where MODDABLE or IDF_PATH is not set.",
+  failure: "the bench did not run, or the replay did not match the recording",
+});
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+const SUMMARY = "lwar-xs device bench: ";
+const DONE = "lwar-xs device bench: done";
+
+/** "median 1,234 µs" style figures of the app's summary line. */
+function figure(line: string, name: string): number | null {
+  const m = new RegExp(`${name} ([0-9.,]+) µs`).exec(line);
+  return m === null ? null : Number(m[1].replace(/,/g, ""));
+}
+
+async function main(): Promise<void> {
+  const v = esp32BenchCommand.parse();
+  const env = buildEnv();
+  const missing = missingTools("esp32", env);
+  const qemu = which("qemu-system-xtensa", env);
+  if (qemu === null) missing.push("qemu-system-xtensa is not on PATH");
+  if (missing.length > 0) esp32BenchCommand.fail(`cannot run on the emulated ESP32:\n  ${missing.join("\n  ")}`);
+
+  const here = path.join(ROOT, "bench", "device");
+  const o = defaultDeviceCase(DEFAULT_CASE);
+  o.players = v.players;
+  o.capacity = v.capacity;
+  o.seed = v.seed;
+  const file = deviceTrace(o);
+  fs.writeFileSync(path.join(here, TRACE_RESOURCE), file);
+  fs.writeFileSync(path.join(here, MODULES_FRAGMENT), `${JSON.stringify(modulesFragment(), null, "\t")}\n`);
+  say(`bench:device:esp32: ${caseLabel(o)}: wrote bench/device/${TRACE_RESOURCE} (${file.length} bytes) and bench/device/${MODULES_FRAGMENT}`);
+
+  const out = path.resolve(v.out);
+  fs.mkdirSync(out, { recursive: true });
+  try {
+    await runMcconfig({
+      args: ["-i", "-m", "-p", "esp32", "-t", "build", "-o", out, path.join(here, "emulator", "manifest.json"), `runs=${v.runs}`, `native=${v.js ? 0 : 1}`],
+      cwd: here,
+      log: path.join(out, "build.log"),
+      env,
+      say,
+    });
+  } catch (e) {
+    esp32BenchCommand.fail((e as Error).message);
+  }
+  const args = findFile(path.join(out, "tmp"), "flash_args");
+  if (args === null) return esp32BenchCommand.fail(`no flash_args under ${out}/tmp`);
+  const flash = path.join(out, "flash.bin");
+  mergeFlash(path.dirname(args), flash, env);
+
+  const seen: { summary: string | null; failed: string | null; warning: boolean } = { summary: null, failed: null, warning: false };
+  let finished: () => void = () => {};
+  const done = new Promise<void>((r) => (finished = r));
+  const log = path.join(out, "board.log");
+  say(`bench:device:esp32: booting in QEMU with -icount shift=${v.shift} (UART log ${log}); the replay takes a few minutes of wall time`);
+  const board = new Board({
+    qemu: qemu as string,
+    flash,
+    icountShift: v.shift,
+    log,
+    env,
+    onLine: (line) => {
+      if (line.startsWith("instruments")) return;
+      const failure = bootFailure(line);
+      if (!/^[IWE] \(\d+\)/.test(line)) say(`board | ${line}`);
+      if (line.startsWith("WARNING")) seen.warning = true;
+      if (line.startsWith(SUMMARY) && line.includes(" µs per 10 ms tick")) seen.summary = line;
+      if (failure !== null || line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `)) {
+        seen.failed = line;
+        finished();
+      }
+      if (line === DONE) finished();
+    },
+  });
+  process.on("exit", () => board.killNow());
+  const outcome = await Promise.race([done.then(() => "done"), board.done.then(() => "exit"), new Promise<string>((r) => setTimeout(() => r("timeout"), v.timeout * 1000).unref())]);
+  await board.stop();
+  if (outcome !== "done" || seen.failed !== null || seen.summary === null) {
+    say(`bench:device:esp32: ${outcome === "timeout" ? `no result within ${v.timeout} s` : (seen.failed ?? "the app printed no summary")}; UART log ${log}`);
+    process.exit(EXIT_FAILURE);
+  }
+  const perUs = 1000 / 2 ** v.shift;
+  const s = seen.summary;
+  const f = { mean: figure(s, "mean"), median: figure(s, "median"), p99: figure(s, "p99"), worst: figure(s, "worst") };
+  const instr = (us: number | null) => (us === null ? "?" : `${((us * perUs) / 1e6).toFixed(3)} M`);
+  const esp = (us: number | null, cpi: number) => (us === null ? NaN : (us * perUs * cpi) / MHZ / 1000); // ms
+  say("");
+  say(`summary: ${s}`);
+  say(`Xtensa instructions per 10 ms tick (guest µs × ${perUs}): mean ${instr(f.mean)}, median ${instr(f.median)}, p99 ${instr(f.p99)}, heaviest ${instr(f.worst)}`);
+  const share = (cpi: number) => ((100 * esp(f.mean, cpi)) / 10).toFixed(0);
+  say(
+    `on a ${MHZ} MHz ESP32 core at ${CPI.mid} cycles per instruction (${CPI.low}..${CPI.high}): ` +
+      `${share(CPI.mid)} % of the core (${share(CPI.low)}..${share(CPI.high)} %), heaviest step ${esp(f.worst, CPI.mid).toFixed(2)} ms (${esp(f.worst, CPI.low).toFixed(2)}..${esp(f.worst, CPI.high).toFixed(2)})`,
+  );
+  if (seen.warning) esp32BenchCommand.fail("the replay did not end with the recording's totals: see the WARNING above");
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    say(`bench:device:esp32: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(EXIT_FAILURE);
+  });
+}
