@@ -7,7 +7,7 @@
  * padding is ever needed).
  *
  * Nobody adds up the bytes by hand: the owner runs its takes twice, first on
- * `Arena.measuring()` (which hands out empty arrays and only counts), then on
+ * `Arena.measuring()` (which hands out empty arrays, one per element type, and only counts), then on
  * `new Arena(measured.bytes)`, and calls `done()`, which throws if the two passes took
  * different amounts. Each take may carry a label; `rows()` sums the bytes by label for the
  * memory budget. Everything here runs at start-up only.
@@ -18,6 +18,17 @@ export class Arena {
   #at = 0;
   readonly #labels: string[] = [];
   readonly #bytes: number[] = [];
+  /**
+   * A measuring arena hands out one empty array per element type, whatever the take: on XS
+   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
+   */
+  #emptyf64: Float64Array | null = null;
+  #emptyf32: Float32Array | null = null;
+  #emptyu32: Uint32Array | null = null;
+  #emptyi32: Int32Array | null = null;
+  #emptyu16: Uint16Array | null = null;
+  #emptyi16: Int16Array | null = null;
+  #emptyu8: Uint8Array | null = null;
 
   /** An arena that only counts: its arrays are empty. */
   static measuring(): Arena {
@@ -36,31 +47,38 @@ export class Arena {
 
   f64(n: number, label = ""): Float64Array {
     const at = this.#take(n, 8, label);
-    return this.#measuring ? new Float64Array(0) : new Float64Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyf64 ??= new Float64Array(0));
+    return new Float64Array(this.buffer, at, n);
   }
   f32(n: number, label = ""): Float32Array {
     const at = this.#take(n, 4, label);
-    return this.#measuring ? new Float32Array(0) : new Float32Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyf32 ??= new Float32Array(0));
+    return new Float32Array(this.buffer, at, n);
   }
   u32(n: number, label = ""): Uint32Array {
     const at = this.#take(n, 4, label);
-    return this.#measuring ? new Uint32Array(0) : new Uint32Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyu32 ??= new Uint32Array(0));
+    return new Uint32Array(this.buffer, at, n);
   }
   i32(n: number, label = ""): Int32Array {
     const at = this.#take(n, 4, label);
-    return this.#measuring ? new Int32Array(0) : new Int32Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyi32 ??= new Int32Array(0));
+    return new Int32Array(this.buffer, at, n);
   }
   u16(n: number, label = ""): Uint16Array {
     const at = this.#take(n, 2, label);
-    return this.#measuring ? new Uint16Array(0) : new Uint16Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyu16 ??= new Uint16Array(0));
+    return new Uint16Array(this.buffer, at, n);
   }
   i16(n: number, label = ""): Int16Array {
     const at = this.#take(n, 2, label);
-    return this.#measuring ? new Int16Array(0) : new Int16Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyi16 ??= new Int16Array(0));
+    return new Int16Array(this.buffer, at, n);
   }
   u8(n: number, label = ""): Uint8Array {
     const at = this.#take(n, 1, label);
-    return this.#measuring ? new Uint8Array(0) : new Uint8Array(this.buffer, at, n);
+    if (this.#measuring) return (this.#emptyu8 ??= new Uint8Array(0));
+    return new Uint8Array(this.buffer, at, n);
   }
 
   /** Throws unless every byte of the buffer went to an array. */

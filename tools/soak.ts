@@ -19,7 +19,7 @@ import { runBots, type Bot, type BotSummary } from "./botlib";
 import { defineCommand } from "./cli";
 import { describeFlows, HOSTILE, Relay, type Flow, type Impairment } from "./relay";
 import { bundle } from "./xs/bundle";
-import { runXs, type XsResult } from "./xs/run";
+import { APP_SLOTS, runXs, type XsResult } from "./xs/run";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const XS_DRIVER = fileURLToPath(new URL("./soak/xs-server.ts", import.meta.url));
@@ -41,7 +41,7 @@ export interface SoakOptions {
 }
 
 export const DEFAULT_SOAK: Readonly<Omit<SoakOptions, "minutes">> = Object.freeze({
-  seed: 1, servers: ["node", "xs"] as ServerKind[], bots: 8, impairment: HOSTILE, behaviour: "hunt", chatEveryS: 2, sampleS: 10,
+  seed: 1, servers: ["node", "xs"] as ServerKind[], bots: 8, impairment: HOSTILE, behaviour: "hunt", chatEveryS: 0.5, sampleS: 10,
 });
 
 /**
@@ -269,7 +269,7 @@ async function startXs(seed: number, bots: number, limitMs: number, sampleMs: nu
   const port = new Promise<number>((resolve) => (listening = resolve));
   const stop = new AbortController();
   const result = runXs([script], {
-    stack: 1024, args: ["0", String(seed), String(bots), String(limitMs), String(sampleMs)], timeoutMs: limitMs + 30_000, signal: stop.signal,
+    slots: APP_SLOTS, stack: 1024, args: ["0", String(seed), String(bots), String(limitMs), String(sampleMs)], timeoutMs: limitMs + 30_000, signal: stop.signal,
     onStdout: (line) => {
       let m = /^listening (\d+)$/.exec(line);
       if (m) listening(Number(m[1]));

@@ -9,7 +9,7 @@ import { ClientState, createClient, type Client } from "../modules/client/client
 import { MAX_PLAYERS, NAME_LENGTH, CHAT_LENGTH } from "../modules/protocol/constants";
 import { SHIP_HP, SHIP_NAME, SHIP_TYPES, SHOT_TYPES, WEAPON_DAMAGE, WEAPON_NAME } from "../modules/game/templates";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "./socket";
-import { World, type Drawn, type PageSnapshot, type Phase } from "./world";
+import { NOT_CONNECTED, World, type Drawn, type PageSnapshot, type Phase } from "./world";
 import { Renderer, SLOT_COLORS } from "./render";
 import { Controls, typing } from "./input";
 
@@ -194,14 +194,20 @@ function panels(now: number): void {
     chatLog.replaceChildren();
     for (const l of world.lines.slice(-8)) {
       const row = document.createElement("div");
-      if (l.slot < 0) {
+      if (l.slot < 0 && l.note === "") {
         row.className = "event";
         row.textContent = l.text;
       } else {
         const who = document.createElement("b");
         who.textContent = l.name + ": ";
-        who.style.color = SLOT_COLORS[l.slot % MAX_PLAYERS];
         row.append(who, l.text);
+        if (l.note !== "") {
+          // Ours, and it did not reach the others: greyed, with why.
+          row.className = "unsent";
+          const note = document.createElement("i");
+          note.textContent = " (" + l.note + ")";
+          row.append(note);
+        } else who.style.color = SLOT_COLORS[l.slot % MAX_PLAYERS];
       }
       chatLog.append(row);
     }
@@ -308,7 +314,7 @@ retry.addEventListener("click", () => restart());
 chatForm.addEventListener("submit", (e) => {
   e.preventDefault();
   const text = ascii(chatInput.value, CHAT_LENGTH - 1);
-  if (text !== "") session.client.chat(text);
+  if (text !== "" && !session.client.chat(text)) session.world.notSent(text, NOT_CONNECTED);
   showChat(false);
 });
 chatInput.addEventListener("keydown", (e) => {

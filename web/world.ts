@@ -33,7 +33,14 @@ export interface ChatLine {
   name: string;
   text: string;
   at: number;
+  /** Why our own line did not reach the others (NOT_SENT); "" for a line that did. */
+  note: string;
 }
+
+/** The note on a line of ours the server did not echo: it refuses lines sent too fast. */
+export const NOT_SENT = "not sent: too fast";
+/** The note on a line the client could not send at all (not connected, or its queue full). */
+export const NOT_CONNECTED = "not sent: not connected";
 
 export interface Blast {
   x: number;
@@ -64,7 +71,7 @@ export interface Snapshot {
   selfSlot: number;
   players: { slot: number; id: number; name: string; score: number; ping: number; ship: number; weapon: number }[];
   entities: { id: number; type: number; kind: number; owner: number; x: number; y: number; vx: number; vy: number; rot: number; health: number; placed: boolean }[];
-  chat: { slot: number; name: string; text: string }[];
+  chat: { slot: number; name: string; text: string; note: string }[];
 }
 
 /** What the page's `window.lwar.snapshot()` returns: the world, the status line and the last frame. */
@@ -131,6 +138,10 @@ export class World {
       unreliable: (_c, type, _ts, b, o) => {
         if (type === Msg.Update) this.#update(b, o);
       },
+    };
+    client.onChatOutcome = (delivered, text, o, n) => {
+      // A delivered line is already in the log, from its echo.
+      if (!delivered) this.notSent(bytesToAscii(text, o, n), NOT_SENT);
     };
   }
 
@@ -207,14 +218,20 @@ export class World {
     }
     return {
       phase: this.phase(), selfId: c.selfId, selfSlot: c.selfSlot, players, entities,
-      chat: this.lines.map((l) => ({ slot: l.slot, name: l.name, text: l.text })),
+      chat: this.lines.map((l) => ({ slot: l.slot, name: l.name, text: l.text, note: l.note })),
     };
+  }
+
+  /** Our own line `text` did not reach the others: it is shown with `note`. */
+  notSent(text: string, note: string): void {
+    const slot = this.client.selfSlot;
+    this.#line(slot, slot >= 0 ? this.nameOf(slot) : "you", text, note);
   }
 
   // ---------------------------------------------------------------- from the client
 
-  #line(slot: number, name: string, text: string): void {
-    this.lines.push({ slot, name, text, at: this.#now() });
+  #line(slot: number, name: string, text: string, note = ""): void {
+    this.lines.push({ slot, name, text, at: this.#now(), note });
     if (this.lines.length > MAX_LINES) this.lines.shift();
     this.lineCount++;
   }

@@ -39,6 +39,24 @@ function encode(text: string, out: Uint8Array, max: number): number {
 /** How long a disconnecting client waits for the server's ack before closing anyway. */
 export const DISCONNECT_WAIT_MS = 1000;
 
+/**
+ * Own chat lines awaiting their echo; sending one more reports the oldest not delivered.
+ * The oldest lines of a burst are the ones the server accepts, so the ring holds more than
+ * a burst of 10 typed as fast as keys repeat, before its first echo can arrive.
+ */
+export const CHAT_PENDING = 16;
+/** The RTT assumed before the first sample. */
+export const CHAT_DEFAULT_RTT_MS = 250;
+/** A line not echoed within 2 RTT + this much of being sent was refused. */
+export const CHAT_MARGIN_MS = 100;
+
+/**
+ * What became of one of our own chat lines: the server echoed it (delivered) or did not
+ * in time (refused, flood control). The text is at `text[offset..offset+length)`, valid
+ * until the next chat() or chatBytes(): copy it to keep it.
+ */
+export type ChatOutcome = (delivered: boolean, text: Uint8Array, offset: number, length: number) => void;
+
 export const ClientState = Object.freeze({
   Idle: 0,
   Connecting: 1,
@@ -114,6 +132,11 @@ export class Client implements Core {
   connectedAt = -1;
   /** When Join(self) arrived, and when the last Add of the initial sync was applied. */
   lastReliableAt = -1;
+  /** Our own chat lines the server echoed, and those it did not. */
+  chatsDelivered = 0;
+  chatsNotDelivered = 0;
+  /** Told what became of each of our chat lines, in the order they were sent. */
+  onChatOutcome: ChatOutcome | null = null;
 
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
@@ -125,6 +148,15 @@ export class Client implements Core {
   #nextInput = 0;
   #now = 0;
   #disconnectAt = 0;
+  /**
+   * Our chat lines not yet echoed, oldest at #chatHead: their text (CHAT_LENGTH bytes each),
+   * lengths and send times (ms mod 2^32).
+   */
+  readonly #chatText: Uint8Array;
+  readonly #chatLength: Uint8Array;
+  readonly #chatAt: Uint32Array;
+  #chatHead = 0;
+  #chatCount = 0;
 
   constructor(config: Config, host: Host, serverAddress: string, serverPort: number, options?: ClientOptions) {
     this.config = config;
@@ -157,6 +189,9 @@ export class Client implements Core {
     this.#offsets = new Uint16Array(MAX_MESSAGES);
     this.#tx = new Uint8Array(MAX_PACKET);
     this.#inputInterval = options?.inputIntervalMs ?? 50;
+    this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
+    this.#chatLength = new Uint8Array(CHAT_PENDING);
+    this.#chatAt = new Uint32Array(CHAT_PENDING);
     typeTable();
   }
 
@@ -200,13 +235,29 @@ export class Client implements Core {
     this.#input = bits;
   }
 
-  /** Queue a Chat message from ASCII bytes. Returns false if not sent (closed, full, too long). */
+  /**
+   * Queue a Chat message from ASCII bytes. Returns false if not sent (closed, full, too long).
+   * A line sent is awaited: onChatOutcome learns whether the server echoed it.
+   */
   chatBytes(text: Uint8Array, from: number, length: number): boolean {
     if (this.selfId < 0 || length >= CHAT_LENGTH || length === 0) return false;
     const o = this.#queue(Msg.Chat, 4 + length + 1);
     if (o < 0) return false;
     writeChat(this.endpoint.buf, o, this.selfId, text, from, length);
+    if (this.#chatCount === CHAT_PENDING) this.#chatOutcome(false);
+    const k = (this.#chatHead + this.#chatCount) % CHAT_PENDING;
+    const t = this.#chatText;
+    const base = k * CHAT_LENGTH;
+    for (let i = 0; i < length; i++) t[base + i] = text[from + i];
+    this.#chatLength[k] = length;
+    this.#chatAt[k] = this.host.now() >>> 0;
+    this.#chatCount++;
     return true;
+  }
+
+  /** Own chat lines sent and not yet known delivered or not. */
+  get chatsPending(): number {
+    return this.#chatCount;
   }
 
   /** Queue a Chat message from ASCII text (up to 127 characters; the rest is cut). */
@@ -249,6 +300,7 @@ export class Client implements Core {
 
   tick(now: number): void {
     this.#now = now;
+    if (this.#chatCount > 0) this.#expireChats(now);
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     // If the server's ack of our Disconnect was lost, it has forgotten us: close anyway.
     if (this.state === ClientState.Disconnecting && now - this.#disconnectAt > DISCONNECT_WAIT_MS) {
@@ -448,8 +500,51 @@ export class Client implements Core {
       }
       case Msg.Chat:
         readChat(rx, p, f);
+        if (f.id === this.selfId && this.#chatCount > 0) this.#chatEcho(f.textOffset, f.textLength);
         return;
     }
+  }
+
+  // ---------------------------------------------------------------- own chat lines
+
+  /**
+   * The server echoed one of our lines at rx[o..o+n). It handles our lines in order and
+   * never echoes one it refuses, so the first pending line with this text is the one, and
+   * those before it were refused. An echo matching none is of a line already given up.
+   */
+  #chatEcho(o: number, n: number): void {
+    const rx = this.#rx;
+    const t = this.#chatText;
+    for (let j = 0; j < this.#chatCount; j++) {
+      const k = (this.#chatHead + j) % CHAT_PENDING;
+      if (this.#chatLength[k] !== n) continue;
+      const base = k * CHAT_LENGTH;
+      let i = 0;
+      while (i < n && t[base + i] === rx[o + i]) i++;
+      if (i < n) continue;
+      while (j-- > 0) this.#chatOutcome(false);
+      this.#chatOutcome(true);
+      return;
+    }
+  }
+
+  /** Lines not echoed within 2 RTT + CHAT_MARGIN_MS of being sent were refused. */
+  #expireChats(now: number): void {
+    const srtt = this.endpoint.srtt;
+    const limit = 2 * (srtt > 0 ? srtt : CHAT_DEFAULT_RTT_MS) + CHAT_MARGIN_MS;
+    const t = now >>> 0;
+    while (this.#chatCount > 0 && ((t - this.#chatAt[this.#chatHead]) >>> 0) > limit) this.#chatOutcome(false);
+  }
+
+  /** Settle the oldest pending line. */
+  #chatOutcome(delivered: boolean): void {
+    const k = this.#chatHead;
+    this.#chatHead = (k + 1) % CHAT_PENDING;
+    this.#chatCount--;
+    if (delivered) this.chatsDelivered++;
+    else this.chatsNotDelivered++;
+    const cb = this.onChatOutcome;
+    if (cb !== null) cb(delivered, this.#chatText, k * CHAT_LENGTH, this.#chatLength[k]);
   }
 
   #update(p: number): void {

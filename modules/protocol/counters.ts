@@ -46,7 +46,7 @@ export const C = Object.freeze({
   SendErrors: 36,
   /** Players dropped for not acknowledging their Join within the handshake time. */
   HandshakeTimeouts: 37,
-  /** Chats, renames and selections refused at their source: too soon, or a queue lacked room. */
+  /** Chats, renames and selections refused at their source: the sender's flood bucket was empty, or it is not announced yet. */
   Refused: 38,
   /** Inputs cleared because none arrived for INPUT_STALE_MS. */
   StaleInputs: 39,
@@ -59,6 +59,13 @@ export const C = Object.freeze({
    * LEFT_MEMORY_MS: its last packets in flight, not a stranger's (those are UnknownPeer).
    */
   AfterLeave: 42,
+  /**
+   * Players dropped because the oldest reliable message they had not acknowledged waited
+   * longer than timeoutMs, however many packets they sent (also counted in Timeouts).
+   */
+  AckStalls: 43,
+  /** Players dropped for falling a whole broadcast ring behind (also counted in Timeouts). */
+  Laggards: 44,
 } as const);
 
 /** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */

@@ -118,9 +118,28 @@ export const LEFT_MEMORY_MS = 5000;
 const LEFT_MEMORY = 8;
 /** #find's hint table: a slot per port's low bits (a hint only: a clash falls back to the search). */
 const PORT_HINT_MASK = 63;
-/** Least time between two accepted chats, and between two renames or selections, of one player, ms. */
-export const CHAT_INTERVAL_MS = 250;
-export const CHANGE_INTERVAL_MS = 500;
+/**
+ * Flood control: a token bucket per player for chat lines, and one each for renames and
+ * selections. A bucket holds BURST tokens and gets one back every REFILL ms; a message that
+ * finds its bucket empty is refused at its source (acknowledged, counted as `refused`, not
+ * echoed: the sender's client library reports it as not delivered).
+ */
+export const CHAT_BURST = 4;
+export const CHAT_REFILL_MS = 250;
+export const CHANGE_BURST = 2;
+export const CHANGE_REFILL_MS = 500;
+/**
+ * Bytes of the ring that holds session messages for many players (modules/server/broadcasts.ts):
+ * a player more than this far behind in taking them into its queue is dropped.
+ */
+export const BROADCAST_BYTES = 2048;
+/**
+ * A ring entry is `length u8, type u8, target u8, payload`; target EVERYONE, EXCEPT | slot
+ * (every player but that one) or a slot (that one only).
+ */
+const ENTRY_HEADER = 3;
+const EVERYONE = 0xff;
+const EXCEPT = 0x80;
 
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
@@ -211,23 +230,48 @@ export class Server implements Core, EntityListener, Players {
   /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
   readonly #announced!: Uint8Array;
   /** Per slot (plain arrays of integers): admission time, last Input, last counted strike, last chat or change. */
-  readonly #joinedAt: number[];
-  readonly #inputAt: number[];
-  readonly #strikeAt: number[];
-  readonly #chatAt: number[];
-  readonly #nameAt: number[];
-  readonly #selectAt: number[];
+  // Times in ms modulo 2^32, compared wrap-safe: `((now - t) | 0) > limit`.
+  readonly #joinedAt!: Int32Array;
+  readonly #inputAt!: Int32Array;
+  readonly #strikeAt!: Int32Array;
+  readonly #chatAt!: Int32Array;
+  readonly #nameAt!: Int32Array;
+  readonly #selectAt!: Int32Array;
+  /** Flood control: tokens left in each player's chat, rename and selection buckets. */
+  readonly #chatTokens!: Uint8Array;
+  readonly #nameTokens!: Uint8Array;
+  readonly #selectTokens!: Uint8Array;
+  /**
+   * Session messages for many players (Chat, Name, Selection, the Join, Name and Selection
+   * that announce a newcomer, Leave) are stored once, in a ring every player reads with its
+   * own cursor, taking entries into its queue in order as it has room: nobody's message is
+   * refused or held back because one player is slow, and memory stays fixed. Positions count
+   * bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
+   * A player so far behind that a new entry would overwrite one it has not taken has failed
+   * to keep up, and is dropped (#broadcast).
+   */
+  readonly #ring!: Uint8Array;
+  #ringHead = 0;
+  readonly #cursor!: Int32Array;
+  /** A message's payload is built here before it goes into the ring. */
+  readonly #scratch!: Uint8Array;
+  /**
+   * Liveness is acknowledgement: since when the message at the front of the player's queue
+   * has waited (queued, or the last acknowledgement that moved the queue). While the queue
+   * is empty it follows the clock, each tick.
+   */
+  readonly #frontSince!: Int32Array;
   #nextDecay = 0;
   #admitTokens: number;
   /** Peers recently dropped at the handshake: a ring of address, port and until when. */
   readonly #penaltyAddress: string[];
   readonly #penaltyPort: Int32Array;
-  readonly #penaltyUntil: number[];
+  readonly #penaltyUntil!: Int32Array;
   #penaltyNext = 0;
   /** Players who left recently: a ring of address, port and until when (LEFT_MEMORY_MS). */
   readonly #leftAddress: string[];
   readonly #leftPort: Int32Array;
-  readonly #leftUntil: number[];
+  readonly #leftUntil!: Int32Array;
   #leftNext = 0;
   #nextToken = 0;
   /** Bytes every queue keeps free for Leaves (see reserve()). */
@@ -270,19 +314,11 @@ export class Server implements Core, EntityListener, Players {
     this.#admitTokens = n;
     this.#penaltyAddress = new Array<string>(HANDSHAKE_MEMORY).fill("");
     this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
-    this.#penaltyUntil = new Array<number>(HANDSHAKE_MEMORY).fill(0);
     this.#leftAddress = new Array<string>(LEFT_MEMORY).fill("");
     this.#leftPort = new Int32Array(LEFT_MEMORY).fill(-1);
-    this.#leftUntil = new Array<number>(LEFT_MEMORY).fill(0);
     // Room for a packet of entity traffic, an announcement and the Leave reserve.
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
-    this.#joinedAt = new Array<number>(n).fill(0);
-    this.#inputAt = new Array<number>(n).fill(0);
-    this.#strikeAt = new Array<number>(n).fill(0);
-    this.#chatAt = new Array<number>(n).fill(0);
-    this.#nameAt = new Array<number>(n).fill(0);
-    this.#selectAt = new Array<number>(n).fill(0);
     // Two passes over the same takes: the first measures, the second carves (see Arena);
     // the fields marked `!` are assigned in that loop.
     // Widest elements first.
@@ -291,6 +327,16 @@ export class Server implements Core, EntityListener, Players {
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes);
       this.port = a.i32(n, "player tables");
+      this.#cursor = a.i32(n, "session broadcasts (ring, cursors)");
+      this.#joinedAt = a.i32(n, "player tables");
+      this.#inputAt = a.i32(n, "player tables");
+      this.#strikeAt = a.i32(n, "player tables");
+      this.#chatAt = a.i32(n, "player tables");
+      this.#nameAt = a.i32(n, "player tables");
+      this.#selectAt = a.i32(n, "player tables");
+      this.#frontSince = a.i32(n, "player tables");
+      this.#penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
+      this.#leftUntil = a.i32(LEFT_MEMORY, "player tables");
       this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
       this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
       this.#changed = a.i32(host.kernels ? (cap + 31) >> 5 : 0, "entity sync (known, dirty)");
@@ -312,6 +358,11 @@ export class Server implements Core, EntityListener, Players {
       this.#statsDue = a.u8(n, "player tables");
       this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
       this.#announced = a.u8(n, "player tables");
+      this.#chatTokens = a.u8(n, "player tables");
+      this.#nameTokens = a.u8(n, "player tables");
+      this.#selectTokens = a.u8(n, "player tables");
+      this.#scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
+      this.#ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
       this.names = a.u8(n * NAME_LENGTH, "player tables");
       this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
       this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
@@ -519,7 +570,7 @@ export class Server implements Core, EntityListener, Players {
       return -1;
     }
     for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
-      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && now < this.#penaltyUntil[k]) {
+      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && ((now - this.#penaltyUntil[k]) | 0) < 0) {
         this.counters[C.AdmissionsDeferred]++;
         return -1;
       }
@@ -548,9 +599,15 @@ export class Server implements Core, EntityListener, Players {
     this.#joinedAt[slot] = now;
     this.#inputAt[slot] = now;
     this.#strikeAt[slot] = now - STRIKE_WINDOW_MS;
-    this.#chatAt[slot] = now - CHAT_INTERVAL_MS;
-    this.#nameAt[slot] = now - CHANGE_INTERVAL_MS;
-    this.#selectAt[slot] = now - CHANGE_INTERVAL_MS;
+    this.#chatTokens[slot] = CHAT_BURST;
+    this.#nameTokens[slot] = CHANGE_BURST;
+    this.#selectTokens[slot] = CHANGE_BURST;
+    this.#chatAt[slot] = now;
+    this.#nameAt[slot] = now;
+    this.#selectAt[slot] = now;
+    // The newcomer learns the roster below; what others broadcast from now on, it reads.
+    this.#cursor[slot] = this.#ringHead;
+    this.#frontSince[slot] = now;
     this.#players++;
     this.#defaultName(slot);
     const id = this.playerId(slot);
@@ -588,10 +645,15 @@ export class Server implements Core, EntityListener, Players {
   /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
   #acknowledged(slot: number, ep: Endpoint, ack: number, now: number): boolean {
     // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
-    if (((ack - ep.firstSeq) | 0) >= 0 && !ep.acknowledge(ack, now)) {
-      this.counters[C.BadAck]++;
-      this.#misbehave(slot);
-      return false;
+    if (((ack - ep.firstSeq) | 0) >= 0) {
+      const front = ep.firstSeq;
+      if (!ep.acknowledge(ack, now)) {
+        this.counters[C.BadAck]++;
+        this.#misbehave(slot);
+        return false;
+      }
+      // Progress: the new front (if any) starts its wait now.
+      if (ep.firstSeq !== front) this.#frontSince[slot] = now;
     }
     ep.lastHeard = now;
     // Its Join (seqno 0) acknowledged: the handshake is complete.
@@ -700,16 +762,15 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadChat]++;
           return this.#misbehave(slot);
         }
-        const now = this.#now;
-        if (this.#announced[slot] === 0 || now - this.#chatAt[slot] < CHAT_INTERVAL_MS || !this.#everyoneHasRoom(RELIABLE_HEADER + 4 + f.textLength + 1)) {
+        if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
           this.counters[C.Refused]++;
           return;
         }
-        this.#chatAt[slot] = now;
         const chat = this.lastChat;
         for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
         this.lastChatLength = f.textLength;
-        for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendChat(s, id);
+        const n = writeChat(this.#scratch, 0, id, chat, 0, f.textLength);
+        this.#broadcast(Msg.Chat, EVERYONE, n);
         this.host.log(LogEvent.Chat, slot, id);
         return;
       }
@@ -720,9 +781,12 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadName]++;
           return this.#misbehave(slot);
         }
-        if (!this.#mayChange(slot, this.#nameAt, RELIABLE_HEADER + 4 + NAME_LENGTH)) return;
+        if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+          this.counters[C.Refused]++;
+          return;
+        }
         this.#setName(slot, rx, f.textOffset, f.textLength);
-        this.#tellOthers(slot, Msg.Name);
+        this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
         this.host.log(LogEvent.Rename, slot, id);
         return;
       }
@@ -733,61 +797,146 @@ export class Server implements Core, EntityListener, Players {
           this.counters[C.BadSelection]++;
           return this.#misbehave(slot);
         }
-        if (!this.#mayChange(slot, this.#selectAt, RELIABLE_HEADER + 6)) return;
+        if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+          this.counters[C.Refused]++;
+          return;
+        }
         this.ship[slot] = f.a;
         this.weapon[slot] = f.b;
-        this.#tellOthers(slot, Msg.Selection);
+        this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
         return;
       }
     }
   }
 
   /**
-   * A rename or selection of `slot` may go ahead: not too soon after its last one, and
-   * every queue it must reach has room. Otherwise it is refused and counted.
+   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
+   * `at`, up to `burst`): false when it is empty.
    */
-  #mayChange(slot: number, last: number[], bytes: number): boolean {
+  #take(tokens: Uint8Array, at: Int32Array, slot: number, burst: number, refillMs: number): boolean {
     const now = this.#now;
-    if (now - last[slot] < CHANGE_INTERVAL_MS || !this.#everyoneHasRoom(bytes)) {
-      this.counters[C.Refused]++;
+    let t = tokens[slot];
+    while (t < burst && ((now - at[slot]) | 0) >= refillMs) {
+      t++;
+      at[slot] += refillMs;
+    }
+    if (t === 0) {
+      tokens[slot] = 0;
       return false;
     }
-    last[slot] = now;
+    // A full bucket starts its next refill from now.
+    if (t === burst) at[slot] = now;
+    tokens[slot] = t - 1;
     return true;
   }
 
-  /** Every player's queue has room for `bytes` more outside the Leave reserve. */
-  #everyoneHasRoom(bytes: number): boolean {
-    for (let s = 0; s < this.config.maxPlayers; s++) {
+  /**
+   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
+   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
+   */
+  #broadcastAbout(type: number, target: number, who: number): void {
+    const b = this.#scratch;
+    const id = this.playerId(who);
+    let n: number;
+    if (type === Msg.Name) n = writeName(b, 0, id, this.names, who * NAME_LENGTH, this.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 0, id, this.ship[who], this.weapon[who]);
+    else n = writeId(b, 0, id);
+    this.#broadcast(type, target, n);
+  }
+
+  /**
+   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
+   * holds it back: each takes the announcement from the ring as it has room).
+   */
+  #announce(slot: number): void {
+    this.#announced[slot] = 1;
+    const target = EXCEPT | slot;
+    this.#broadcastAbout(Msg.Join, target, slot);
+    this.#broadcastAbout(Msg.Name, target, slot);
+    this.#broadcastAbout(Msg.Selection, target, slot);
+  }
+
+  /**
+   * Puts the `length` bytes in #scratch into the ring for `target`, then lets every player
+   * take what it has room for. A player the new entry would lap (it has not taken an entry
+   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
+   * timed out.
+   */
+  #broadcast(type: number, target: number, length: number): void {
+    const n = this.config.maxPlayers;
+    const head = this.#ringHead;
+    let lapped = 0;
+    for (let s = 0; s < n; s++) if (this.active[s] !== 0 && ((head - this.#cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const b = this.#ring;
+    const m = BROADCAST_BYTES - 1;
+    const from = this.#scratch;
+    b[head & m] = length;
+    b[(head + 1) & m] = type;
+    b[(head + 2) & m] = target;
+    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    this.#ringHead = (head + ENTRY_HEADER + length) | 0;
+    for (let s = 0; s < n; s++) {
       if (this.active[s] === 0) continue;
-      const ep = this.endpoints[s];
-      if (ep.capacityBytes - ep.usedBytes < bytes + this.#leaveReserve) return false;
-    }
-    return true;
-  }
-
-  /** Send the player's new Name or Selection to itself and, once it is announced, to everyone. */
-  #tellOthers(slot: number, type: number): void {
-    const everyone = this.#announced[slot] !== 0;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] === 0 || (s !== slot && !everyone)) continue;
-      if (type === Msg.Name) this.#sendName(s, slot);
-      else this.#sendSelection(s, slot);
+      if ((lapped & (1 << s)) === 0) {
+        this.#pump(s);
+        continue;
+      }
+      // Lapped: dropped like a player that timed out (nothing is sent to it).
+      this.counters[C.Timeouts]++;
+      this.counters[C.Laggards]++;
+      this.host.log(LogEvent.Timeout, s, this.playerId(s));
+      this.#remove(s);
     }
   }
 
   /**
-   * The player acknowledged its Join: tell everyone else of it, once every queue has room
-   * for the announcement (until then it stays unannounced and this is tried again).
+   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
+   * use the reserve). An entry is `length, type, target, payload` (broadcasts.ts); target
+   * EVERYONE, EXCEPT | slot, or a slot.
    */
-  #announce(slot: number): void {
-    if (!this.#everyoneHasRoom(ANNOUNCE_SIZE)) return;
-    this.#announced[slot] = 1;
+  #pump(slot: number): void {
+    const head = this.#ringHead;
+    let c = this.#cursor[slot];
+    if (c === head || this.#pendingKick[slot] !== 0) return;
+    const ep = this.endpoints[slot];
+    const reserve = this.#leaveReserve;
+    const b = this.#ring;
+    const m = BROADCAST_BYTES - 1;
+    while (((head - c) | 0) > 0) {
+      const n = b[c & m];
+      const target = b[(c + 2) & m];
+      if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
+        const type = b[(c + 1) & m];
+        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) break;
+        if (ep.count === 0) this.#frontSince[slot] = this.#now;
+        const o = ep.queue(type, n);
+        const out = ep.buf;
+        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+      }
+      c = (c + ENTRY_HEADER + n) | 0;
+    }
+    this.#cursor[slot] = c;
+  }
+
+
+
+  /**
+   * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
+   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. Each
+   * tick, so that it goes within a tick of its time. Messages queued since the last look
+   * (by the entity sync, the ring or a reply) start their wait now.
+   */
+  #checkAcks(now: number): void {
+    const limit = this.config.timeoutMs;
     for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0) continue;
-      this.#sendJoin(s, slot);
-      this.#sendName(s, slot);
-      this.#sendSelection(s, slot);
+      if (this.active[s] === 0) continue;
+      if (this.endpoints[s].count === 0) this.#frontSince[s] = now;
+      else if (((now - this.#frontSince[s]) | 0) > limit) {
+        this.counters[C.Timeouts]++;
+        this.counters[C.AckStalls]++;
+        this.host.log(LogEvent.Timeout, s, this.playerId(s));
+        this.#remove(s);
+      }
     }
   }
 
@@ -808,7 +957,7 @@ export class Server implements Core, EntityListener, Players {
   #misbehave(slot: number): void {
     this.counters[C.Misbehaviour]++;
     const now = this.#now;
-    if (now - this.#strikeAt[slot] < STRIKE_WINDOW_MS) return;
+    if (((now - this.#strikeAt[slot]) | 0) < STRIKE_WINDOW_MS) return;
     this.#strikeAt[slot] = now;
     if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
       this.#pendingKick[slot] = KickReason.Misbehaviour;
@@ -880,11 +1029,6 @@ export class Server implements Core, EntityListener, Players {
     if (o >= 0) writeId(this.endpoints[to].buf, o, this.playerId(who));
   }
 
-  #sendLeave(to: number, id: number): void {
-    const o = this.#reserve(to, Msg.Leave, 4);
-    if (o >= 0) writeId(this.endpoints[to].buf, o, id);
-  }
-
   #sendName(to: number, who: number): void {
     const o = this.#reserve(to, Msg.Name, 4 + NAME_LENGTH);
     if (o >= 0) writeName(this.endpoints[to].buf, o, this.playerId(who), this.names, who * NAME_LENGTH, this.nameLength[who]);
@@ -893,11 +1037,6 @@ export class Server implements Core, EntityListener, Players {
   #sendSelection(to: number, who: number): void {
     const o = this.#reserve(to, Msg.Selection, 6);
     if (o >= 0) writeSelection(this.endpoints[to].buf, o, this.playerId(who), this.ship[who], this.weapon[who]);
-  }
-
-  #sendChat(to: number, id: number): void {
-    const o = this.#reserve(to, Msg.Chat, 4 + this.lastChatLength + 1);
-    if (o >= 0) writeChat(this.endpoints[to].buf, o, id, this.lastChat, 0, this.lastChatLength);
   }
 
   /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
@@ -1096,7 +1235,7 @@ export class Server implements Core, EntityListener, Players {
   /** Free the slot; the others get Leave, then Remove for the player's entities. */
   #leftRecently(address: string, port: number, now: number): boolean {
     for (let k = 0; k < LEFT_MEMORY; k++)
-      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && now < this.#leftUntil[k]) return true;
+      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && ((now - this.#leftUntil[k]) | 0) < 0) return true;
     return false;
   }
 
@@ -1115,8 +1254,11 @@ export class Server implements Core, EntityListener, Players {
     this.scores[slot] = 0;
     this.pings[slot] = 0;
     // Only those told of the player hear that it left.
-    if (this.#announced[slot] !== 0) for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#sendLeave(s, id);
+    if (this.#announced[slot] !== 0) {
+      this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#scratch, 0, id));
+    }
     this.#announced[slot] = 0;
+
     if (this.#sim !== null) this.#sim.playerLeft(slot, id);
     this.entities.removeOwnedBy(id);
   }
@@ -1188,9 +1330,9 @@ export class Server implements Core, EntityListener, Players {
           this.#remove(s);
           continue;
         }
-        if (this.#announced[s] === 0) {
-          // A handshake completes or ends.
-          if (now - this.#joinedAt[s] > HANDSHAKE_MS) {
+        if (this.endpoints[s].firstSeq === 0) {
+          // A handshake completes or ends: the Join (seqno 0) acknowledged in time, or dropped.
+          if (((now - this.#joinedAt[s]) | 0) > HANDSHAKE_MS) {
             this.counters[C.HandshakeTimeouts]++;
             this.host.log(LogEvent.Timeout, s, this.playerId(s));
             const k = this.#penaltyNext;
@@ -1201,9 +1343,8 @@ export class Server implements Core, EntityListener, Players {
             this.#remove(s);
             continue;
           }
-          if (this.endpoints[s].firstSeq !== 0) this.#announce(s);
-        }
-        if (this.input[s] !== 0 && now - this.#inputAt[s] > INPUT_STALE_MS) {
+        } else if (this.#announced[s] === 0) this.#announce(s);
+        if (this.input[s] !== 0 && ((now - this.#inputAt[s]) | 0) > INPUT_STALE_MS) {
           this.input[s] = 0;
           this.counters[C.StaleInputs]++;
         }
@@ -1217,8 +1358,11 @@ export class Server implements Core, EntityListener, Players {
     if (this.#sim !== null) this.#sim.tick(now);
     const stepped = this.entities.version !== version;
     if (this.#kickPending) this.#processKicks();
+    // Session messages before entity traffic: each player takes what the ring holds for it.
+    for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
     this.#sync();
     if (this.#kickPending) this.#processKicks();
+    this.#checkAcks(now);
 
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;

@@ -5,7 +5,7 @@
  * entity table, what it sends and when, and what it refuses to send or to believe.
  */
 import assert from "node:assert/strict";
-import { Client, ClientState, DISCONNECT_WAIT_MS } from "../../modules/client/client";
+import { CHAT_DEFAULT_RTT_MS, CHAT_MARGIN_MS, CHAT_PENDING, Client, ClientState, DISCONNECT_WAIT_MS } from "../../modules/client/client";
 import { makeConfig, type Config } from "../../modules/config";
 import { C } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
@@ -224,6 +224,108 @@ describe("client: what it sends", function () {
     while (c.chat("x".repeat(100))) n++;
     assert.equal(n, 4, "4 × 110 bytes fit 512");
     assert.equal(c.counters[C.QueueOverflows], 1);
+  });
+});
+
+/** A connected client whose chat outcomes are recorded as "+text" (delivered) or "-text". */
+function chatting(srtt: number): { c: Client; host: FakeHost; s: Script; outcomes: string[]; echo: (id: number, text: string) => void } {
+  const r = connected();
+  r.c.endpoint.srtt = srtt;
+  const outcomes: string[] = [];
+  r.c.onChatOutcome = (delivered, text, o, n) => {
+    outcomes.push((delivered ? "+" : "-") + bytesToAscii(text, o, n));
+  };
+  const echo = (id: number, text: string): void => {
+    const b = ascii(text);
+    r.s.ts += 10;
+    deliver(r.c, r.s.reliable(Msg.Chat, (p, o) => writeChat(p, o, id, b, 0, b.length)).packet());
+  };
+  return { ...r, outcomes, echo };
+}
+
+describe("client: the fate of its own chat lines", function () {
+  it("its line echoed under its own id is delivered; another player's line of the same text is not its echo", function () {
+    const { c, host, outcomes, echo } = chatting(20);
+    assert.equal(c.chat("hello"), true);
+    assert.equal(c.chatsPending, 1);
+    run(c, host, 30);
+    echo(OTHER, "hello");
+    assert.deepEqual(outcomes, []);
+    echo(SELF, "hello");
+    assert.deepEqual(outcomes, ["+hello"]);
+    assert.deepEqual([c.chatsDelivered, c.chatsNotDelivered, c.chatsPending], [1, 0, 0]);
+  });
+
+  it("a line not echoed within 2 RTT + 100 ms is not delivered; before an RTT sample, 250 ms is assumed", function () {
+    const { c, host, outcomes } = chatting(0);
+    const limit = 2 * CHAT_DEFAULT_RTT_MS + CHAT_MARGIN_MS;
+    c.chat("lost in the flood");
+    run(c, host, limit);
+    assert.deepEqual(outcomes, [], `still awaited ${limit} ms after it was sent`);
+    run(c, host, 10);
+    assert.deepEqual(outcomes, ["-lost in the flood"]);
+    assert.deepEqual([c.chatsDelivered, c.chatsNotDelivered, c.chatsPending], [0, 1, 0]);
+    c.endpoint.srtt = 40;
+    c.chat("sooner");
+    run(c, host, 2 * 40 + CHAT_MARGIN_MS);
+    assert.equal(outcomes.length, 1);
+    run(c, host, 10);
+    assert.deepEqual(outcomes, ["-lost in the flood", "-sooner"]);
+  });
+
+  it("an echo of a later line settles the lines before it as refused at once, in order", function () {
+    const { c, outcomes, echo } = chatting(20);
+    for (const t of ["one", "two", "three", "four"]) c.chat(t);
+    echo(SELF, "three");
+    assert.deepEqual(outcomes, ["-one", "-two", "+three"]);
+    assert.equal(c.chatsPending, 1);
+    echo(SELF, "four");
+    assert.deepEqual(outcomes, ["-one", "-two", "+three", "+four"]);
+  });
+
+  it("two lines of the same text are matched oldest first", function () {
+    const { c, host, outcomes, echo } = chatting(20);
+    c.chat("gg");
+    c.chat("gg");
+    echo(SELF, "gg");
+    assert.deepEqual(outcomes, ["+gg"]);
+    run(c, host, 2 * 20 + CHAT_MARGIN_MS + 10);
+    assert.deepEqual(outcomes, ["+gg", "-gg"]);
+  });
+
+  it("an echo that comes after its line was given up changes nothing", function () {
+    const { c, host, outcomes, echo } = chatting(20);
+    c.chat("late");
+    run(c, host, 200);
+    assert.deepEqual(outcomes, ["-late"]);
+    c.chat("next");
+    echo(SELF, "late");
+    assert.deepEqual(outcomes, ["-late"]);
+    assert.deepEqual([c.chatsDelivered, c.chatsNotDelivered, c.chatsPending], [0, 1, 1]);
+  });
+
+  it(`a line sent with ${CHAT_PENDING} awaited reports the oldest not delivered first`, function () {
+    const { c, outcomes, echo } = chatting(20);
+    for (let i = 0; i < CHAT_PENDING; i++) c.chat("line " + i);
+    assert.deepEqual(outcomes, []);
+    c.chat("x".repeat(127));
+    assert.deepEqual(outcomes, ["-line 0"]);
+    assert.equal(c.chatsPending, CHAT_PENDING);
+    echo(SELF, "x".repeat(127));
+    assert.equal(outcomes.length, CHAT_PENDING + 1);
+    assert.equal(outcomes[CHAT_PENDING], "+" + "x".repeat(127));
+    assert.deepEqual([c.chatsDelivered, c.chatsNotDelivered, c.chatsPending], [1, CHAT_PENDING, 0]);
+  });
+
+  it("lines it refuses to send (empty, before its Join, queue full) are not awaited", function () {
+    const { c: early } = setup();
+    early.connect();
+    early.chat("too soon");
+    assert.equal(early.chatsPending, 0);
+    const { c } = connected({ reliableQueueBytes: 512 });
+    c.chat("");
+    while (c.chat("x".repeat(100)));
+    assert.equal(c.chatsPending, 4);
   });
 });
 

@@ -23,6 +23,8 @@ export interface Message {
   seq: number; // -1 for unreliable
   type: number;
   payload: Buffer;
+  /** When it arrived (Date.now()), for reliable messages kept by RawPeer. */
+  at?: number;
 }
 
 export interface Packet {
@@ -161,6 +163,7 @@ export class RawPeer {
         for (const m of p.rel) {
           if (this.#seen.has(m.seq)) continue;
           this.#seen.add(m.seq);
+          m.at = Date.now();
           this.reliable.push(m);
         }
         while (this.#seen.has((this.ack + 1) >>> 0)) this.ack = (this.ack + 1) >>> 0;

@@ -76,8 +76,14 @@ export function receiveStorm(seed: number, count: number, kernels: Kernels | nul
     let length = input ? 20 : 14;
     bytes.fill(0);
     bytes.set([0xf2, 0x70, 0x87, 0xc5]);
-    // An ack at, before or past what the server sent; the timestamp mostly rising.
-    const ack = rng.below(400) === 0 ? rng.nextU32() : rng.below(3);
+    // An ack at or just before the newest message the server sent to that port's player (so
+    // the players keep acknowledging and are not dropped for stalling), now and then a
+    // random one (past what was sent: a bad ack); the timestamp mostly rising.
+    const pick = rng.below(3);
+    const port = ports[pick];
+    const ep = pick < 2 ? server.endpoints[pick] : null;
+    const top = ep !== null ? (ep.firstSeq + ep.sentCount - 1) >>> 0 : 2;
+    const ack = rng.below(400) === 0 ? rng.nextU32() : (top - rng.below(3)) >>> 0;
     bytes[4] = ack >>> 24;
     bytes[5] = ack >>> 16;
     bytes[6] = ack >>> 8;
@@ -99,7 +105,6 @@ export function receiveStorm(seed: number, count: number, kernels: Kernels | nul
       bytes[at < 4 ? at : at + 4] = rng.below(256);
     }
     else if (mutate === 1) length += rng.below(2) === 0 ? -1 : 1;
-    const port = ports[rng.below(3)];
     server.receive(bytes.subarray(0, length), length, "peer", port);
     if (k % 7 === 0) server.tick(host.time);
     const c = server.counters;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle } from "../../tools/xs/bundle";
-import { runXs, type XsResult } from "../../tools/xs/run";
+import { APP_SLOTS, runXs, type XsResult } from "../../tools/xs/run";
 import { runBots, type BotSummary } from "../../tools/botlib";
 import { defaultConfig } from "../../modules/config";
 
@@ -51,6 +51,7 @@ describe("end to end: the XS-hosted server on loopback UDP with 8 bots", functio
     // The default ESP32 heaps. The stack gets room for the bundle's one IIFE frame, which
     // holds every module's top-level bindings (a device keeps those in module environments).
     const server = runXs([script], {
+      slots: APP_SLOTS,
       stack: 1024,
       args: ["0", "7", "8", "30000"],
       timeoutMs: 40_000,
@@ -113,7 +114,7 @@ describe("end to end: the XS-hosted server on loopback UDP with 8 bots", functio
     assert.ok((report.counters.afterLeave ?? 0) <= 8 * 4, `afterLeave ${report.counters.afterLeave}`);
 
     // Memory: the ESP32 budget held, and with all 8 playing nothing was allocated.
-    assert.deepEqual(report.budget, { slots: 4928, chunks: 78848 });
+    assert.deepEqual(report.budget, { slots: APP_SLOTS, chunks: 78848 });
     assert.equal(report.heap.windows, 1);
     assert.ok(report.heap.windowMs >= 2000, `heap window ${report.heap.windowMs} ms`);
     assert.deepEqual([report.heap.slots, report.heap.chunks, report.heap.collections], [0, 0, 0], "no allocation while 8 played");
