@@ -25,7 +25,7 @@ import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
  * this QEMU, against the published scores of an ESP32 core at 240 MHz
  * (docs/performance.md). `low` and `high` bound the estimate.
  */
-export const CPI = { mid: 1.45, low: 1.2, high: 2.0 } as const;
+export const CPI = { mid: 1.73, low: 1.41, high: 2.45 } as const;
 export const MHZ = 240;
 
 export const esp32BenchCommand = defineCommand({

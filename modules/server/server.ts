@@ -133,6 +133,8 @@ export const CHANGE_REFILL_MS = 500;
  * a player more than this far behind in taking them into its queue is dropped.
  */
 export const BROADCAST_BYTES = 2048;
+/** How often the acknowledgement rule is looked at, ms: a staller goes at most this late. */
+export const ACK_CHECK_MS = 50;
 /**
  * A ring entry is `length u8, type u8, target u8, payload`; target EVERYONE, EXCEPT | slot
  * (every player but that one) or a slot (that one only).
@@ -219,6 +221,7 @@ export class Server implements Core, EntityListener, Players {
   #encodedVersion = -1;
   #nextStats = 0;
   #nextTimeoutCheck = 0;
+  #nextAckCheck = 0;
   /**
    * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
    * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
@@ -252,13 +255,14 @@ export class Server implements Core, EntityListener, Players {
    */
   readonly #ring!: Uint8Array;
   #ringHead = 0;
+  /** Some player's queue had no room for its next ring entry: pump again next tick. */
+  #ringWaiting = false;
   readonly #cursor!: Int32Array;
   /** A message's payload is built here before it goes into the ring. */
   readonly #scratch!: Uint8Array;
   /**
    * Liveness is acknowledgement: since when the message at the front of the player's queue
-   * has waited (queued, or the last acknowledgement that moved the queue). While the queue
-   * is empty it follows the clock, each tick.
+   * has waited (queued into an empty queue, or the last acknowledgement that moved it).
    */
   readonly #frontSince!: Int32Array;
   #nextDecay = 0;
@@ -907,7 +911,10 @@ export class Server implements Core, EntityListener, Players {
       const target = b[(c + 2) & m];
       if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
         const type = b[(c + 1) & m];
-        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) break;
+        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
+          this.#ringWaiting = true;
+          break;
+        }
         if (ep.count === 0) this.#frontSince[slot] = this.#now;
         const o = ep.queue(type, n);
         const out = ep.buf;
@@ -922,16 +929,16 @@ export class Server implements Core, EntityListener, Players {
 
   /**
    * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
-   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. Each
-   * tick, so that it goes within a tick of its time. Messages queued since the last look
-   * (by the entity sync, the ring or a reply) start their wait now.
+   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. The wait
+   * starts when a message goes into an empty queue (#reserve, #pump, the entity sync) or
+   * when an acknowledgement moves the queue (#acknowledged); it is looked at every
+   * ACK_CHECK_MS.
    */
   #checkAcks(now: number): void {
     const limit = this.config.timeoutMs;
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.active[s] === 0) continue;
-      if (this.endpoints[s].count === 0) this.#frontSince[s] = now;
-      else if (((now - this.#frontSince[s]) | 0) > limit) {
+      if (this.endpoints[s].count !== 0 && ((now - this.#frontSince[s]) | 0) > limit) {
         this.counters[C.Timeouts]++;
         this.counters[C.AckStalls]++;
         this.host.log(LogEvent.Timeout, s, this.playerId(s));
@@ -1015,6 +1022,7 @@ export class Server implements Core, EntityListener, Players {
     if (this.#pendingKick[to] !== 0) return -1;
     const ep = this.endpoints[to];
     // A Leave may use the reserve; everything else must leave it free.
+    if (ep.count === 0) this.#frontSince[to] = this.#now;
     const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.#leaveReserve)) ? ep.queue(type, payload) : -1;
     if (o < 0) {
       this.counters[C.QueueOverflows]++;
@@ -1196,6 +1204,7 @@ export class Server implements Core, EntityListener, Players {
         w[at + SyncWord.Seq] = ep.nextSeq;
         const n = k.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
         ep.usedBytes = w[at + SyncWord.Used];
+        if (ep.count === 0) this.#frontSince[s] = this.#now;
         ep.count += w[at + SyncWord.Messages];
         ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
         state = w[at + SyncWord.State];
@@ -1359,10 +1368,16 @@ export class Server implements Core, EntityListener, Players {
     const stepped = this.entities.version !== version;
     if (this.#kickPending) this.#processKicks();
     // Session messages before entity traffic: each player takes what the ring holds for it.
-    for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
+    if (this.#ringWaiting) {
+      this.#ringWaiting = false;
+      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
+    }
     this.#sync();
     if (this.#kickPending) this.#processKicks();
-    this.#checkAcks(now);
+    if (now >= this.#nextAckCheck) {
+      this.#nextAckCheck = now + ACK_CHECK_MS;
+      this.#checkAcks(now);
+    }
 
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;
