@@ -49,6 +49,7 @@ async function onNode(cases: number, seed: number, progress: (done: number) => v
     await new Promise((r) => setImmediate(r));
   }
   const ms = performance.now() - t0;
+  f.finish();
   return { engine: "node", report: f.report(), ms, perSecond: (cases * 1000) / ms };
 }
 
@@ -93,7 +94,7 @@ export function describeFuzz(r: FuzzRun): string {
     const p = run.report;
     lines.push(`${run.engine}: ${p.cases} cases in ${(run.ms / 1000).toFixed(1)} s, ${Math.round(run.perSecond)} cases/s; ` +
       `${(p.matchMs / 1000).toFixed(0)} s of match, ${p.sessions} sessions, ${p.joins} joins, ${p.kicks} kicks, ${p.timeouts} timeouts, ` +
-      `${p.handshakeTimeouts} handshake timeouts; state hash ${p.hash.toString(16)}`);
+      `${p.handshakeTimeouts} handshake timeouts; ${p.witnessLines} witness chat lines checked; state hash ${p.hash.toString(16)}`);
     for (const failure of p.failures) lines.push(`  FAILURE at case ${failure.case}: ${failure.what}${failure.bytes ? ` [${failure.bytes}]` : ""}`);
   }
   const first = r.runs[0]?.report;

@@ -10,7 +10,7 @@ import { EXPECTED_CLIENT_OUTCOMES, EXPECTED_SERVER_OUTCOMES, Fuzzer } from "../.
 describe("fuzz (tools/fuzz.ts)", function () {
   this.timeout(120_000);
 
-  it("10,000 mutated packets each on Node and on XS: no failure, the same end state, every outcome reached", async function () {
+  it("10,000 mutated packets each on Node and on XS: no failure, the same end state, every outcome reached, the witnesses' chat at a human pace delivered once each", async function () {
     const r = await runFuzz(10_000, 20251, ["node", "xs"]);
     if (process.env.LWAR_REPORT) console.log(describeFuzz(r).replace(/^/gm, "      "));
     for (const run of r.runs) {
@@ -19,6 +19,8 @@ describe("fuzz (tools/fuzz.ts)", function () {
     }
     assert.equal(r.agree, true, "Node and XS ended in the same state");
     assert.equal(r.ok, true);
+    // The witnesses chatted at two lines a second throughout, and finish() found every line once, in order.
+    for (const run of r.runs) assert.ok(run.report.witnessLines >= 2 * 2 * 5, `${run.engine}: ${run.report.witnessLines} witness lines`);
     const { server, client } = r.runs[0].report;
     for (const name of EXPECTED_SERVER_OUTCOMES) assert.ok((server.outcomes[name] ?? 0) > 0, `no case ended in ${name} at the server`);
     for (const name of EXPECTED_CLIENT_OUTCOMES) assert.ok((client.outcomes[name] ?? 0) > 0, `no case ended in ${name} at the client`);

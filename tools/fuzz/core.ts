@@ -17,7 +17,10 @@
  *
  * What must hold: nothing throws; every packet the server and the clients send validates
  * and fits 512 bytes; every player slot, queue and entity table stays consistent; no queue
- * overflows. Each case's outcome is the first counter it moved at its target (a drop
+ * overflows. Two witnesses play along whom no mutant reaches: they chat at a human pace
+ * (two lines a second each) while the garbage, the sessions and the admissions run, and
+ * at the end (`finish`) each must have every line of both exactly once, in order, and
+ * still be connected. Each case's outcome is the first counter it moved at its target (a drop
  * reason, or what was acted on); the report tallies them.
  */
 import { makeConfig, type Config } from "../../modules/config";
@@ -26,8 +29,9 @@ import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
 import type { Game } from "../../modules/game/game";
 import { C, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
-import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, RELIABLE_HEADER } from "../../modules/protocol/constants";
-import { validatePacket } from "../../modules/protocol/codec";
+import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { Fields, readChat, validatePacket } from "../../modules/protocol/codec";
+import { bytesToAscii } from "../../modules/text";
 import { Random } from "../../modules/random";
 import { Network, type MemHost } from "../../harness/link";
 import { behaviourInput } from "../../harness/behaviours";
@@ -35,6 +39,9 @@ import { behaviourInput } from "../../harness/behaviours";
 const SERVER_ADDRESS = "mem:server";
 const SERVER_PORT = 32422;
 const PLAYERS = 4;
+/** Players no mutant reaches, who chat at a human pace and must lose nothing. */
+const WITNESSES = 2;
+const WITNESS_CHAT_MS = 500;
 /** Cases between two 10 ms steps of the match. */
 const CASES_PER_STEP = 16;
 /** A player starts a new session this often, ms of match time. */
@@ -90,6 +97,8 @@ export interface FuzzReport {
   handshakeTimeouts: number;
   serverPackets: number;
   clientPackets: number;
+  /** Chat lines the witnesses sent (each checked by `finish`). */
+  witnessLines: number;
   failures: FuzzFailure[];
   failureCount: number;
   /**
@@ -97,6 +106,13 @@ export interface FuzzReport {
    * case count give the same number on every engine.
    */
   hash: number;
+}
+
+interface Witness {
+  client: Client;
+  /** Lines sent, and the lines received as "sender id:text", in order. */
+  sent: string[];
+  got: string[];
 }
 
 interface Player {
@@ -133,6 +149,9 @@ export class Fuzzer {
   readonly server: Server;
   readonly game: Game;
   readonly players: Player[] = [];
+  readonly witnesses: Witness[] = [];
+  #nextWitnessChat = 0;
+  #finished = false;
   readonly #rng: Random;
   readonly #up = new Corpus();
   readonly #down = new Corpus();
@@ -177,6 +196,55 @@ export class Fuzzer {
         hostSend.call(host, b, n, a, p);
       };
       this.players.push(this.#player(host));
+    }
+    for (let k = 0; k < WITNESSES; k++) {
+      // Their sends are not wrapped: they feed no corpus, and no mutant is aimed at them.
+      const host = this.net.host(`mem:witness${k}`, 43000 + k);
+      const client = createClient(this.config, host, SERVER_ADDRESS, SERVER_PORT);
+      const w: Witness = { client, sent: [], got: [] };
+      const fields = new Fields();
+      client.listener = {
+        reliable(_c: Client, type: number, _seq: number, b: Uint8Array, o: number): void {
+          if (type !== Msg.Chat) return;
+          readChat(b, o, fields);
+          w.got.push(`${fields.id}:${bytesToAscii(b, fields.textOffset, fields.textLength)}`);
+        },
+        unreliable(): void {},
+      };
+      host.core = client;
+      client.connect();
+      this.witnesses.push(w);
+    }
+  }
+
+  /** The witnesses chat, two lines a second each, once both are in. */
+  #witnessChat(now: number): void {
+    if (this.#finished || now < this.#nextWitnessChat) return;
+    for (const w of this.witnesses) if (w.client.state !== ClientState.Connected) return;
+    this.#nextWitnessChat = now + WITNESS_CHAT_MS;
+    for (const [k, w] of this.witnesses.entries()) {
+      const line = `witness ${k} line ${w.sent.length}`;
+      if (w.client.chat(line)) w.sent.push(`${w.client.selfId}:${line}`);
+    }
+  }
+
+  /**
+   * After the cases: three seconds of match with no mutants, then the witnesses' check:
+   * each has every line of both exactly once, in the order sent, and is still connected.
+   */
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#current = -1;
+    for (let t = 0; t < 3000; t += 10) this.net.run(10, 10);
+    for (const [k, w] of this.witnesses.entries()) {
+      if (w.client.state !== ClientState.Connected) this.#fail(`witness ${k} is not connected at the end`, null, 0);
+      for (const other of this.witnesses) {
+        const prefix = `${other.client.selfId}:`;
+        const got = w.got.filter((x) => x.startsWith(prefix));
+        if (got.length !== other.sent.length || got.some((x, i) => x !== other.sent[i]))
+          this.#fail(`witness ${k} got ${got.length} of the ${other.sent.length} lines of witness ${this.witnesses.indexOf(other)}, or not once each in order`, null, 0);
+      }
     }
   }
 
@@ -251,6 +319,7 @@ export class Fuzzer {
       this.#fail(`the match threw ${String(error)}`, null, 0);
     }
     const now = this.net.now;
+    this.#witnessChat(now);
     for (let k = 0; k < PLAYERS; k++) {
       const p = this.players[k];
       const c = p.client;
@@ -458,6 +527,7 @@ export class Fuzzer {
       server: side(this.#serverCases, this.#serverOutcomes), client: side(this.#clientCases, this.#clientOutcomes),
       matchMs: this.net.now, sessions: this.#sessions, kicks: s[C.Kicks], joins: s[C.Joins], timeouts: s[C.Timeouts],
       handshakeTimeouts: s[C.HandshakeTimeouts], serverPackets: this.#serverPackets, clientPackets: this.#clientPackets,
+      witnessLines: this.witnesses.reduce((n, w) => n + w.sent.length, 0),
       failures: this.failures.slice(), failureCount: this.failureCount, hash: this.#hash(),
     };
   }

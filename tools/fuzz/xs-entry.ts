@@ -14,4 +14,6 @@ const every = Number(xs.args[2] ?? 10000);
 const start = xs.now();
 const fuzzer = new Fuzzer(seed);
 fuzzer.run(cases, (done) => print("progress", done, Math.round(xs.now() - start)), every);
-print(JSON.stringify({ report: fuzzer.report(), ms: xs.now() - start }));
+const ms = xs.now() - start;
+fuzzer.finish();
+print(JSON.stringify({ report: fuzzer.report(), ms }));
