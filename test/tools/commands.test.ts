@@ -10,9 +10,13 @@ import { budgetCommand } from "../../tools/budget";
 import { simCommand } from "../../tools/sim-test";
 import { benchCommand } from "../../bench/bench";
 import { deviceBenchCommand } from "../../bench/device/run";
+import { esp32BenchCommand } from "../../bench/device/esp32";
+import { esp32Command, simCommand as buildSimCommand } from "../../tools/board/build";
+import { esp32TestCommand } from "../../tools/board/esp32-test";
 
 const COMMANDS: Command<OptionTable>[] = [
   botCommand, watchCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
+  esp32Command, buildSimCommand, esp32TestCommand, esp32BenchCommand,
 ];
 
 function usageError(c: Command<OptionTable>, argv: string[]): string {
