@@ -483,28 +483,12 @@ export interface CountResult {
 }
 
 /**
- * For instruction counts under callgrind, with collection and a dump tied to
- * `Array.prototype.some` (`--toggle-collect` and `--dump-after`): every call of it is one
- * segment, counted exactly and on its own. Nothing else calls it. After warming the server:
- *
- * 1. each of the first `ticks` steps of the window, walked dry and then for real from the
- *    same place: two segments per step, whose difference is the step's server instructions;
- * 2. the typical client datagram (an ack + Input: the header, whose ack field acknowledges
- *    the server's reliable messages, and one Input), `datagrams` times dry, then
- *    `datagrams` times for real into the server as the steps left it: two segments whose
- *    difference, divided by `datagrams`, is the instructions of receiving one.
- *
- * A step is the datagrams received since the previous tick, then the tick, as in the timing.
- * Dry and real segments go through the same closure, so they differ only in the server's
- * calls. `floatOps`, where given, is read between segments (outside them).
+ * The typical client datagram: an ack + Input. Per client, its last one in the `n` steps
+ * from the window's start, if nothing after it carried unreliable messages: replayed, its
+ * timestamp is then still the newest, so its Input is applied, and its ack acknowledges
+ * nothing new. Also the shapes of all the datagrams in those steps.
  */
-export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, datagrams: number, floatOps: (() => number) | null = null): CountResult {
-  const r = new Replay(o, trace);
-  r.warm();
-  const n = ticks < r.windowTicks ? ticks : r.windowTicks;
-  // The typical client datagram: an ack + Input. Per client, its last one in the counted
-  // steps, if nothing after it carried unreliable messages: replayed, its timestamp is then
-  // still the newest, so its Input is applied, and its ack acknowledges nothing new.
+function typicalDatagrams(r: Replay, n: number): { seen: number[]; typical: number; common: string; most: number; last: number[]; shape: string } {
   const seen = r.datagrams(r.windowStart, n);
   const shapes = new Map<string, number>();
   let typical = 0;
@@ -537,6 +521,58 @@ export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, da
   }
   if (last.length === 0) throw new Error("no client's last datagram with unreliable messages is an ack + Input");
 
+  return { seen, typical, common, most, last, shape };
+}
+
+/**
+ * On a device: after the window (walked untimed), the typical client datagram received
+ * `datagrams` times dry and then for real, timed with `clock` (ms); µs per datagram is the
+ * difference over `datagrams`. The same brackets as countReplay's second part.
+ */
+export function timeReceive(o: CaseOptions, trace: Uint8Array, clock: () => number, datagrams: number): { usPerDatagram: number; shape: string; distinct: number } {
+  const r = new Replay(o, trace);
+  r.warm();
+  const n = r.windowTicks;
+  const { last, shape } = typicalDatagrams(r, n);
+  r.walk(r.windowStart, n, true, null, null);
+  const c = r.server.counters;
+  const before = c[C.PacketsIn];
+  let best = Infinity;
+  // The pair three times; the least difference counts (the first warms the code).
+  for (let k = 0; k < 3; k++) {
+    const t0 = clock();
+    r.receiveAgain(last, datagrams, false);
+    const t1 = clock();
+    r.receiveAgain(last, datagrams, true);
+    const t2 = clock();
+    const d = (t2 - t1 - (t1 - t0)) * 1000;
+    if (d < best) best = d;
+  }
+  if (c[C.PacketsIn] - before !== 3 * datagrams) throw new Error("the replayed datagrams were not all received");
+  return { usPerDatagram: best / datagrams, shape, distinct: last.length };
+}
+
+/**
+ * For instruction counts under callgrind, with collection and a dump tied to
+ * `Array.prototype.some` (`--toggle-collect` and `--dump-after`): every call of it is one
+ * segment, counted exactly and on its own. Nothing else calls it. After warming the server:
+ *
+ * 1. each of the first `ticks` steps of the window, walked dry and then for real from the
+ *    same place: two segments per step, whose difference is the step's server instructions;
+ * 2. the typical client datagram (an ack + Input: the header, whose ack field acknowledges
+ *    the server's reliable messages, and one Input), `datagrams` times dry, then
+ *    `datagrams` times for real into the server as the steps left it: two segments whose
+ *    difference, divided by `datagrams`, is the instructions of receiving one.
+ *
+ * A step is the datagrams received since the previous tick, then the tick, as in the timing.
+ * Dry and real segments go through the same closure, so they differ only in the server's
+ * calls. `floatOps`, where given, is read between segments (outside them).
+ */
+export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, datagrams: number, floatOps: (() => number) | null = null): CountResult {
+  const r = new Replay(o, trace);
+  r.warm();
+  const n = ticks < r.windowTicks ? ticks : r.windowTicks;
+  const { seen, typical, common, most, last, shape } = typicalDatagrams(r, n);
   const one = [0];
   let live = false;
   let at = r.windowStart;

@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const flash = path.join(out, "flash.bin");
   mergeFlash(path.dirname(args), flash, env);
 
-  const seen: { summary: string | null; failed: string | null; warning: boolean } = { summary: null, failed: null, warning: false };
+  const seen: { summary: string | null; receive: string | null; failed: string | null; warning: boolean } = { summary: null, receive: null, failed: null, warning: false };
   let finished: () => void = () => {};
   const done = new Promise<void>((r) => (finished = r));
   const log = path.join(out, "board.log");
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
       if (!/^[IWE] \(\d+\)/.test(line)) say(`board | ${line}`);
       if (line.startsWith("WARNING")) seen.warning = true;
       if (line.startsWith(SUMMARY) && line.includes(" µs per 10 ms tick")) seen.summary = line;
+      if (line.startsWith(`${SUMMARY}receive `)) seen.receive = line;
       if (failure !== null || line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `)) {
         seen.failed = line;
         finished();
@@ -135,6 +136,9 @@ async function main(): Promise<void> {
   say("");
   say(`summary: ${s}`);
   say(`Xtensa instructions per 10 ms tick (guest µs × ${perUs}): mean ${instr(f.mean)}, median ${instr(f.median)}, p99 ${instr(f.p99)}, heaviest ${instr(f.worst)}`);
+  const m = seen.receive === null ? null : /receive ([0-9.,]+) µs per datagram/.exec(seen.receive);
+  const rx = m === null ? null : Number(m[1].replace(/,/g, ""));
+  if (rx !== null) say(`Xtensa instructions per received datagram (an ack + Input): ${((rx * perUs) / 1000).toFixed(1)} k (${((rx * perUs * CPI.mid) / MHZ).toFixed(0)} µs on the ESP32)`);
   const share = (cpi: number) => ((100 * esp(f.mean, cpi)) / 10).toFixed(0);
   say(
     `on a ${MHZ} MHz ESP32 core at ${CPI.mid} cycles per instruction (${CPI.low}..${CPI.high}): ` +

@@ -16,7 +16,7 @@ import Timer from "timer";
 import Instrumentation from "instrumentation";
 import Debug from "debug";
 import config from "mc/config";
-import { Replay, timeReplay, type TimeResult } from "../driver";
+import { Replay, timeReceive, timeReplay, type TimeResult } from "../driver";
 import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
@@ -279,8 +279,13 @@ function run(): void {
   const perStep = costs[pick];
   const act = stepActivity(o, bytes, result.ticks);
   report(header, clock, result, runs, perStep, act, base);
+  const rx = timeReceive(o, bytes, clock.now, RECEIVE_DATAGRAMS);
+  say(`lwar-xs device bench: receive ${us(rx.usPerDatagram)} µs per datagram (${rx.shape}; ${RECEIVE_DATAGRAMS} replayed from ${rx.distinct} clients, dry walk subtracted)`);
   say("lwar-xs device bench: done");
 }
+
+/** Typical client datagrams replayed for the receive figure (each bracket). */
+const RECEIVE_DATAGRAMS = 2000;
 
 export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does; config
