@@ -13,8 +13,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildEnv, findFile, missingTools, ROOT, runMcconfig, which } from "../../tools/board/kit";
-import { Board, bootFailure, mergeFlash } from "../../tools/board/qemu";
+import { buildEnv, findFile, ROOT, runMcconfig } from "../../tools/board/kit";
+import { Board, bootFailure, emulatorTools, mergeFlash } from "../../tools/board/qemu";
 import { defineCommand, EXIT_FAILURE } from "../../tools/cli";
 import { DEFAULT_CASE } from "../driver";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
@@ -63,9 +63,7 @@ function figure(line: string, name: string): number | null {
 async function main(): Promise<void> {
   const v = esp32BenchCommand.parse();
   const env = buildEnv();
-  const missing = missingTools("esp32", env);
-  const qemu = which("qemu-system-xtensa", env);
-  if (qemu === null) missing.push("qemu-system-xtensa is not on PATH");
+  const { qemu, missing } = emulatorTools(env);
   if (missing.length > 0) esp32BenchCommand.fail(`cannot run on the emulated ESP32:\n  ${missing.join("\n  ")}`);
 
   const here = path.join(ROOT, "bench", "device");
@@ -102,7 +100,7 @@ async function main(): Promise<void> {
   const log = path.join(out, "board.log");
   say(`bench:device:esp32: booting in QEMU with -icount shift=${v.shift} (UART log ${log}); the replay takes a few minutes of wall time`);
   const board = new Board({
-    qemu: qemu as string,
+    qemu,
     flash,
     icountShift: v.shift,
     log,

@@ -33,6 +33,9 @@ function say(line: string): void {
   trace(line, "\n");
 }
 
+/** Typical client datagrams replayed for the receive figure (each bracket). */
+const RECEIVE_DATAGRAMS = 2000;
+
 interface Clock {
   name: string;
   /** Milliseconds, for timeReplay. */
@@ -131,10 +134,12 @@ interface Activity {
   /** The heap after a collection just before this replay's server was made, and with it (and its game) live at the end of the window. */
   before: Heap;
   live: Heap;
+  /** The typical client datagram's receive cost, timed after the window (driver.timeReceive). */
+  receive: { usPerDatagram: number; shape: string; distinct: number };
 }
 
 /** What each window step did (datagrams received, packets and Updates sent), from an untimed replay. */
-function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number): Activity {
+function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, clock: Clock): Activity {
   const inPkts = new Uint16Array(n);
   const outPkts = new Uint16Array(n);
   const updates = new Uint16Array(n);
@@ -160,7 +165,9 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number): 
   }
   Debug.gc(); // r, its server and game are still live here
   const live = heap();
-  return { inPkts, outPkts, updates, stats, entities, before, live };
+  // Then the typical client datagram into the server as the window left it.
+  const receive = timeReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
+  return { inPkts, outPkts, updates, stats, entities, before, live, receive };
 }
 
 function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: number, perStep: Float32Array | null, act: Activity, base: Heap): void {
@@ -277,15 +284,12 @@ function run(): void {
     if (r.packetsOut !== results[0].packetsOut || r.bytesOut !== results[0].bytesOut) result.packetsOut = -1; // runs disagree
   }
   const perStep = costs[pick];
-  const act = stepActivity(o, bytes, result.ticks);
+  const act = stepActivity(o, bytes, result.ticks, clock);
   report(header, clock, result, runs, perStep, act, base);
-  const rx = timeReceive(o, bytes, clock.now, RECEIVE_DATAGRAMS);
+  const rx = act.receive;
   say(`lwar-xs device bench: receive ${us(rx.usPerDatagram)} µs per datagram (${rx.shape}; ${RECEIVE_DATAGRAMS} replayed from ${rx.distinct} clients, dry walk subtracted)`);
   say("lwar-xs device bench: done");
 }
-
-/** Typical client datagrams replayed for the receive figure (each bracket). */
-const RECEIVE_DATAGRAMS = 2000;
 
 export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does; config

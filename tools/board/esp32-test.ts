@@ -20,8 +20,8 @@ import { defineCommand, EXIT_FAILURE } from "../cli";
 import { CHROMIUM, playInChromium } from "../sim/browser";
 import { checkDelivery, type Events, playBots } from "../sim/delivery";
 import { analyse, Instruments } from "../sim/instruments";
-import { buildApp, buildEnv, findFile, missingTools, ROOT, which } from "./kit";
-import { Board, bootFailure, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
+import { buildApp, buildEnv, findFile, ROOT } from "./kit";
+import { Board, bootFailure, emulatorTools, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
 
 export const esp32TestCommand = defineCommand({
   name: "test:esp32",
@@ -68,9 +68,7 @@ let board: Board | null = null;
 async function main(): Promise<void> {
   const v = esp32TestCommand.parse();
   const env = buildEnv();
-  const missing = missingTools("esp32", env);
-  const qemu = which("qemu-system-xtensa", env);
-  if (qemu === null) missing.push("qemu-system-xtensa is not on PATH (the ESP32 kit's QEMU with the esp32 machine)");
+  const { qemu, missing } = emulatorTools(env);
   if (missing.length > 0) skip(`no ESP32 build and emulator here:\n  ${missing.join("\n  ")}`);
   process.on("exit", () => board?.killNow());
   process.on("SIGINT", () => {
@@ -123,7 +121,7 @@ async function main(): Promise<void> {
   const log = path.join(out, "board.log");
   say(`test:esp32: booting ${flash} in QEMU; UDP 127.0.0.1:${udpPort} -> 32422, HTTP 127.0.0.1:${httpPort} -> 80; UART log ${log}`);
   board = new Board({
-    qemu: qemu as string,
+    qemu,
     flash,
     udpPort,
     httpPort,

@@ -9,6 +9,15 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
+import { missingTools, which } from "./kit";
+
+/** The emulated board's tools: the build's (missingTools) and QEMU with the esp32 machine. */
+export function emulatorTools(env: NodeJS.ProcessEnv): { qemu: string; missing: string[] } {
+  const missing = missingTools("esp32", env);
+  const qemu = which("qemu-system-xtensa", env);
+  if (qemu === null) missing.push("qemu-system-xtensa is not on PATH (the ESP32 kit's QEMU with the esp32 machine)");
+  return { qemu: qemu ?? "", missing };
+}
 
 /** The flash image QEMU boots: bootloader, partition table and app at their offsets, 4 MB. */
 export function mergeFlash(idfBuild: string, out: string, env: NodeJS.ProcessEnv): void {
