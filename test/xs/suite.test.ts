@@ -1,5 +1,6 @@
 /**
- * The codec, counter, sequence, endpoint, delivery, bad-input and life-cycle test files,
+ * The codec, counter, sequence, endpoint, delivery, bad-input, life-cycle, liveness and
+ * own-chat-outcome test files,
  * run unchanged on the XS engine (tools/xs/build/lwxs): each is bundled with
  * test/xs/mini-mocha.ts standing in for mocha
  * and test/xs/assert-shim.ts for `node:assert/strict`, so XS checks exactly the
@@ -24,6 +25,8 @@ const SPECS = [
   "test/transport/delivery.test.ts",
   "test/server/bad-input.test.ts",
   "test/server/lifecycle.test.ts",
+  "test/server/liveness.test.ts",
+  "test/client/chat.test.ts",
   "test/xs/eight-players.test.ts",
 ];
 
