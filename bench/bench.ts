@@ -11,10 +11,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { defineCommand } from "../tools/cli";
+import { defineCommand } from "../cli";
 import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
-import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "./driver";
+import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "../harness/trace";
 
 /**
  * The ESP32 model: XS on one core of a 240 MHz ESP32 (Xtensa LX6) needs
@@ -151,7 +151,7 @@ export interface CallgrindResult {
   heaviestStep: { index: number; instructions: number; floatOps: number | null };
   /** heaviestStep.instructions over instructionsPerTick. */
   heaviestRatio: number;
-  /** Receiving the typical client datagram (see countReplay in bench/driver.ts). */
+  /** Receiving the typical client datagram (see countReplay in harness/trace.ts). */
   receive: {
     shape: string;
     /** Of the datagrams in the counted steps, the share with that shape, and the most common shape. */

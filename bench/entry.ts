@@ -9,7 +9,7 @@
  *                               calls as the device has (for probing the stack it needs)
  *   load                        nothing: what loading this script takes
  */
-import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "./driver";
+import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
 import { C } from "../modules/protocol/counters";
 import type { Kernels } from "../modules/native";
 

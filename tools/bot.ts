@@ -7,7 +7,7 @@ import { ClientState } from "../modules/client/client";
 import { C } from "../modules/protocol/counters";
 import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
-import { defineCommand, EXIT_FAILURE, EXIT_OK } from "./cli";
+import { defineCommand, EXIT_FAILURE, EXIT_OK } from "../cli";
 
 export const botCommand = defineCommand({
   name: "bot",

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readBuild } from "./board/manifest";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 import { defaultConfig, makeConfig, type Config } from "../modules/config";
 import type { Host } from "../modules/host";
 import { createServer } from "../modules/server/server";
@@ -217,7 +217,7 @@ async function smallest(lo: number, hi: number, fits: (stack: number) => Promise
 export async function measureStack(config: Config = defaultConfig): Promise<StackReport> {
   const { bundle } = await import("./xs/bundle");
   const { runXs } = await import("./xs/run");
-  const { DEFAULT_CASE, recordTrace, traceWords } = await import("../bench/driver");
+  const { DEFAULT_CASE, recordTrace, traceWords } = await import("../harness/trace");
   const dir = mkdtempSync(join(tmpdir(), "lwar-stack-"));
   try {
     const entry = join(dir, "entry.js");

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Fuzzer, type FuzzReport } from "./fuzz/core";
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 import { bundle } from "./xs/bundle";
 import { runXs, type XsOptions } from "./xs/run";
 

@@ -12,7 +12,7 @@
 import dgram from "node:dgram";
 import { pathToFileURL } from "node:url";
 import { Random } from "../modules/random";
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 
 export interface Impairment {
   /** Probabilities, 0..1. */

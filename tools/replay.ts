@@ -18,7 +18,7 @@ import { describeEndReason, Rec, RecordingError } from "../modules/recording/for
 import { hex, Replayer, stateHash } from "../modules/recording/replay";
 import { bytesToAscii } from "../modules/text";
 import { toWireAngle, toWirePosition, toWu, toWuPerSecond } from "../modules/units";
-import { defineCommand, EXIT_FAILURE, EXIT_OK, UsageError } from "./cli";
+import { defineCommand, EXIT_FAILURE, EXIT_OK, UsageError } from "../cli";
 import { renderFrame } from "./watch";
 
 const OPTIONS = {

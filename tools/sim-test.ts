@@ -35,7 +35,7 @@ import { checkDelivery, type Events, playBots } from "./sim/delivery";
 import { analyse, FLOOR_TOLERANCE, Instruments, type MemoryReport } from "./sim/instruments";
 import { checkCarriage, checkPage, CHROMIUM, playInChromium } from "./sim/browser";
 import { DEFAULT_FOLDER, writePageResources } from "./page-resources";
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 
 export const simCommand = defineCommand({
   name: "sim-test",

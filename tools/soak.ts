@@ -16,7 +16,7 @@ import { Msg } from "../modules/protocol/constants";
 import { getU32 } from "../modules/protocol/bytes";
 import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 import { describeFlows, HOSTILE, Relay, type Flow, type Impairment } from "./relay";
 import { bundle } from "./xs/bundle";
 import { APP_SLOTS, runXs, type XsResult } from "./xs/run";

@@ -5,7 +5,7 @@
  * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
  * the sun, planets, ships with names, projectiles, and the scoreboard from Stats.
  */
-import { defineCommand } from "./cli";
+import { defineCommand } from "../cli";
 import { pathToFileURL } from "node:url";
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";

@@ -15,8 +15,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildEnv, findFile, ROOT, runMcconfig } from "../../tools/board/kit";
 import { Board, bootFailure, emulatorTools, mergeFlash } from "../../tools/board/qemu";
-import { defineCommand, EXIT_FAILURE } from "../../tools/cli";
-import { DEFAULT_CASE } from "../driver";
+import { defineCommand, EXIT_FAILURE } from "../../cli";
+import { DEFAULT_CASE } from "../../harness/trace";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
 

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:device:trace`: what the device bench app needs before mcconfig builds it.
  *
- *   bench/device/replay.dat     the recorded match (bench/driver.ts recordTrace), with a header
+ *   bench/device/replay.dat     the recorded match (harness/trace.ts recordTrace), with a header
  *                               (bench/device/tracefile.ts); the app reads it as a resource
  *   bench/device/modules.json   a manifest fragment that manifest.json includes: every module
  *                               of ours that the app loads, mapped and preloaded
@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { DEFAULT_CASE, recordTrace, type CaseOptions } from "../driver";
+import { DEFAULT_CASE, recordTrace, type CaseOptions } from "../../harness/trace";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase, encodeTraceFile, type TraceHeader } from "./tracefile";
 
 const HERE = dirname(fileURLToPath(import.meta.url));

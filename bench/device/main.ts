@@ -1,5 +1,5 @@
 /**
- * The device bench: replays a recorded busy match (bench/driver.ts, by default the bench's
+ * The device bench: replays a recorded busy match (harness/trace.ts, by default the bench's
  * "game, capacity 192" case at 8 players) through a lone server and game on this device,
  * and prints what each 10 ms tick cost, the heaviest steps, the XS heap, and a one-line
  * summary to paste into an issue.
@@ -16,7 +16,7 @@ import Timer from "timer";
 import Instrumentation from "instrumentation";
 import Debug from "debug";
 import config from "mc/config";
-import { Replay, timeReceive, timeReplay, type TimeResult } from "../driver";
+import { Replay, timeReceive, timeReplay, type TimeResult } from "../../harness/trace";
 import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";

@@ -14,8 +14,8 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { defineCommand } from "../../tools/cli";
-import { DEFAULT_CASE } from "../driver";
+import { defineCommand } from "../../cli";
+import { DEFAULT_CASE } from "../../harness/trace";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
 

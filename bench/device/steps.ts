@@ -2,7 +2,7 @@
  * Each step's cost in window order, for the device bench's "heaviest steps" (timeReplay
  * reports only sorted statistics). Host-free.
  */
-import type { TimeResult } from "../driver";
+import type { TimeResult } from "../../harness/trace";
 
 /**
  * Wraps the clock given to timeReplay and keeps its last `steps + 1` readings in a ring.

@@ -1,10 +1,10 @@
 /**
  * The file that carries a recorded match to the device bench: a recording (the format of
- * modules/recording/format.ts, docs/recorder.md, as bench/driver.ts records it) whose
+ * modules/recording/format.ts, docs/recorder.md, as harness/trace.ts records it) whose
  * header's `extra.device` holds a TraceHeader. Host-free: the generator (Node), the device
  * app (XS) and the tests all use it.
  */
-import type { CaseOptions } from "../driver";
+import type { CaseOptions } from "../../harness/trace";
 import { RecordingError, decodeHeader, encodeHeader } from "../../modules/recording/format";
 
 /** The resource name the device app reads, and the file the generator writes next to the manifest. */

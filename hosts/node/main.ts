@@ -11,7 +11,7 @@ import { DEFAULT_PORT } from "../../modules/protocol/constants";
 import type { LogRecord, Reporter } from "../../modules/report";
 import { ListenError, pageUrls, serve, type Served } from "./serve";
 import { DEFAULT_RECORD_MAX_MB, Recorder, stateHashRecord } from "./recorder";
-import { defineCommand, parseArgv, UsageError, type OptionSpec, type Values } from "../../tools/cli";
+import { defineCommand, parseArgv, UsageError, type OptionSpec, type Values } from "../../cli";
 
 const HTTP_PORT = 8080;
 

@@ -25,7 +25,7 @@
  */
 import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
-import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
+import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { Random } from "../random";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";

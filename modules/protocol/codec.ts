@@ -6,6 +6,7 @@
  * they are used on packet buffers and on the reliable queues alike. Readers fill a
  * preallocated `Fields` object. Nothing here allocates.
  */
+import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { C } from "./counters";
 import {
@@ -356,13 +357,9 @@ export function updateEntryHealth(b: Uint8Array, e: number): number {
 }
 
 /* Input: 5 bytes, each a boolean (non-zero = true)
- * 0 forward, 1 backward, 2 left, 3 right, 4 shooting
+ * 0 forward, 1 backward, 2 left, 3 right, 4 shooting; as bits, modules/input.ts
  */
-export const INPUT_FORWARD = 1;
-export const INPUT_BACKWARD = 2;
-export const INPUT_LEFT = 4;
-export const INPUT_RIGHT = 8;
-export const INPUT_SHOOTING = 16;
+export { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING };
 export function writeInput(b: Uint8Array, o: number, bits: number): number {
   b[o] = bits & INPUT_FORWARD ? 1 : 0;
   b[o + 1] = bits & INPUT_BACKWARD ? 1 : 0;

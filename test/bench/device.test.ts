@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../bench/driver";
+import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../harness/trace";
 import { C } from "../../modules/protocol/counters";
 import { deviceTrace, modulesFragment } from "../../bench/device/generate";
 import { StepRecorder } from "../../bench/device/steps";
@@ -62,7 +62,7 @@ describe("device bench", function () {
 
   it("lists every module the app loads outside bench/device, each with a source", function () {
     const f = modulesFragment();
-    assert.ok(f.preload.includes("bench/driver") && f.preload.includes("modules/server/server"), "the walk found the driver and the core");
+    assert.ok(f.preload.includes("harness/trace") && f.preload.includes("modules/server/server"), "the walk found the driver and the core");
     assert.deepEqual(Object.keys(f.modules).sort(), [...f.preload].sort());
     for (const m of f.preload) {
       assert.ok(!m.startsWith("bench/device/"), `${m} belongs to manifest.json`);

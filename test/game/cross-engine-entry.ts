@@ -1,11 +1,11 @@
 /**
- * Replays a recorded match (bench/driver.ts trace) through a fresh server and game and
+ * Replays a recorded match (harness/trace.ts trace) through a fresh server and game and
  * reports the game's hash every `every` server ticks and at the end. Host-free: the cross-
  * engine test runs it on Node and, bundled into one script, on XS (lwxs), where a script
  * loaded before this one defines CROSS_TRACE (the trace's bytes as 32-bit words) and this
  * one prints `hashes H1,H2,...,Hend`.
  */
-import { Replay, type CaseOptions } from "../../bench/driver";
+import { Replay, type CaseOptions } from "../../harness/trace";
 import type { Server } from "../../modules/server/server";
 import type { Game } from "../../modules/game/game";
 import type { Kernels } from "../../modules/native";

@@ -1,6 +1,6 @@
 /**
  * The same match gives the same world on V8 and on XS: a busy 8-player match with the game
- * is recorded on Node (bench/driver.ts), then replayed through a fresh server and game on
+ * is recorded on Node (harness/trace.ts), then replayed through a fresh server and game on
  * Node and on the XS engine (lwxs), and the game's hash is compared every 100 server ticks
  * and at the end, against each other and against the recorded run.
  */
@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_CASE, makeScenario, recordTrace, traceWords, type CaseOptions, type Trace } from "../../bench/driver";
+import { DEFAULT_CASE, makeScenario, recordTrace, traceWords, type CaseOptions, type Trace } from "../../harness/trace";
 import { GameCounter, type Game } from "../../modules/game/game";
 import { C } from "../../modules/protocol/counters";
 import { bundle } from "../../tools/xs/bundle";

@@ -1,10 +1,10 @@
 /**
- * Replays a recorded match (bench/driver.ts trace) through a fresh server and reports a
+ * Replays a recorded match (harness/trace.ts trace) through a fresh server and reports a
  * hash of every datagram it sent, in order, with their count, and the world's hash. Host-free: the test runs it
  * on Node and, bundled, on XS (lwxs) with the native loops and without, where a script
  * loaded before this one defines NATIVE_TRACE and this one prints `sent COUNT HASH`.
  */
-import { Replay, type CaseOptions } from "../../bench/driver";
+import { Replay, type CaseOptions } from "../../harness/trace";
 import type { Kernels } from "../../modules/native";
 import type { Game } from "../../modules/game/game";
 import { makeConfig } from "../../modules/config";

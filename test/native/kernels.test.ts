@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../bench/driver";
+import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../harness/trace";
 import { Binding } from "../../modules/native";
 import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { GAME_COUNTER_NAMES } from "../../modules/game/game";

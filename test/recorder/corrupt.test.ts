@@ -1,6 +1,6 @@
 /**
  * A bad recording gives a clear error, never a crash: one case per way a file goes wrong,
- * each written into a small recorded match (bench/driver.ts's scenario, 2 players, the
+ * each written into a small recorded match (harness/trace.ts's scenario, 2 players, the
  * game on), and each asserting the exact message the replay tool prints. A replay that
  * comes out different says at which tick.
  */
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_CASE, recordTrace } from "../../bench/driver";
+import { DEFAULT_CASE, recordTrace } from "../../harness/trace";
 import { decodeHeader, encodeHeader, Rec, RecordingReader, type RecordingHeader } from "../../modules/recording/format";
 import { replay, type ReplayOutcome } from "../../tools/replay";
 

@@ -18,7 +18,7 @@ import { EndReason, Rec, RecordingReader } from "../../modules/recording/format"
 import { hex, Replayer, stateHash } from "../../modules/recording/replay";
 import { Recorder } from "../../hosts/node/recorder";
 import { serve, type Served } from "../../hosts/node/serve";
-import { traceWords } from "../../bench/driver";
+import { traceWords } from "../../harness/trace";
 import { bundle } from "../../tools/xs/bundle";
 import { LWXS, runXs } from "../../tools/xs/run";
 import { connected, sleep, udpPlayer, waitFor, type UdpPlayer } from "../integration/players";

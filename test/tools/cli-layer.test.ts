@@ -1,6 +1,6 @@
-/** tools/cli.ts: one option table drives parsing, range checks and --help. */
+/** cli/index.ts: one option table drives parsing, range checks and --help. */
 import assert from "node:assert/strict";
-import { defineCommand, formatHelp, packageVersion, parseArgv, UsageError } from "../../tools/cli";
+import { defineCommand, formatHelp, packageVersion, parseArgv, UsageError } from "../../cli";
 
 const table = {
   host: { type: "string", default: "127.0.0.1", arg: "ADDR", help: "server address" },

@@ -1,6 +1,6 @@
 /** Every command of the tools on the shared command line: help that fits, ranges in help that are the ranges checked. */
 import assert from "node:assert/strict";
-import { describeOption, UsageError, type Command, type OptionTable } from "../../tools/cli";
+import { describeOption, UsageError, type Command, type OptionTable } from "../../cli";
 import { botCommand } from "../../tools/bot";
 import { watchCommand } from "../../tools/watch";
 import { fuzzCommand } from "../../tools/fuzz";

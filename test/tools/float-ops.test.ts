@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LWXS, runXs } from "../../tools/xs/run";
 import { ESP32, deviceEstimate, dumpTotal, formatMs, formatShare } from "../../bench/bench";
-import { datagramShape, isAckInput } from "../../bench/driver";
+import { datagramShape, isAckInput } from "../../harness/trace";
 
 describe("xs.floatOps() (tools/xs/lwxs)", function () {
   let dir = "";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { defineCommand, EXIT_FAILURE } from "../cli";
+import { defineCommand, EXIT_FAILURE } from "../../cli";
 import { buildApp, buildEnv, missingTools, ROOT, sizeReport, VARIANTS, type Variant } from "./kit";
 
 const variants = Object.keys(VARIANTS) as Variant[];

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { defineCommand, EXIT_FAILURE } from "../cli";
+import { defineCommand, EXIT_FAILURE } from "../../cli";
 import { CHROMIUM, playInChromium } from "../sim/browser";
 import { checkDelivery, type Events, playBots } from "../sim/delivery";
 import { analyse, Instruments } from "../sim/instruments";

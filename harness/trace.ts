@@ -25,7 +25,7 @@ import {
 } from "../modules/recording/format";
 import { Replayer, stateHash } from "../modules/recording/replay";
 import { NO_PLAYER } from "../modules/protocol/constants";
-import { Scenario } from "../harness/scenario";
+import { Scenario } from "./scenario";
 import { POS_SHIFT } from "../modules/units";
 
 export interface CaseOptions {
