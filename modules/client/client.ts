@@ -18,6 +18,9 @@ import {
   writeName, writeSelection,
 } from "../protocol/codec";
 import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, PROCESS } from "../transport/endpoint";
+import { KillTracker, type KillListener } from "./kills";
+
+export { describeKill, KillCause, type KillListener } from "./kills";
 
 const charCodeAt = String.prototype.charCodeAt;
 
@@ -137,6 +140,14 @@ export class Client implements Core {
   chatsNotDelivered = 0;
   /** Told what became of each of our chat lines, in the order they were sent. */
   onChatOutcome: ChatOutcome | null = null;
+  /**
+   * Told of each ship destroyed, once, by the first Stats after its Remove (modules/client/kills.ts):
+   * victim and killer are player ids (killer -1 when none), cause a KillCause, weapon the
+   * projectile template id or -1.
+   */
+  onKill: KillListener | null = null;
+  /** Infers the kills onKill reports. */
+  readonly kills: KillTracker;
 
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
@@ -148,6 +159,8 @@ export class Client implements Core {
   #nextInput = 0;
   #now = 0;
   #disconnectAt = 0;
+  /** host.now() of the packet being applied. */
+  #rxAt = 0;
   /**
    * Our chat lines not yet echoed, oldest at #chatHead: their text (CHAT_LENGTH bytes each),
    * lengths and send times (ms mod 2^32).
@@ -192,6 +205,7 @@ export class Client implements Core {
     this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
     this.#chatLength = new Uint8Array(CHAT_PENDING);
     this.#chatAt = new Uint32Array(CHAT_PENDING);
+    this.kills = new KillTracker(this);
     typeTable();
   }
 
@@ -301,6 +315,7 @@ export class Client implements Core {
   tick(now: number): void {
     this.#now = now;
     if (this.#chatCount > 0) this.#expireChats(now);
+    if (this.kills.pending > 0) this.kills.tick(now);
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     // If the server's ack of our Disconnect was lost, it has forgotten us: close anyway.
     if (this.state === ClientState.Disconnecting && now - this.#disconnectAt > DISCONNECT_WAIT_MS) {
@@ -366,6 +381,7 @@ export class Client implements Core {
       return;
     }
     ep.lastHeard = now;
+    this.#rxAt = now;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;
       return;
@@ -413,6 +429,7 @@ export class Client implements Core {
       if (type === Msg.Stats) {
         readStats(rx, p, this.scores, this.pings);
         this.statsReceived++;
+        this.kills.stats(now);
       } else if (type === Msg.Update) this.#update(p);
       if (this.listener !== null) this.listener.unreliable(this, type, ts, rx, p);
     }
@@ -485,6 +502,7 @@ export class Client implements Core {
         this.vy[i] = 0;
         this.rot[i] = 0;
         this.health[i] = 100;
+        this.kills.added(i, this.#rxAt);
         return;
       }
       case Msg.Remove: {
@@ -494,6 +512,7 @@ export class Client implements Core {
           this.unknownEntities++;
           return;
         }
+        this.kills.removed(i, this.#rxAt);
         this.alive[i] = 0;
         this.entityCount--;
         return;
@@ -566,6 +585,7 @@ export class Client implements Core {
       this.vy[i] = updateEntryVy(rx, e);
       this.rot[i] = updateEntryRot(rx, e);
       this.health[i] = updateEntryHealth(rx, e);
+      this.kills.updated(i, this.#rxAt);
     }
   }
 
