@@ -83,6 +83,12 @@ export interface ClientListener {
   unreliable(client: Client, type: number, timestamp: number, b: Uint8Array, o: number): void;
 }
 
+/**
+ * A player's name at `name[offset..offset+length)`, valid only during the call: a remote
+ * player's first Name (onPlayerJoined) or a later one (onRename).
+ */
+export type NameListener = (id: number, name: Uint8Array, offset: number, length: number) => void;
+
 export interface ClientOptions {
   /** Input (and keepalive) period; ~20 Hz by default. */
   inputIntervalMs?: number;
@@ -148,6 +154,25 @@ export class Client implements Core {
   onKill: KillListener | null = null;
   /** Infers the kills onKill reports. */
   readonly kills: KillTracker;
+  /**
+   * Per slot, 1 once the player's first Name after its Join has arrived. The server tells
+   * the others of a newcomer (Join, Name, Selection) once it has acknowledged its Join, and
+   * a client that sent its name with that acknowledgement is announced under it: its first
+   * Name is the name it chose, not "Player N".
+   */
+  readonly named: Uint8Array;
+  /**
+   * A player who joined after us is in the match under this name (its first Name). Not
+   * called for those already playing when we joined (they arrive in the packet that
+   * admits us), nor for ourselves.
+   */
+  onPlayerJoined: NameListener | null = null;
+  /**
+   * A player, ourselves included, changed name. Called before the roster changes: `names`
+   * still holds the old one. Our own default name and the echo of the name we joined with
+   * are not renames.
+   */
+  onRename: NameListener | null = null;
 
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
@@ -161,6 +186,17 @@ export class Client implements Core {
   #disconnectAt = 0;
   /** host.now() of the packet being applied. */
   #rxAt = 0;
+  /** What to send with the acknowledgement of our Join (joinAs): name bytes, ship, weapon. */
+  readonly #joinName: Uint8Array;
+  #joinNameLength = 0;
+  #joinShip = -1;
+  #joinWeapon = -1;
+  /** PacketsIn when our Join arrived: Joins in that packet are the players already here. */
+  #joinPacket = -1;
+  /** Per slot, 1 while its Join came in the packet that admitted us. */
+  readonly #inRoster: Uint8Array;
+  /** Names of our own to take quietly: the server's default, and the echo of our join name. */
+  #selfQuiet = 0;
   /**
    * Our chat lines not yet echoed, oldest at #chatHead: their text (CHAT_LENGTH bytes each),
    * lengths and send times (ms mod 2^32).
@@ -206,6 +242,9 @@ export class Client implements Core {
     this.#chatLength = new Uint8Array(CHAT_PENDING);
     this.#chatAt = new Uint32Array(CHAT_PENDING);
     this.kills = new KillTracker(this);
+    this.named = new Uint8Array(MAX_PLAYERS);
+    this.#inRoster = new Uint8Array(MAX_PLAYERS);
+    this.#joinName = new Uint8Array(NAME_LENGTH);
     typeTable();
   }
 
@@ -222,6 +261,24 @@ export class Client implements Core {
   }
 
   // ---------------------------------------------------------------- sending
+
+  /**
+   * Who we are when we join: the name (1..31 characters; null keeps the server's "Player N")
+   * and the ship and weapon types (-1 keeps the server's). They go out in the packet that
+   * acknowledges our Join, so the others first hear of us under this name. Call before
+   * connect(); returns false for a name of the wrong length.
+   */
+  joinAs(name: string | null, ship = -1, weapon = -1): boolean {
+    let n = 0;
+    if (name !== null) {
+      n = encode(name, this.#joinName, NAME_LENGTH);
+      if (n === 0 || n >= NAME_LENGTH) return false;
+    }
+    this.#joinNameLength = n;
+    this.#joinShip = ship;
+    this.#joinWeapon = weapon;
+    return true;
+  }
 
   /** Queue Connect (seqno 0) and start sending. */
   connect(): void {
@@ -448,14 +505,20 @@ export class Client implements Core {
         const id = readId(rx, p);
         const slot = this.#slotOf(id);
         if (slot < 0) return;
+        const packet = this.counters[C.PacketsIn];
         if (this.selfId < 0) {
           // The first Join is always our own.
           this.selfId = id;
           this.selfSlot = slot;
           this.state = ClientState.Connected;
+          this.#joinPacket = packet;
+          this.#selfQuiet = 1;
+          this.#sendJoinChoices();
         }
         this.present[slot] = 1;
         this.playerIds[slot] = id;
+        this.named[slot] = 0;
+        this.#inRoster[slot] = packet === this.#joinPacket ? 1 : 0;
         return;
       }
       case Msg.Leave: {
@@ -472,6 +535,7 @@ export class Client implements Core {
         readName(rx, p, f);
         const slot = this.#slotOf(f.id);
         if (slot < 0) return;
+        this.#named(slot, f.id, f.textOffset, f.textLength);
         for (let i = 0; i < NAME_LENGTH; i++) this.names[slot * NAME_LENGTH + i] = i < f.textLength ? rx[f.textOffset + i] : 0;
         this.nameLength[slot] = f.textLength;
         return;
@@ -522,6 +586,38 @@ export class Client implements Core {
         if (f.id === this.selfId && this.#chatCount > 0) this.#chatEcho(f.textOffset, f.textLength);
         return;
     }
+  }
+
+  /** Our Join arrived: queue the name and selection chosen with joinAs (the next packet acknowledges the Join). */
+  #sendJoinChoices(): void {
+    const n = this.#joinNameLength;
+    if (n > 0) {
+      const o = this.#queue(Msg.Name, 4 + NAME_LENGTH);
+      if (o >= 0) {
+        writeName(this.endpoint.buf, o, this.selfId, this.#joinName, 0, n);
+        this.#selfQuiet = 2;
+      }
+    }
+    if (this.#joinShip >= 0 && this.#joinWeapon >= 0) {
+      const o = this.#queue(Msg.Selection, 6);
+      if (o >= 0) writeSelection(this.endpoint.buf, o, this.selfId, this.#joinShip, this.#joinWeapon);
+    }
+  }
+
+  /** A Name of player `id` (slot) is at rx[o..o+n), about to be applied: a join or a rename. */
+  #named(slot: number, id: number, o: number, n: number): void {
+    const first = this.named[slot] === 0;
+    this.named[slot] = 1;
+    if (id === this.selfId) {
+      if (this.#selfQuiet > 0) {
+        this.#selfQuiet--;
+        return;
+      }
+    } else if (first) {
+      if (this.#inRoster[slot] === 0 && this.onPlayerJoined !== null) this.onPlayerJoined(id, this.#rx, o, n);
+      return;
+    }
+    if (this.onRename !== null) this.onRename(id, this.#rx, o, n);
   }
 
   // ---------------------------------------------------------------- own chat lines
