@@ -21,8 +21,15 @@ export const botCommand = defineCommand({
     behaviour: { type: "choice", choices: BEHAVIOURS, default: "wander", help: "how the bots steer and shoot" },
     "chat-every": { type: "number", default: 5, min: 0, max: 3600, arg: "S", help: "mean seconds between chat lines per bot, 0 = silent" },
     seed: { type: "int", default: 1, min: 0, max: 0xffffffff, help: "random seed" },
+    name: { type: "string", default: "bot", arg: "NAME", help: "bot i joins as NAME followed by i (1..N)" },
+    ship: { type: "int", default: -1, min: -1, max: 2, help: "ship type to join with, -1 = the server's" },
+    weapon: { type: "int", default: -1, min: -1, max: 2, help: "weapon type to join with, -1 = the server's" },
+    "no-reconnect": { type: "flag", help: "do not try again after a lost connection or a full match" },
   },
-  notes: "Ctrl-C (or SIGTERM) ends the match early: every bot leaves and the summary is printed.",
+  notes:
+    "Ctrl-C (or SIGTERM) ends the match early: every bot leaves and the summary is printed. " +
+    "A bot whose connection is lost (server shutdown, kick, silence) or that finds the match full tries again " +
+    "after 1, 2 and 4 s, then every 5 s (every 5 s while the match is full), under the same name, ship and weapon.",
   failure: "a bot was kicked, rejected, timed out or never connected",
 });
 
@@ -33,14 +40,16 @@ export function describeProgress(bots: Bot[], t: number): string {
   const sent = bots.reduce((a, b) => a + b.client.counters[C.ReliableSent], 0);
   const recv = bots.reduce((a, b) => a + b.client.counters[C.ReliableReceived], 0);
   const upd = bots.reduce((a, b) => a + b.updateTicks, 0) / bots.length / t;
-  return `t=${t.toFixed(0)}s connected ${connected}/${bots.length} players ${players} reliable sent ${sent} recv ${recv} updates ${upd.toFixed(1)}/s`;
+  const lost = bots.reduce((a, b) => a + b.lost, 0);
+  const again = lost > 0 ? ` lost ${lost} regained ${bots.reduce((a, b) => a + b.reconnected, 0)}` : "";
+  return `t=${t.toFixed(0)}s connected ${connected}/${bots.length} players ${players} reliable sent ${sent} recv ${recv} updates ${upd.toFixed(1)}/s${again}`;
 }
 
 /** The summary line, and whether the run counts as a success (every bot connected and left cleanly). */
 export function describeBots(s: BotSummary, host: string, port: number): { line: string; ok: boolean } {
   const ok = s.connected === s.bots && s.kicked === 0 && s.rejected === 0 && s.timedOut === 0;
   if (s.neverConnected === s.bots) return { line: `summary: no answer from ${host}:${port} after ${s.seconds.toFixed(1)} s (${s.bots} bot(s))`, ok: false };
-  const unanswered = s.neverConnected > 0 ? `, ${s.neverConnected} never answered` : "";
+  const unanswered = (s.neverConnected > 0 ? `, ${s.neverConnected} never answered` : "") + (s.lost > 0 ? `, ${s.lost} lost and ${s.reconnected} regained` : "");
   const line =
     `summary: ${s.connected}/${s.bots} connected, players seen ${s.playersSeen}, reliable sent ${s.reliableSent} received ${s.reliableReceived} ` +
     `resent ${s.reliableResent}, chats ${s.chatsSent}, Update ${s.updatesPerSecond.toFixed(1)}/s, Stats ${s.statsPerSecond.toFixed(1)}/s per bot, ` +
@@ -70,6 +79,10 @@ async function main(): Promise<void> {
     behaviour: v.behaviour,
     chatEveryS: v["chat-every"],
     seed: v.seed,
+    name: v.name,
+    ship: v.ship,
+    weapon: v.weapon,
+    reconnect: !v["no-reconnect"],
     signal: stop.signal,
     onProgress: (bots, t) => {
       const line = describeProgress(bots, t);

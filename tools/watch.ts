@@ -3,13 +3,15 @@
  *
  * A client-library Client joins the server (Rev 1 has no spectators, so the watcher
  * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
- * the sun, planets, ships with names, projectiles, and the scoreboard from Stats.
+ * the sun, planets, ships with names (placed where they cover nothing: placeLabels),
+ * projectiles, the scoreboard from Stats, and under the arena a feed of kills, joins and chat.
  */
 import { defineCommand } from "../cli";
 import { pathToFileURL } from "node:url";
 import { makeConfig } from "../modules/config";
-import { ClientState, createClient, type Client } from "../modules/client/client";
-import { DEFAULT_PORT, MAX_PLAYERS, NAME_LENGTH } from "../modules/protocol/constants";
+import { ClientState, createClient, describeKill, type Client } from "../modules/client/client";
+import { DEFAULT_PORT, MAX_PLAYERS, Msg, NAME_LENGTH } from "../modules/protocol/constants";
+import { Fields, readChat } from "../modules/protocol/codec";
 import {
   ARENA_RADIUS, Kind, kindOf, SHIP_NAME, SHIP_TYPES, SHOT_BASE, SHOT_TYPES, TEMPLATE_RADIUS, TemplateId, WEAPON_NAME,
 } from "../modules/game/templates";
@@ -24,6 +26,51 @@ export interface RenderOptions {
   color: boolean;
   /** The server, "HOST:PORT", shown on the status line until the client is in the match. */
   server?: string;
+  /** Kill feed and chat lines, oldest first: the last few are shown under the arena. */
+  feed?: readonly string[];
+}
+
+/** Lines of the feed under the arena, when the terminal has room (16 rows or more). */
+export const FEED_ROWS = 4;
+
+/** A label to place: the cell of what it names and its width in cells. */
+export interface LabelRequest {
+  x: number;
+  y: number;
+  width: number;
+}
+
+/**
+ * Where each label goes on a `cols` × `rows` grid, or null when it fits nowhere: beside its
+ * cell on the right (one cell apart), on the left, then above or below either way. A label
+ * covers no cell that `blocked` marks (non-zero at y × cols + x: the arena's edge and what
+ * lies outside it, bodies, ships) and keeps a cell clear of every label placed before it on
+ * its row; labels are placed in the order given. Pure: `blocked` is not changed.
+ */
+export function placeLabels(cols: number, rows: number, blocked: Uint8Array, labels: readonly LabelRequest[]): ({ x: number; y: number } | null)[] {
+  const taken = new Uint8Array(cols * rows);
+  const out: ({ x: number; y: number } | null)[] = [];
+  const free = (lx: number, ly: number, w: number): boolean => {
+    if (ly < 0 || ly >= rows || lx < 0 || lx + w > cols) return false;
+    for (let x = lx; x < lx + w; x++) if (blocked[ly * cols + x] !== 0 || taken[ly * cols + x] !== 0) return false;
+    return true;
+  };
+  for (const l of labels) {
+    const w = l.width;
+    const spots = [
+      [l.x + 2, l.y], [l.x - 1 - w, l.y], [l.x + 1, l.y - 1], [l.x + 1, l.y + 1], [l.x - w, l.y - 1], [l.x - w, l.y + 1],
+    ];
+    let at: { x: number; y: number } | null = null;
+    for (const [x, y] of spots) {
+      if (w > 0 && free(x, y, w)) {
+        at = { x, y };
+        break;
+      }
+    }
+    if (at !== null) for (let x = Math.max(0, at.x - 1); x < Math.min(cols, at.x + w + 1); x++) taken[at.y * cols + x] = 1;
+    out.push(at);
+  }
+  return out;
 }
 
 const RESET = "\x1b[0m";
@@ -88,11 +135,12 @@ class Canvas {
  */
 export function renderFrame(client: Client, o: RenderOptions): string {
   const board = o.cols >= 60 ? BOARD_WIDTH : 0;
-  // Arena rows 0..mapH-1 (y = -ARENA_RADIUS alone would reach row mapH), then the status line.
-  const mapH = Math.max(8, o.rows - 1);
+  const feedRows = o.feed !== undefined && o.rows >= 16 ? FEED_ROWS : 0;
+  // Arena rows 0..mapH-1 (y = -ARENA_RADIUS alone would reach row mapH), the feed, then the status line.
+  const mapH = Math.max(8, o.rows - 1 - feedRows);
   // Arena columns 0..mapW; terminal cells are about twice as tall as wide.
   const mapW = Math.max(16, Math.min(o.cols - (board > 0 ? board + 3 : 1), mapH * 2));
-  const cv = new Canvas(board > 0 ? mapW + 2 + board : mapW + 1, mapH + 1);
+  const cv = new Canvas(board > 0 ? mapW + 2 + board : mapW + 1, mapH + 1 + feedRows);
   const sx = (x: number): number => Math.floor(((x + ARENA_RADIUS) / (2 * ARENA_RADIUS)) * mapW);
   const sy = (y: number): number => Math.floor(((ARENA_RADIUS - y) / (2 * ARENA_RADIUS)) * mapH);
   const cellW = (2 * ARENA_RADIUS) / mapW;
@@ -115,7 +163,7 @@ export function renderFrame(client: Client, o: RenderOptions): string {
       }
   };
 
-  // Bodies first, then projectiles, then name labels, then the ships on top.
+  // Bodies first, then projectiles, then the ships, then their names where they fit.
   for (let pass = 0; pass < 4; pass++) {
     for (let i = 0; i < client.entityCapacity; i++) {
       if (client.alive[i] === 0) continue;
@@ -126,13 +174,37 @@ export function renderFrame(client: Client, o: RenderOptions): string {
       if (pass === 0 && kind === Kind.Sun) disc(x, y, TEMPLATE_RADIUS[t], "@", SUN_COLOR);
       else if (pass === 0 && kind === Kind.Planet) disc(x, y, TEMPLATE_RADIUS[t], t === TemplateId.PlanetLarge ? "O" : "o", PLANET_COLOR);
       else if (pass === 1 && kind === Kind.Shot) cv.put(sx(x), sy(y), SHOT_GLYPHS[(t - SHOT_BASE) % SHOT_TYPES], SHOT_COLOR);
-      else if (pass >= 2 && kind === Kind.Ship) {
+      else if (pass === 2 && kind === Kind.Ship) {
         const slot = client.owner[i] & 0xffff;
-        if (pass === 3) cv.put(sx(x), sy(y), ARROWS[Math.round(client.rot[i] / 4500) % 8], PLAYER_COLORS[slot % PLAYER_COLORS.length]);
-        else if (slot < MAX_PLAYERS && client.present[slot] !== 0) cv.text(sx(x) + 1, sy(y), " " + playerName(client, slot).slice(0, 12), LABEL_COLOR, mapW + 1);
+        cv.put(sx(x), sy(y), ARROWS[Math.round(client.rot[i] / 4500) % 8], PLAYER_COLORS[slot % PLAYER_COLORS.length]);
       }
     }
   }
+  // Labels cover nothing drawn so far (the edge, bodies, ships, and, with a scoreboard to
+  // the right, nothing past the arena's columns) and nothing outside the arena's circle.
+  const cols = mapW + 1;
+  const blocked = new Uint8Array(cols * mapH);
+  for (let y = 0; y < mapH; y++)
+    for (let x = 0; x < cols; x++) {
+      const wx = (x + 0.5) * cellW - ARENA_RADIUS;
+      const wy = ARENA_RADIUS - (y + 0.5) * cellH;
+      const ch = cv.ch[y * cv.w + x];
+      // Projectiles come and go: a label may cover them.
+      if ((ch !== " " && SHOT_GLYPHS.indexOf(ch) < 0) || wx * wx + wy * wy >= ARENA_RADIUS * ARENA_RADIUS) blocked[y * cols + x] = 1;
+    }
+  const named: number[] = [];
+  for (let i = 0; i < client.entityCapacity; i++) {
+    if (client.alive[i] === 0 || kindOf(client.type[i]) !== Kind.Ship) continue;
+    const slot = client.owner[i] & 0xffff;
+    if (slot < MAX_PLAYERS && client.present[slot] !== 0) named.push(i);
+  }
+  // Our own ship's name first, then by slot.
+  named.sort((a, b) => Number(client.owner[b] === client.selfId) - Number(client.owner[a] === client.selfId) || (client.owner[a] & 0xffff) - (client.owner[b] & 0xffff));
+  const texts = named.map((i) => playerName(client, client.owner[i] & 0xffff).slice(0, 12));
+  const spots = placeLabels(cols, mapH, blocked, named.map((i, k) => ({ x: sx(client.x[i]), y: sy(client.y[i]), width: texts[k].length })));
+  spots.forEach((p, k) => {
+    if (p !== null) cv.text(p.x, p.y, texts[k], LABEL_COLOR, cols);
+  });
 
   if (board > 0) {
     const bx = mapW + 2;
@@ -163,11 +235,49 @@ export function renderFrame(client: Client, o: RenderOptions): string {
     o.server !== undefined && client.state < ClientState.Connected
       ? `connecting to ${o.server}…`
       : `${client.playerCount()} players, ${ships} ships, ${shots} projectiles, ${client.entityCount} entities`;
-  for (let x = 0; x < cv.w; x++) cv.put(x, mapH, " ", "");
-  cv.text(0, mapH, status, LABEL_COLOR);
+  const feed = o.feed ?? [];
+  for (let k = 0; k < feedRows; k++) {
+    const line = feed[feed.length - feedRows + k];
+    for (let x = 0; x < cv.w; x++) cv.put(x, mapH + k, " ", "");
+    if (line !== undefined) cv.text(0, mapH + k, line, "");
+  }
+  const statusRow = mapH + feedRows;
+  for (let x = 0; x < cv.w; x++) cv.put(x, statusRow, " ", "");
+  cv.text(0, statusRow, status, LABEL_COLOR);
   const lines: string[] = [];
   for (let y = 0; y < cv.h; y++) lines.push(cv.line(y, o.color));
   return lines.join("\n");
+}
+
+/** Most lines the feed keeps. */
+const FEED_KEEP = 32;
+
+/**
+ * The watcher's feed, kept up to date from the client: kills (onKill, worded by
+ * describeKill), joins (onPlayerJoined) and chat lines, oldest first.
+ */
+export function watchFeed(client: Client): string[] {
+  const feed: string[] = [];
+  const add = (line: string): void => {
+    feed.push(line);
+    if (feed.length > FEED_KEEP) feed.shift();
+  };
+  const nameOf = (id: number): string => playerName(client, id & 0xffff);
+  client.onKill = (victim, killer, cause, weapon) => {
+    add(describeKill(nameOf(victim), killer < 0 ? null : nameOf(killer), cause, weapon >= SHOT_BASE && weapon < SHOT_BASE + SHOT_TYPES ? WEAPON_NAME[weapon - SHOT_BASE] : null));
+  };
+  client.onPlayerJoined = (_id, b, o, n) => add(`${bytesToAscii(b, o, n)} joined`);
+  client.onRename = (id, b, o, n) => add(`${nameOf(id)} is now ${bytesToAscii(b, o, n)}`);
+  client.listener = {
+    reliable: (_c, type, _seq, b, o) => {
+      if (type !== Msg.Chat) return;
+      const f = new Fields();
+      readChat(b, o, f);
+      add(`<${nameOf(f.id)}> ${bytesToAscii(b, f.textOffset, f.textLength)}`);
+    },
+    unreliable: () => {},
+  };
+  return feed;
 }
 
 export const watchCommand = defineCommand({
@@ -202,10 +312,11 @@ async function main(): Promise<void> {
   const host = new NodeHost({ tickMs: 10 });
   await host.listen(0, address.includes(":") ? "::" : "0.0.0.0");
   const client = createClient(makeConfig(), host, address, port);
+  client.joinAs(name);
+  const feed = watchFeed(client);
   host.attach(client);
   client.connect();
   const start = performance.now();
-  let named = false;
   let frames = 0;
   let maxPlayers = 0;
   let stopping = false;
@@ -234,7 +345,6 @@ async function main(): Promise<void> {
   };
 
   const timer = setInterval(() => {
-    if (!named && client.state === ClientState.Connected) named = client.rename(name);
     if (client.playerCount() > maxPlayers) maxPlayers = client.playerCount();
     if (client.state >= ClientState.Closed || (duration > 0 && performance.now() - start >= duration * 1000)) {
       void stop();
@@ -242,7 +352,7 @@ async function main(): Promise<void> {
     }
     const cols = process.stdout.columns ?? 120;
     const rows = process.stdout.rows ?? 40;
-    const frame = renderFrame(client, { cols, rows, color, server });
+    const frame = renderFrame(client, { cols, rows, color, server, feed });
     frames++;
     if (tty) process.stdout.write("\x1b[H" + frame.split("\n").join("\x1b[K\n") + "\x1b[K\x1b[J");
   }, 1000 / fps);

@@ -11,7 +11,7 @@ const TSX = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url
 
 const CLEAN: BotSummary = {
   bots: 2, connected: 2, playersSeen: 2, reliableSent: 10, reliableResent: 0, reliableReceived: 20, chatsSent: 0, chatsReceivedMin: 0,
-  updatesPerSecond: 15, statsPerSecond: 2, neverConnected: 0, disconnectedCleanly: 2, kicked: 0, rejected: 0, timedOut: 0, seconds: 3,
+  updatesPerSecond: 15, statsPerSecond: 2, neverConnected: 0, lost: 0, reconnected: 0, disconnectedCleanly: 2, kicked: 0, rejected: 0, timedOut: 0, seconds: 3,
 };
 
 /** A UDP port where nobody answers: bound by a socket that reads and never replies. */

@@ -10,7 +10,7 @@ import { createGame } from "../../modules/match";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { Network } from "../../harness/link";
 import { behaviourInput } from "../../harness/behaviours";
-import { renderFrame } from "../../tools/watch";
+import { placeLabels, renderFrame, watchFeed } from "../../tools/watch";
 
 describe("watch view", function () {
   it("draws the sun, planets, ships with names, projectiles and the scoreboard", function () {
@@ -93,6 +93,120 @@ describe("watch view", function () {
       assert.match(r.stdout, new RegExp(`^watch: connecting to 127\\.0\\.0\\.1:${port}…\nwatch: no answer from 127\\.0\\.0\\.1:${port} after 1\\.\\d s\n$`));
     } finally {
       silent.close();
+    }
+  });
+});
+
+describe("watch labels (placeLabels)", function () {
+  const cols = 20;
+  const rows = 5;
+  const none = new Uint8Array(cols * rows);
+
+  it("a label goes right of its ship, one cell apart", function () {
+    assert.deepEqual(placeLabels(cols, rows, none, [{ x: 3, y: 2, width: 4 }]), [{ x: 5, y: 2 }]);
+  });
+
+  it("two ships side by side: the second label moves, and the two never touch", function () {
+    const spots = placeLabels(cols, rows, none, [{ x: 3, y: 2, width: 4 }, { x: 6, y: 2, width: 4 }]);
+    assert.deepEqual(spots[0], { x: 5, y: 2 });
+    assert.ok(spots[1] !== null);
+    const a = spots[0]!;
+    const b = spots[1]!;
+    assert.ok(b.y !== a.y || b.x > a.x + 4 || b.x + 4 < a.x, JSON.stringify(spots));
+    assert.deepEqual(b, { x: 7, y: 1 }, "above, to the right");
+  });
+
+  it("a blocked cell (the edge, a body) on the right sends it left; off the grid is not a place", function () {
+    const blocked = new Uint8Array(cols * rows);
+    blocked[2 * cols + 8] = 1;
+    assert.deepEqual(placeLabels(cols, rows, blocked, [{ x: 6, y: 2, width: 4 }]), [{ x: 1, y: 2 }]);
+    // At the right-hand side of the grid (where the scoreboard begins) it goes left.
+    assert.deepEqual(placeLabels(cols, rows, none, [{ x: 18, y: 2, width: 4 }]), [{ x: 13, y: 2 }]);
+  });
+
+  it("no room anywhere: dropped (null), and the input mask is left alone", function () {
+    const blocked = new Uint8Array(cols * rows).fill(1);
+    blocked[2 * cols + 10] = 0;
+    const copy = blocked.slice();
+    assert.deepEqual(placeLabels(cols, rows, blocked, [{ x: 10, y: 2, width: 3 }]), [null]);
+    assert.deepEqual(blocked, copy);
+  });
+
+  it("a crowd: every label placed lies inside the grid, on free cells, with a gap to every other", function () {
+    const blocked = new Uint8Array(cols * rows);
+    for (let x = 0; x < cols; x++) blocked[x] = 1; // the top row is the edge
+    const reqs = [0, 1, 2, 3, 4, 5].map((k) => ({ x: 4 + 2 * k, y: 2 + (k % 2), width: 5 }));
+    const spots = placeLabels(cols, rows, blocked, reqs);
+    const used = new Uint8Array(cols * rows);
+    spots.forEach((p, k) => {
+      if (p === null) return;
+      for (let x = p.x - 1; x <= p.x + reqs[k].width; x++) {
+        if (x < 0 || x >= cols) continue;
+        const inside = x >= p.x && x < p.x + reqs[k].width;
+        if (inside) assert.equal(blocked[p.y * cols + x], 0, `label ${k} on a blocked cell`);
+        assert.equal(used[p.y * cols + x], 0, `label ${k} touches another`);
+      }
+      assert.ok(p.x >= 0 && p.x + reqs[k].width <= cols && p.y >= 0 && p.y < rows);
+      for (let x = p.x; x < p.x + reqs[k].width; x++) used[p.y * cols + x] = 1;
+    });
+    assert.ok(spots.filter((p) => p !== null).length >= 3, JSON.stringify(spots));
+  });
+
+  it("in a real frame no name crosses the arena's edge or the scoreboard, and the feed sits under the arena", function () {
+    const net = new Network({ seed: 4 });
+    const config = makeConfig();
+    const sh = net.host("mem:server", 32422);
+    const server = createServer(config, sh);
+    sh.core = server;
+    createGame(config, server, 9);
+    const clients: Client[] = [];
+    for (let k = 0; k < 8; k++) {
+      const h = net.host(`mem:c${k}`, 5000 + k);
+      const c = createClient(config, h, "mem:server", 32422);
+      c.joinAs(`Pilot${k}`);
+      h.core = {
+        receive: (b, l, a, p) => c.receive(b, l, a, p),
+        tick: (now) => {
+          c.setInput(behaviourInput("hunt", c, now));
+          c.tick(now);
+        },
+      };
+      c.connect();
+      clients.push(c);
+    }
+    const feed = watchFeed(clients[0]);
+    net.run(1000);
+    assert.ok(clients[1].chat("hello there"));
+    net.run(20000);
+    assert.ok(feed.includes("<Pilot1> hello there"), feed.join("\n"));
+    assert.ok(feed.some((l) => / destroyed | fell into the sun| rammed | crashed into a planet| was /.test(l)), feed.join("\n"));
+    for (const [cols, rows] of [[80, 24], [120, 40], [60, 16]]) {
+      const frame = renderFrame(clients[0], { cols, rows, color: false, feed });
+      const lines = frame.split("\n");
+      assert.equal(lines.length, rows);
+      const mapH = rows - 1 - 4;
+      // The feed's last lines, then the status line.
+      assert.deepEqual(lines.slice(mapH, mapH + 4), feed.slice(-4).map((l) => l.slice(0, cols)));
+      assert.match(lines[rows - 1], /^8 players, \d+ ships/);
+      // Every name drawn lies inside the arena's circle (so never on its edge, nor in the scoreboard's columns).
+      const mapW = Math.min(cols - 36 - 3, mapH * 2);
+      const R = 3000;
+      let names = 0;
+      for (let y = 0; y < mapH; y++) {
+        // The arena's columns, and one more: a name running on into the scoreboard shows there.
+        const arena = [...lines[y]].slice(0, mapW + 2).join("");
+        for (const m of arena.matchAll(/Pilot\d/g)) {
+          const at = [...arena.slice(0, m.index)].length;
+          names++;
+          assert.ok(at + 6 <= mapW + 1, `a name in the scoreboard's columns: ${lines[y]}`);
+          for (let x = at; x < at + 6; x++) {
+            const wx = (x + 0.5) * ((2 * R) / mapW) - R;
+            const wy = R - (y + 0.5) * ((2 * R) / mapH);
+            assert.ok(wx * wx + wy * wy < R * R, `a name across the edge at row ${y}: ${lines[y]}`);
+          }
+        }
+      }
+      assert.ok(names >= 3, `names are drawn: ${names}\n${frame}`);
     }
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * Reconnecting bots: the backoff schedule (modules/client/reconnect.ts), and bots
+ * (tools/botlib.ts) that get back into a server restarted on the same port, under the same
+ * name, ship and weapon.
+ */
+import assert from "node:assert/strict";
+import { makeConfig } from "../../modules/config";
+import { createServer, type Server } from "../../modules/server/server";
+import { NAME_LENGTH } from "../../modules/protocol/constants";
+import { bytesToAscii } from "../../modules/text";
+import { NodeHost } from "../../hosts/node/host";
+import { runBots } from "../../tools/botlib";
+import { Reconnect, RECONNECT_ATTEMPT_MS, reconnectDelay } from "../../modules/client/reconnect";
+
+describe("reconnect schedule", function () {
+  it("1, 2, 4 s, then every 5 s; every 5 s while the match is full", function () {
+    assert.deepEqual([1, 2, 3, 4, 5, 9].map((n) => reconnectDelay(n, false)), [1000, 2000, 4000, 5000, 5000, 5000]);
+    assert.deepEqual([1, 2, 3, 4].map((n) => reconnectDelay(n, true)), [5000, 5000, 5000, 5000]);
+  });
+
+  it("due once when its time comes; a try unanswered is another failure; a connection starts over", function () {
+    const r = new Reconnect();
+    assert.equal(r.due(0), false, "nothing waits before a failure");
+    assert.equal(r.failed(100, false), 1100);
+    assert.equal(r.due(1099), false);
+    assert.equal(r.due(1100), true);
+    assert.equal(r.due(1101), false, "a try counts once");
+    assert.equal(r.givenUp(1100 + RECONNECT_ATTEMPT_MS - 1), false);
+    assert.equal(r.givenUp(1100 + RECONNECT_ATTEMPT_MS), true);
+    assert.equal(r.failed(5000, false), 7000);
+    assert.equal(r.due(7000), true);
+    assert.equal(r.failed(8000, false), 12000);
+    assert.equal(r.due(12000), true);
+    assert.equal(r.failed(13000, false), 18000);
+    r.connected();
+    assert.equal(r.failures, 0);
+    assert.equal(r.due(18000), false, "connected: nothing waits");
+    assert.equal(r.failed(20000, false), 21000, "the schedule starts over");
+    assert.equal(r.tries, 3);
+  });
+});
+
+describe("bots reconnect", function () {
+  this.timeout(40_000);
+
+  async function start(port: number): Promise<{ host: NodeHost; server: Server; port: number }> {
+    const host = new NodeHost();
+    const bound = await host.listen(port, "127.0.0.1");
+    const server = createServer(makeConfig(), host);
+    host.attach(server);
+    return { host, server, port: bound.port };
+  }
+
+  it("a server shut down and restarted on the same port gets its bots back, same names, ship and weapon", async function () {
+    let s = await start(0);
+    const port = s.port;
+    const run = runBots({ host: "127.0.0.1", port, count: 3, durationS: 7, behaviour: "idle", chatEveryS: 0, seed: 2, name: "rb", ship: 2, weapon: 1 });
+    try {
+      const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
+        for (const end = performance.now() + ms; performance.now() < end; ) {
+          if (ok()) return true;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return ok();
+      };
+      assert.ok(await until(() => s.server.playerCount() === 3, 3000), "the bots joined");
+      s.server.shutdown();
+      await new Promise((r) => setTimeout(r, 100));
+      await s.host.close();
+      await new Promise((r) => setTimeout(r, 1500));
+      s = await start(port);
+      assert.ok(await until(() => s.server.playerCount() === 3, 4500), `back: ${s.server.playerCount()} players`);
+      // Admitted, then the packet that acknowledges the Join brings the name and selection.
+      await new Promise((r) => setTimeout(r, 300));
+      const names: string[] = [];
+      for (let slot = 0; slot < 8; slot++) {
+        if (s.server.active[slot] === 0) continue;
+        names.push(bytesToAscii(s.server.names, slot * NAME_LENGTH, s.server.nameLength[slot]));
+        assert.deepEqual([s.server.ship[slot], s.server.weapon[slot]], [2, 1]);
+      }
+      assert.deepEqual(names.sort(), ["rb1", "rb2", "rb3"]);
+      const summary = await run;
+      assert.equal(summary.lost, 3);
+      assert.equal(summary.reconnected, 3);
+      assert.equal(summary.disconnectedCleanly, 3);
+      assert.equal(summary.kicked + summary.timedOut, 0);
+    } finally {
+      await run.catch(() => undefined);
+      await s.host.close();
+    }
+  });
+
+  it("without reconnect, a shutdown leaves them kicked", async function () {
+    const s = await start(0);
+    const run = runBots({ host: "127.0.0.1", port: s.port, count: 2, durationS: 3, behaviour: "idle", chatEveryS: 0, seed: 2, reconnect: false });
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(s.server.playerCount(), 2);
+      s.server.shutdown();
+      const summary = await run;
+      assert.equal(summary.kicked, 2);
+      assert.equal(summary.lost, 0);
+    } finally {
+      await s.host.close();
+    }
+  });
+});
