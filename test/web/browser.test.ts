@@ -83,14 +83,13 @@ describe("browser: two pages and a UDP bot in one match", function () {
     const [alice, other] = pages;
     const dir = mkdtempSync(join(tmpdir(), "lwar-browser-"));
     const shots = [join(dir, "alice.png"), join(dir, "other.png")];
-    for (const page of pages) await until(page, (s) => s.phase === "spawning" || s.phase === "playing", 10000, "the page to join");
-    bot = await udpPlayer(server.udp.port, "wander");
-    await waitFor(() => bot!.client.selfId >= 0, 5000, "the UDP bot to join");
-
     // A first visit opens the menu. One page picks a name; the other keeps its own.
     await alice.fill("#name", "Alice");
     await alice.press("#name", "Enter");
     await other.click("#menu button[type=submit]");
+    for (const page of pages) await until(page, (s) => s.phase === "spawning" || s.phase === "playing", 10000, "the page to join");
+    bot = await udpPlayer(server.udp.port, "wander");
+    await waitFor(() => bot!.client.selfId >= 0, 5000, "the UDP bot to join");
     const a = await until(alice, (s) => s.phase === "playing" && s.players.some((p) => p.slot === s.selfSlot && p.name === "Alice"), 10000, "Alice to fly under her name");
     const aliceSlot = a.selfSlot;
     const aliceId = a.selfId;
