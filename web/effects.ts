@@ -105,6 +105,9 @@ export class Effects implements WorldEvents {
       else this.#shotEnds.push(end);
     } else if (kind === Kind.Ship && placed) {
       const slot = c.owner[i] & 0xffff;
+      // The blow that destroyed it leaves no hull drop to see: our projectile beside it does.
+      const mark = { x, y, at: now, slot };
+      if (i !== w.selfShip && this.#match(this.#shotEnds, mark, now) !== null) this.#hit(mark);
       this.explosions.push({ x, y, at: now, slot: slot < MAX_PLAYERS ? slot : 0 });
       this.counts.explosions++;
       this.#play(Cue.Explosion, i === w.selfShip ? 1 : this.#near(x, y));

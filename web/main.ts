@@ -177,8 +177,8 @@ function open(connect: boolean): Session {
  * What we tell the server with the acknowledgement of our Join: the name, ship and weapon
  * the player chose, so that the others meet us under our name.
  */
-function introduce(c: Client): void {
-  if (myName !== "") c.rename(myName);
+function introduce(c: Client, w: World): void {
+  if (myName !== "" && c.rename(myName)) w.expectName();
   if (myShip !== 0 || myWeapon !== 0) c.select(myShip, myWeapon);
 }
 
@@ -187,7 +187,7 @@ function tick(s: Session, now: number): void {
   if (c.state === ClientState.Connected) {
     if (!s.introduced) {
       s.introduced = true;
-      introduce(c);
+      introduce(c, s.world);
     }
     c.setInput(s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0);
   }

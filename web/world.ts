@@ -159,6 +159,7 @@ export class World {
    */
   readonly #pendingJoin = new Uint32Array(MAX_PLAYERS);
   #pendingJoins = 0;
+  #firstOwnName = false;
   /** Hull percentage each entity had in the last Update, to see it drop. */
   readonly #hull: Uint8Array;
   /** Ship type (0..) of our current ship and weapon type (0..) it fires; -1 while dead. */
@@ -216,6 +217,14 @@ export class World {
   /** A line about the match or the page (slot -1), shown greyed in the log. */
   note(text: string): void {
     this.#line(-1, "", text);
+  }
+
+  /**
+   * Our next Name is the first we chose, sent with the acknowledgement of our Join: it
+   * replaces the server's default without a rename line.
+   */
+  expectName(): void {
+    this.#firstOwnName = true;
   }
 
   /** Say "joined" for newcomers whose Join packet is complete. The page calls it every frame. */
@@ -360,7 +369,12 @@ export class World {
         const slot = f.id & 0xffff;
         if (slot >= MAX_PLAYERS) return;
         const name = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
-        this.#named(slot, name, this.#pendingJoin[slot] === packet);
+        let first = this.#pendingJoin[slot] === packet;
+        if (slot === c.selfSlot && this.#firstOwnName && packet !== this.#joinPacket) {
+          this.#firstOwnName = false;
+          first = true;
+        }
+        this.#named(slot, name, first);
         return;
       }
       case Msg.Selection:

@@ -9,24 +9,15 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, launchChromium } from "./chromium";
 import { makeConfig } from "../../modules/config";
 import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
 import type { PageSnapshot } from "../../web/world";
 import { sleep, udpPlayer, waitFor, type UdpPlayer } from "../integration/players";
 
-export const CHROMIUM = process.env.LWAR_CHROMIUM ?? "/usr/bin/chromium";
-
-/** Flags for a quiet, self-contained headless Chromium. playwright adds a fresh --user-data-dir of its own. */
-export const CHROMIUM_ARGS: readonly string[] = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync",
-];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS], timeout: 30000 });
-}
+export { CHROMIUM, CHROMIUM_ARGS, launchChromium } from "./chromium";
 
 type Snap = PageSnapshot;
 
