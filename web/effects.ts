@@ -16,6 +16,14 @@ export const EXPLOSION_MS = 900;
 /** A hull drop and one of our projectiles vanishing belong together within this (ms) and distance (wu). */
 const HIT_WINDOW_MS = 350;
 const HIT_DISTANCE_WU = 120;
+/**
+ * A projectile born and spent between two of the server's syncs never reaches us: a hull
+ * drop of a ship within this range (wu) and angle (rad) of our nose, while we were firing
+ * within HIT_FIRING_MS, counts as our hit too.
+ */
+const HIT_RANGE_WU = 1500;
+const HIT_CONE = 0.45;
+const HIT_FIRING_MS = 1200;
 const SPARKS = 18;
 /** Sounds of things this far from our ship (wu) are silent; nearer ones louder. */
 const HEARING_WU = 2200;
@@ -41,6 +49,8 @@ export class Effects implements WorldEvents {
   #world: World | null = null;
   /** When our hull last dropped; -1 never. */
   hurtAt = -1;
+  /** When we last held fire with a ship; -1 never. */
+  firedAt = -1;
   readonly hitMarks: Mark[] = [];
   readonly explosions: Mark[] = [];
   /** Our projectiles that vanished lately, and other ships hurt lately: matched into hit markers. */
@@ -89,7 +99,7 @@ export class Effects implements WorldEvents {
     const p = w.pose(i, now);
     const slot = w.client.owner[i] & 0xffff;
     const mark = { x: p.x, y: p.y, at: now, slot };
-    if (this.#match(this.#shotEnds, mark, now)) this.#hit(mark);
+    if (this.#match(this.#shotEnds, mark, now) !== null || this.#aimedAt(mark, now)) this.#hit(mark);
     else this.#hurts.push(mark);
   }
 
@@ -98,8 +108,9 @@ export class Effects implements WorldEvents {
     const c = w.client;
     const kind = kindOf(c.type[i]);
     const now = this.#now();
-    if (kind === Kind.Shot && placed && c.selfId >= 0 && (c.owner[i] >>> 0) === (c.selfId >>> 0)) {
-      const end = { x, y, at: now, slot: -1 };
+    if (kind === Kind.Shot && c.selfId >= 0 && (c.owner[i] >>> 0) === (c.selfId >>> 0)) {
+      // A projectile that hit before any Update placed it could be anywhere: time alone matches it.
+      const end = placed ? { x, y, at: now, slot: -1 } : { x: NaN, y: NaN, at: now, slot: -1 };
       const hurt = this.#match(this.#hurts, end, now);
       if (hurt !== null) this.#hit(hurt);
       else this.#shotEnds.push(end);
@@ -107,7 +118,7 @@ export class Effects implements WorldEvents {
       const slot = c.owner[i] & 0xffff;
       // The blow that destroyed it leaves no hull drop to see: our projectile beside it does.
       const mark = { x, y, at: now, slot };
-      if (i !== w.selfShip && this.#match(this.#shotEnds, mark, now) !== null) this.#hit(mark);
+      if (i !== w.selfShip && (this.#match(this.#shotEnds, mark, now) !== null || this.#aimedAt(mark, now))) this.#hit(mark);
       this.explosions.push({ x, y, at: now, slot: slot < MAX_PLAYERS ? slot : 0 });
       this.counts.explosions++;
       this.#play(Cue.Explosion, i === w.selfShip ? 1 : this.#near(x, y));
@@ -209,12 +220,26 @@ export class Effects implements WorldEvents {
     this.#play(Cue.Hit, 1);
   }
 
+  /** Whether we were firing lately at where `m` is. */
+  #aimedAt(m: Mark, now: number): boolean {
+    const w = this.#world!;
+    if (this.firedAt < 0 || now - this.firedAt > HIT_FIRING_MS || w.selfShip < 0 || w.placed[w.selfShip] === 0) return false;
+    const p = w.pose(w.selfShip, now);
+    const dx = m.x - p.x;
+    const dy = m.y - p.y;
+    if (Math.hypot(dx, dy) > HIT_RANGE_WU) return false;
+    let d = (Math.atan2(dy, dx) - p.rot) % (2 * Math.PI);
+    if (d > Math.PI) d -= 2 * Math.PI;
+    else if (d < -Math.PI) d += 2 * Math.PI;
+    return Math.abs(d) <= HIT_CONE;
+  }
+
   /** Take from `list` the first mark near `m` in time and space; drop stale ones. */
   #match(list: Mark[], m: Mark, now: number): Mark | null {
     expire(list, now, HIT_WINDOW_MS);
     for (let k = 0; k < list.length; k++) {
       const o = list[k];
-      if (Math.hypot(o.x - m.x, o.y - m.y) <= HIT_DISTANCE_WU) {
+      if (o.x !== o.x || m.x !== m.x || Math.hypot(o.x - m.x, o.y - m.y) <= HIT_DISTANCE_WU) {
         list.splice(k, 1);
         return o;
       }

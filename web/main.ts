@@ -9,6 +9,7 @@
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";
 import { MAX_PLAYERS, NAME_LENGTH, CHAT_LENGTH } from "../modules/protocol/constants";
+import { INPUT_SHOOTING } from "../modules/protocol/codec";
 import { SHIP_HP, SHIP_NAME, SHIP_TYPES, SHOT_TYPES, WEAPON_DAMAGE, WEAPON_NAME } from "../modules/game/templates";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "./socket";
 import { NOT_CONNECTED, World, type Drawn, type PageSnapshot, type Phase } from "./world";
@@ -136,6 +137,8 @@ let retryAt = 0;
 /** What we asked for when we said Disconnect: leave for the menu, or away. */
 let intent: "leave" | "away" | null = null;
 let hiddenAt = -1;
+/** When the tab that went away was hidden. */
+let awayFrom = -1;
 let awayTimer: ReturnType<typeof setTimeout> | null = null;
 let toast = "";
 let toastUntil = 0;
@@ -189,7 +192,9 @@ function tick(s: Session, now: number): void {
       s.introduced = true;
       introduce(c, s.world);
     }
-    c.setInput(s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0);
+    const bits = s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0;
+    c.setInput(bits);
+    if ((bits & INPUT_SHOOTING) !== 0) effects.firedAt = now;
   }
   c.tick(now);
   const socket = s.socket!;
@@ -234,6 +239,8 @@ function ended(now: number): void {
     stage = "menu";
   } else if (intent === "away") {
     stage = "away";
+    // Shown again while the Disconnect was on its way.
+    if (document.visibilityState === "visible") comeBack(now);
   } else if (outcome === "full") {
     stage = "retry";
     retryAt = now + FULL_RETRY_MS;
@@ -269,6 +276,7 @@ function leave(): void {
 
 function goAway(): void {
   awayTimer = null;
+  awayFrom = hiddenAt;
   if (stage === "match" && session.client.isOpen() && session.socket!.readyState === WebSocket.OPEN) {
     intent = "away";
     session.client.disconnect();
@@ -288,15 +296,19 @@ document.addEventListener("visibilitychange", () => {
     awayTimer = setTimeout(goAway, awayMs);
     return;
   }
-  const away = hiddenAt < 0 ? 0 : now - hiddenAt;
   hiddenAt = -1;
-  if (stage !== "away") return;
+  step(now);
+  if (stage === "away") comeBack(now);
+});
+
+/** Rejoin after the tab was away, and say for how long. */
+function comeBack(now: number): void {
   join();
-  const text = `Back after ${formatDuration(away)} away`;
+  const text = `Back after ${formatDuration(awayFrom < 0 ? 0 : now - awayFrom)} away`;
   session.world.note(text);
   toast = text;
   toastUntil = now + TOAST_MS;
-});
+}
 
 // ---------------------------------------------------------------- panels
 
@@ -478,6 +490,8 @@ function frame(): void {
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
+// A hidden tab draws no frames: the stage moves on without them (a retry, going away).
+setInterval(() => step(performance.now()), 250);
 
 // ---------------------------------------------------------------- forms and keys
 

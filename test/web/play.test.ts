@@ -209,8 +209,8 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     unpinAna();
     const unpinCy2 = pin(game, back.selfSlot, 1500, 0, 0);
     const unpinAna2 = pin(game, ana.client.selfSlot, 1600, 0, 2048);
-    // Three pulse hits (8 hp each): two hull drops, then the kill.
-    game.hp[ana.client.selfSlot] = 20;
+    // Five pulse hits (8 hp each) in half a second: hull drops, then the kill.
+    game.hp[ana.client.selfSlot] = 40;
     await cy.keyboard.down("Space");
     try {
       const won = await until(cy, (x) => x.page.feed.includes("You destroyed Ana (pulse)"), 5000, "Cy's own kill in the feed");
