@@ -18,6 +18,9 @@ import {
   writeName, writeSelection,
 } from "../protocol/codec";
 import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, PROCESS } from "../transport/endpoint";
+import { KillTracker, type KillListener } from "./kills";
+
+export { describeKill, KillCause, type KillListener } from "./kills";
 
 const charCodeAt = String.prototype.charCodeAt;
 
@@ -80,6 +83,12 @@ export interface ClientListener {
   unreliable(client: Client, type: number, timestamp: number, b: Uint8Array, o: number): void;
 }
 
+/**
+ * A player's name at `name[offset..offset+length)`, valid only during the call: a remote
+ * player's first Name (onPlayerJoined) or a later one (onRename).
+ */
+export type NameListener = (id: number, name: Uint8Array, offset: number, length: number) => void;
+
 export interface ClientOptions {
   /** Input (and keepalive) period; ~20 Hz by default. */
   inputIntervalMs?: number;
@@ -137,6 +146,33 @@ export class Client implements Core {
   chatsNotDelivered = 0;
   /** Told what became of each of our chat lines, in the order they were sent. */
   onChatOutcome: ChatOutcome | null = null;
+  /**
+   * Told of each ship destroyed, once, by the first Stats after its Remove (modules/client/kills.ts):
+   * victim and killer are player ids (killer -1 when none), cause a KillCause, weapon the
+   * projectile template id or -1.
+   */
+  onKill: KillListener | null = null;
+  /** Infers the kills onKill reports. */
+  readonly kills: KillTracker;
+  /**
+   * Per slot, 1 once the player's first Name after its Join has arrived. The server tells
+   * the others of a newcomer (Join, Name, Selection) once it has acknowledged its Join, and
+   * a client that sent its name with that acknowledgement is announced under it: its first
+   * Name is the name it chose, not "Player N".
+   */
+  readonly named: Uint8Array;
+  /**
+   * A player who joined after us is in the match under this name (its first Name). Not
+   * called for those already playing when we joined (they arrive in the packet that
+   * admits us), nor for ourselves.
+   */
+  onPlayerJoined: NameListener | null = null;
+  /**
+   * A player, ourselves included, changed name. Called before the roster changes: `names`
+   * still holds the old one. Our own default name and the echo of the name we joined with
+   * are not renames.
+   */
+  onRename: NameListener | null = null;
 
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
@@ -148,6 +184,19 @@ export class Client implements Core {
   #nextInput = 0;
   #now = 0;
   #disconnectAt = 0;
+  /** host.now() of the packet being applied. */
+  #rxAt = 0;
+  /** What to send with the acknowledgement of our Join (joinAs): name bytes, ship, weapon. */
+  readonly #joinName: Uint8Array;
+  #joinNameLength = 0;
+  #joinShip = -1;
+  #joinWeapon = -1;
+  /** PacketsIn when our Join arrived: Joins in that packet are the players already here. */
+  #joinPacket = -1;
+  /** Per slot, 1 while its Join came in the packet that admitted us. */
+  readonly #inRoster: Uint8Array;
+  /** Names of our own to take quietly: the server's default, and the echo of our join name. */
+  #selfQuiet = 0;
   /**
    * Our chat lines not yet echoed, oldest at #chatHead: their text (CHAT_LENGTH bytes each),
    * lengths and send times (ms mod 2^32).
@@ -192,6 +241,10 @@ export class Client implements Core {
     this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
     this.#chatLength = new Uint8Array(CHAT_PENDING);
     this.#chatAt = new Uint32Array(CHAT_PENDING);
+    this.kills = new KillTracker(this);
+    this.named = new Uint8Array(MAX_PLAYERS);
+    this.#inRoster = new Uint8Array(MAX_PLAYERS);
+    this.#joinName = new Uint8Array(NAME_LENGTH);
     typeTable();
   }
 
@@ -208,6 +261,24 @@ export class Client implements Core {
   }
 
   // ---------------------------------------------------------------- sending
+
+  /**
+   * Who we are when we join: the name (1..31 characters; null keeps the server's "Player N")
+   * and the ship and weapon types (-1 keeps the server's). They go out in the packet that
+   * acknowledges our Join, so the others first hear of us under this name. Call before
+   * connect(); returns false for a name of the wrong length.
+   */
+  joinAs(name: string | null, ship = -1, weapon = -1): boolean {
+    let n = 0;
+    if (name !== null) {
+      n = encode(name, this.#joinName, NAME_LENGTH);
+      if (n === 0 || n >= NAME_LENGTH) return false;
+    }
+    this.#joinNameLength = n;
+    this.#joinShip = ship;
+    this.#joinWeapon = weapon;
+    return true;
+  }
 
   /** Queue Connect (seqno 0) and start sending. */
   connect(): void {
@@ -301,6 +372,7 @@ export class Client implements Core {
   tick(now: number): void {
     this.#now = now;
     if (this.#chatCount > 0) this.#expireChats(now);
+    if (this.kills.pending > 0) this.kills.tick(now);
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     // If the server's ack of our Disconnect was lost, it has forgotten us: close anyway.
     if (this.state === ClientState.Disconnecting && now - this.#disconnectAt > DISCONNECT_WAIT_MS) {
@@ -366,6 +438,7 @@ export class Client implements Core {
       return;
     }
     ep.lastHeard = now;
+    this.#rxAt = now;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;
       return;
@@ -413,6 +486,7 @@ export class Client implements Core {
       if (type === Msg.Stats) {
         readStats(rx, p, this.scores, this.pings);
         this.statsReceived++;
+        this.kills.stats(now);
       } else if (type === Msg.Update) this.#update(p);
       if (this.listener !== null) this.listener.unreliable(this, type, ts, rx, p);
     }
@@ -431,14 +505,20 @@ export class Client implements Core {
         const id = readId(rx, p);
         const slot = this.#slotOf(id);
         if (slot < 0) return;
+        const packet = this.counters[C.PacketsIn];
         if (this.selfId < 0) {
           // The first Join is always our own.
           this.selfId = id;
           this.selfSlot = slot;
           this.state = ClientState.Connected;
+          this.#joinPacket = packet;
+          this.#selfQuiet = 1;
+          this.#sendJoinChoices();
         }
         this.present[slot] = 1;
         this.playerIds[slot] = id;
+        this.named[slot] = 0;
+        this.#inRoster[slot] = packet === this.#joinPacket ? 1 : 0;
         return;
       }
       case Msg.Leave: {
@@ -455,6 +535,7 @@ export class Client implements Core {
         readName(rx, p, f);
         const slot = this.#slotOf(f.id);
         if (slot < 0) return;
+        this.#named(slot, f.id, f.textOffset, f.textLength);
         for (let i = 0; i < NAME_LENGTH; i++) this.names[slot * NAME_LENGTH + i] = i < f.textLength ? rx[f.textOffset + i] : 0;
         this.nameLength[slot] = f.textLength;
         return;
@@ -485,6 +566,7 @@ export class Client implements Core {
         this.vy[i] = 0;
         this.rot[i] = 0;
         this.health[i] = 100;
+        this.kills.added(i, this.#rxAt);
         return;
       }
       case Msg.Remove: {
@@ -494,6 +576,7 @@ export class Client implements Core {
           this.unknownEntities++;
           return;
         }
+        this.kills.removed(i, this.#rxAt);
         this.alive[i] = 0;
         this.entityCount--;
         return;
@@ -503,6 +586,38 @@ export class Client implements Core {
         if (f.id === this.selfId && this.#chatCount > 0) this.#chatEcho(f.textOffset, f.textLength);
         return;
     }
+  }
+
+  /** Our Join arrived: queue the name and selection chosen with joinAs (the next packet acknowledges the Join). */
+  #sendJoinChoices(): void {
+    const n = this.#joinNameLength;
+    if (n > 0) {
+      const o = this.#queue(Msg.Name, 4 + NAME_LENGTH);
+      if (o >= 0) {
+        writeName(this.endpoint.buf, o, this.selfId, this.#joinName, 0, n);
+        this.#selfQuiet = 2;
+      }
+    }
+    if (this.#joinShip >= 0 && this.#joinWeapon >= 0) {
+      const o = this.#queue(Msg.Selection, 6);
+      if (o >= 0) writeSelection(this.endpoint.buf, o, this.selfId, this.#joinShip, this.#joinWeapon);
+    }
+  }
+
+  /** A Name of player `id` (slot) is at rx[o..o+n), about to be applied: a join or a rename. */
+  #named(slot: number, id: number, o: number, n: number): void {
+    const first = this.named[slot] === 0;
+    this.named[slot] = 1;
+    if (id === this.selfId) {
+      if (this.#selfQuiet > 0) {
+        this.#selfQuiet--;
+        return;
+      }
+    } else if (first) {
+      if (this.#inRoster[slot] === 0 && this.onPlayerJoined !== null) this.onPlayerJoined(id, this.#rx, o, n);
+      return;
+    }
+    if (this.onRename !== null) this.onRename(id, this.#rx, o, n);
   }
 
   // ---------------------------------------------------------------- own chat lines
@@ -566,6 +681,7 @@ export class Client implements Core {
       this.vy[i] = updateEntryVy(rx, e);
       this.rot[i] = updateEntryRot(rx, e);
       this.health[i] = updateEntryHealth(rx, e);
+      this.kills.updated(i, this.#rxAt);
     }
   }
 

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describeOption, UsageError, type Command, type OptionTable } from "../../cli";
 import { botCommand } from "../../tools/bot";
 import { watchCommand } from "../../tools/watch";
+import { killsCommand } from "../../tools/kills";
 import { fuzzCommand } from "../../tools/fuzz";
 import { relayCommand } from "../../tools/relay";
 import { soakCommand } from "../../tools/soak";
@@ -15,7 +16,7 @@ import { esp32Command, simCommand as buildSimCommand } from "../../tools/board/b
 import { esp32TestCommand } from "../../tools/board/esp32-test";
 
 const COMMANDS: Command<OptionTable>[] = [
-  botCommand, watchCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
+  botCommand, watchCommand, killsCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
   esp32Command, buildSimCommand, esp32TestCommand, esp32BenchCommand,
 ];
 

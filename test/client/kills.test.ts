@@ -1,0 +1,57 @@
+/**
+ * Kill inference (modules/client/kills.ts): the kills every bot's client names, against the
+ * server's own Death events, in a minute of 8 hunting bots (tools/kills.ts); and the feed's
+ * wording.
+ */
+import assert from "node:assert/strict";
+import { describeKill, KillCause } from "../../modules/client/client";
+import { agreement, describeReport, measureKills, KILL_DEFAULTS } from "../../tools/kills";
+import { Match } from "../../harness/match";
+
+describe("client: kills", function () {
+  it("a 60 s match of 8 hunting bots (seed 1): at least 95 % of the server's deaths named right by every bot", function () {
+    const r = measureKills({ ...KILL_DEFAULTS, seconds: 60, seed: 1 });
+    const text = describeReport(r).join("\n");
+    assert.ok(r.deaths.length >= 15, `a busy match: ${r.deaths.length} deaths\n${text}`);
+    // Every cause the game deals appears, so each rule is exercised.
+    for (const cause of [KillCause.Shot, KillCause.Sun, KillCause.Ram]) assert.ok(r.byCause[cause] > 0, `${cause}\n${text}`);
+    assert.equal(r.judged, r.deaths.length * 8);
+    assert.equal(r.missed, 0, text);
+    assert.equal(r.spurious, 0, text);
+    assert.ok(agreement(r) >= 0.95, text);
+    assert.ok(r.weaponsAgreed >= 0.95 * r.shots, text);
+  });
+
+  it("a ship removed because its player left is no kill", function () {
+    const m = new Match({}, { seed: 4, delayMs: 5 });
+    m.withGame(4, "idle", false);
+    const a = m.join();
+    const b = m.join();
+    const kills: number[] = [];
+    a.onKill = (victim) => kills.push(victim);
+    m.run(1500);
+    const ships = (): number => a.kills.reported.reduce((x, y) => x + y, 0);
+    assert.equal(ships(), 0);
+    let shipOfB = -1;
+    for (let i = 0; i < a.entityCapacity; i++) if (a.alive[i] !== 0 && a.owner[i] === b.selfId && a.type[i] >= 4 && a.type[i] <= 6) shipOfB = i;
+    assert.ok(shipOfB >= 0, "b's ship is in a's table");
+    b.disconnect();
+    m.run(3000);
+    assert.equal(a.alive[shipOfB], 0, "b's ship is gone");
+    assert.deepEqual(kills, []);
+    assert.equal(a.kills.pending, 0);
+  });
+
+  it("describeKill words each cause", function () {
+    assert.equal(describeKill("Bo", "Ana", KillCause.Shot, "pulse"), "Ana destroyed Bo (pulse)");
+    assert.equal(describeKill("Bo", "Ana", KillCause.Shot, null), "Ana destroyed Bo");
+    assert.equal(describeKill("Bo", "Bo", KillCause.Shot, "torpedo"), "Bo was hit by their own torpedo");
+    assert.equal(describeKill("Bo", null, KillCause.Shot, "cannon"), "Bo was shot down (cannon)");
+    assert.equal(describeKill("Bo", null, KillCause.Sun, null), "Bo fell into the sun");
+    assert.equal(describeKill("Bo", null, KillCause.Planet, null), "Bo crashed into a planet");
+    assert.equal(describeKill("Cy", "Bo", KillCause.Ram, null), "Bo rammed Cy");
+    assert.equal(describeKill("Cy", null, KillCause.Ram, null), "Cy was rammed");
+    assert.equal(describeKill("Cy", null, KillCause.Unknown, null), "Cy was destroyed");
+    assert.equal(describeKill("Cy", null, KillCause.Edge, null), "Cy was lost at the edge");
+  });
+});
