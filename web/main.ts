@@ -16,7 +16,7 @@ import { NOT_CONNECTED, World, type Drawn, type PageSnapshot, type Phase } from 
 import { Renderer, SLOT_COLORS } from "./render";
 import { Controls, typing } from "./input";
 import { Effects } from "./effects";
-import { KillFeed, listenKills, type KillGuess } from "./feed";
+import { KillFeed, listenKills } from "./feed";
 import { addOverlays, showMute } from "./overlays";
 import {
   awayMsFrom, formatDuration, FULL_RETRY_MS, outcomeOf, panelFor, reconnectDelayMs, type Outcome, type Panel, type Stage,
@@ -37,9 +37,6 @@ interface Session {
   host: SocketHost | null;
   client: Client;
   world: World;
-  kills: KillGuess;
-  /** Name and selection have gone with the acknowledgement of our Join. */
-  introduced: boolean;
   /** When the server's Leave for us arrived, -1 before. */
   kickedAt: number;
 }
@@ -156,11 +153,10 @@ function open(connect: boolean): Session {
   } else host = new SocketHost({ readyState: 3, send() {} });
   const client = createClient(config, host, SERVER_ADDRESS, SERVER_PORT);
   const world = new World(client, () => performance.now());
-  const s: Session = {
-    socket, host: connect ? host : null, client, world, introduced: false, kickedAt: -1,
-    kills: listenKills(client, world, (victim, killer, cause, weapon) => feed.report(world, victim, killer, cause, weapon, performance.now())),
-  };
+  const s: Session = { socket, host: connect ? host : null, client, world, kickedAt: -1 };
+  listenKills(client, (victim, killer, cause, weapon) => feed.report(world, victim, killer, cause, weapon, performance.now()));
   if (socket !== null) {
+    introduce(client);
     socket.onopen = () => {
       host.attach({ receive: (b, n, a, p) => client.receive(b, n, a, p), tick: (now) => tick(s, now) });
       client.connect();
@@ -180,18 +176,13 @@ function open(connect: boolean): Session {
  * What we tell the server with the acknowledgement of our Join: the name, ship and weapon
  * the player chose, so that the others meet us under our name.
  */
-function introduce(c: Client, w: World): void {
-  if (myName !== "" && c.rename(myName)) w.expectName();
-  if (myShip !== 0 || myWeapon !== 0) c.select(myShip, myWeapon);
+function introduce(c: Client): void {
+  c.joinAs(myName !== "" ? myName : null, myShip, myWeapon);
 }
 
 function tick(s: Session, now: number): void {
   const c = s.client;
   if (c.state === ClientState.Connected) {
-    if (!s.introduced) {
-      s.introduced = true;
-      introduce(c, s.world);
-    }
     const bits = s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0;
     c.setInput(bits);
     if ((bits & INPUT_SHOOTING) !== 0) effects.firedAt = now;
@@ -483,7 +474,6 @@ function frame(): void {
   const now = performance.now();
   step(now);
   session.world.tick();
-  session.kills.tick(now);
   renderer.frame(session.world, now);
   effects.frame(now);
   panels(now);

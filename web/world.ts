@@ -150,16 +150,15 @@ export class World {
   selfShip = -1;
   /** When our ship was last destroyed, -1 if it has not been since it last spawned. */
   diedAt = -1;
-  #joinPacket = -1;
   /**
-   * Newcomers whose "joined" line waits for the end of the packet that carried their Join:
-   * a newcomer sends its name with the acknowledgement of its Join, so the server's default
-   * name and the chosen one reach us together, and the line names the chosen one. Holds
-   * the packet count (counter PacketsIn) that carried the Join, 0 for none.
+   * Newcomers whose "joined" line waits for the end of the packet that announced them.
+   * A newcomer sends its name with the acknowledgement of its Join, and the server tells
+   * the others of it (under "Player N") before it reads that name: both Names come in
+   * one packet, and the line names the chosen one. Holds the packet count (counter
+   * PacketsIn) of the announcement, 0 for none.
    */
   readonly #pendingJoin = new Uint32Array(MAX_PLAYERS);
   #pendingJoins = 0;
-  #firstOwnName = false;
   /** Hull percentage each entity had in the last Update, to see it drop. */
   readonly #hull: Uint8Array;
   /** Ship type (0..) of our current ship and weapon type (0..) it fires; -1 while dead. */
@@ -194,6 +193,8 @@ export class World {
         if (type === Msg.Update) this.#update(b, o);
       },
     };
+    client.onPlayerJoined = (id) => this.#joined(id & 0xffff);
+    client.onRename = (id, name, o, n) => this.#renamed(id & 0xffff, bytesToAscii(name, o, n));
     client.onChatOutcome = (delivered, text, o, n) => {
       // A delivered line is already in the log, from its echo.
       if (!delivered) this.notSent(bytesToAscii(text, o, n), NOT_SENT);
@@ -217,14 +218,6 @@ export class World {
   /** A line about the match or the page (slot -1), shown greyed in the log. */
   note(text: string): void {
     this.#line(-1, "", text);
-  }
-
-  /**
-   * Our next Name is the first we chose, sent with the acknowledgement of our Join: it
-   * replaces the server's default without a rename line.
-   */
-  expectName(): void {
-    this.#firstOwnName = true;
   }
 
   /** Say "joined" for newcomers whose Join packet is complete. The page calls it every frame. */
@@ -332,16 +325,24 @@ export class World {
     }
   }
 
-  /**
-   * A Name for `slot`. `first`: the newcomer's first name, not a rename. Until the client
-   * library says so itself, a name that comes in the packet that carried the newcomer's
-   * Join counts as its first.
-   */
-  #named(slot: number, name: string, first: boolean): void {
-    const old = this.names[slot];
-    this.names[slot] = name;
-    if (!first && this.#pendingJoin[slot] === 0 && old !== "" && old !== name) this.#line(-1, "", `${old} is now ${name}`);
-    this.rosterVersion++;
+  /** A newcomer's first Name (the client library tells it from a rename): "joined" once its packet is done. */
+  #joined(slot: number): void {
+    const packet = this.client.counters[C.PacketsIn];
+    if (this.#pendingJoins !== 0) this.#flushJoins(packet);
+    if (slot >= MAX_PLAYERS) return;
+    if (this.#pendingJoin[slot] === 0) this.#pendingJoins++;
+    this.#pendingJoin[slot] = packet;
+  }
+
+  /** `slot` is now called `name`; names[slot] still holds the old one. */
+  #renamed(slot: number, name: string): void {
+    const packet = this.client.counters[C.PacketsIn];
+    if (this.#pendingJoins !== 0) this.#flushJoins(packet);
+    if (slot >= MAX_PLAYERS) return;
+    // The name a newcomer chose, in the packet that announced it under the default.
+    if (this.#pendingJoin[slot] === packet) return;
+    const old = this.nameOf(slot);
+    if (old !== name) this.#line(-1, "", `${old} is now ${name}`);
   }
 
   #reliable(type: number, b: Uint8Array, o: number): void {
@@ -351,16 +352,9 @@ export class World {
     if (this.#pendingJoins !== 0) this.#flushJoins(packet);
     switch (type) {
       case Msg.Join: {
-        const id = readId(b, o);
-        const slot = id & 0xffff;
+        const slot = readId(b, o) & 0xffff;
         if (slot >= MAX_PLAYERS) return;
         this.names[slot] = "";
-        // Those already playing arrive in the packet that admits us: no "joined" line for them.
-        if (id === c.selfId && this.#joinPacket < 0) this.#joinPacket = packet;
-        else if (packet !== this.#joinPacket) {
-          if (this.#pendingJoin[slot] === 0) this.#pendingJoins++;
-          this.#pendingJoin[slot] = packet;
-        }
         this.rosterVersion++;
         return;
       }
@@ -368,13 +362,8 @@ export class World {
         readName(b, o, f);
         const slot = f.id & 0xffff;
         if (slot >= MAX_PLAYERS) return;
-        const name = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
-        let first = this.#pendingJoin[slot] === packet;
-        if (slot === c.selfSlot && this.#firstOwnName && packet !== this.#joinPacket) {
-          this.#firstOwnName = false;
-          first = true;
-        }
-        this.#named(slot, name, first);
+        this.names[slot] = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
+        this.rosterVersion++;
         return;
       }
       case Msg.Selection:

@@ -53,7 +53,7 @@ describe("web page: stages, retries and kill lines", function () {
     assert.equal(describeKill("Bo", "Ana", KillCause.Shot, "pulse"), "Ana destroyed Bo (pulse)");
     assert.equal(describeKill("Bo", "You", KillCause.Shot, weaponName(8)), "You destroyed Bo (cannon)");
     assert.equal(describeKill("Bo", "Ana", KillCause.Ram, null), "Ana rammed Bo");
-    assert.equal(describeKill("Bo", null, KillCause.Sun, null), "Bo flew into the sun");
+    assert.equal(describeKill("Bo", null, KillCause.Sun, null), "Bo fell into the sun");
     assert.equal(describeKill("Bo", null, KillCause.Planet, null), "Bo crashed into a planet");
     assert.equal(describeKill("Bo", null, KillCause.Unknown, null), "Bo was destroyed");
     assert.equal(weaponName(-1), null);
