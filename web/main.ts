@@ -1,30 +1,44 @@
 /**
  * The browser game: a client-library Client over a WebSocket to `/ws` on the page's own
  * host, a canvas that draws what it knows at the display's frame rate, and the panels
- * around it (status, scoreboard, chat, name, ship and weapon). `window.lwar` exposes the
- * client and a plain snapshot for tests and for curious players.
+ * around it (status, scoreboard, chat, kill feed, menu, notices). The page joins only when
+ * Play is pressed, comes back by itself after the connection ends or the tab was hidden
+ * a while (web/session.ts), and makes its sounds once the player has touched it.
+ * `window.lwar` exposes the client and a plain snapshot for tests and curious players.
  */
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";
 import { MAX_PLAYERS, NAME_LENGTH, CHAT_LENGTH } from "../modules/protocol/constants";
+import { INPUT_SHOOTING } from "../modules/protocol/codec";
 import { SHIP_HP, SHIP_NAME, SHIP_TYPES, SHOT_TYPES, WEAPON_DAMAGE, WEAPON_NAME } from "../modules/game/templates";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "./socket";
 import { NOT_CONNECTED, World, type Drawn, type PageSnapshot, type Phase } from "./world";
 import { Renderer, SLOT_COLORS } from "./render";
 import { Controls, typing } from "./input";
+import { Effects } from "./effects";
+import { KillFeed, listenKills } from "./feed";
+import { addOverlays, showMute } from "./overlays";
+import {
+  awayMsFrom, formatDuration, FULL_RETRY_MS, outcomeOf, panelFor, reconnectDelayMs, type Outcome, type Panel, type Stage,
+} from "./session";
+import { Sound } from "./sound";
 
 /** The page keeps entity indices below this; the server's default pool is 192. */
 const MAX_ENTITIES = 4096;
 const config = makeConfig({ maxEntities: MAX_ENTITIES });
+/** A kicked connection the server has not closed after this long is closed here. */
+const KICK_CLOSE_MS = 2000;
+/** How long a passing message ("Back after 20 s away") stays in the status line. */
+const TOAST_MS = 4000;
 
 interface Session {
-  socket: WebSocket;
-  host: SocketHost;
+  /** null for the idle session behind the first menu: it never connects. */
+  socket: WebSocket | null;
+  host: SocketHost | null;
   client: Client;
   world: World;
-  /** Name and selection still to send once connected. */
-  wantName: string | null;
-  wantSelection: boolean;
+  /** When the server's Leave for us arrived, -1 before. */
+  kickedAt: number;
 }
 
 declare global {
@@ -50,6 +64,14 @@ function ascii(text: string, max: number): string {
     if (c >= 0x20 && c <= 0x7e) out += text[i];
   }
   return out.trim();
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 function load(key: string): string | null {
@@ -79,115 +101,303 @@ const menu = $<HTMLFormElement>("menu");
 const nameInput = $<HTMLInputElement>("name");
 const shipSelect = $<HTMLSelectElement>("ship");
 const weaponSelect = $<HTMLSelectElement>("weapon");
+const leaveButton = $<HTMLButtonElement>("leave");
 const overlay = $("overlay");
 const overlayText = $("overlay-text");
 const retry = $<HTMLButtonElement>("retry");
 const touch = $("touch");
+const extra = addOverlays();
 
 const renderer = new Renderer(canvas);
 const controls = new Controls($("stick"), $("knob"), $("fire"));
+const sound = new Sound(storage());
+const effects = new Effects(sound, extra.flash, () => performance.now());
+const feed = new KillFeed();
+renderer.overlay = (ctx, cx, cy, s, now) => effects.draw(ctx, cx, cy, s, now);
+const awayMs = awayMsFrom(location.search);
 
 for (let s = 0; s < SHIP_TYPES; s++) shipSelect.add(new Option(`${SHIP_NAME[s]} (${SHIP_HP[s]} hp)`, String(s)));
 for (let w = 0; w < SHOT_TYPES; w++) weaponSelect.add(new Option(`${WEAPON_NAME[w]} (${WEAPON_DAMAGE[w]} damage)`, String(w)));
 let myName = ascii(load("lwar.name") ?? "", NAME_LENGTH - 1);
 let myShip = Math.min(Number(load("lwar.ship") ?? 0) | 0, SHIP_TYPES - 1);
 let myWeapon = Math.min(Number(load("lwar.weapon") ?? 0) | 0, SHOT_TYPES - 1);
-nameInput.value = myName;
-shipSelect.value = String(myShip);
-weaponSelect.value = String(myWeapon);
 
-let session = open();
+// ---------------------------------------------------------------- the page's stage
 
-function open(): Session {
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
-  const socket = new WebSocket(url);
-  socket.binaryType = "arraybuffer";
-  const host = new SocketHost(socket);
+let stage: Stage = "menu";
+let menuOpen = false;
+/** Why the last connection ended, while the stage is retry or ended. */
+let outcome: Outcome = "lost";
+/** Tries since the last connection that worked, and when the next one starts. */
+let attempt = 0;
+let retryAt = 0;
+/** What we asked for when we said Disconnect: leave for the menu, or away. */
+let intent: "leave" | "away" | null = null;
+let hiddenAt = -1;
+/** When the tab that went away was hidden. */
+let awayFrom = -1;
+let awayTimer: ReturnType<typeof setTimeout> | null = null;
+let toast = "";
+let toastUntil = 0;
+
+let session = open(false);
+
+function open(connect: boolean): Session {
+  let socket: WebSocket | null = null;
+  let host: SocketHost;
+  if (connect) {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    socket = new WebSocket(url);
+    socket.binaryType = "arraybuffer";
+    host = new SocketHost(socket);
+  } else host = new SocketHost({ readyState: 3, send() {} });
   const client = createClient(config, host, SERVER_ADDRESS, SERVER_PORT);
   const world = new World(client, () => performance.now());
-  const s: Session = { socket, host, client, world, wantName: myName || null, wantSelection: myShip !== 0 || myWeapon !== 0 };
-  socket.onopen = () => {
-    host.attach({ receive: (b, n, a, p) => client.receive(b, n, a, p), tick: (now) => tick(s, now) });
-    client.connect();
-  };
-  socket.onmessage = (e: MessageEvent) => {
-    if (typeof e.data !== "string") host.deliver(e.data as ArrayBuffer);
-  };
-  socket.onclose = (e: CloseEvent) => {
-    world.closed(e.code, e.reason);
-    host.stop();
-  };
+  const s: Session = { socket, host: connect ? host : null, client, world, kickedAt: -1 };
+  listenKills(client, (victim, killer, cause, weapon) => feed.report(world, victim, killer, cause, weapon, performance.now()));
+  if (socket !== null) {
+    introduce(client);
+    socket.onopen = () => {
+      host.attach({ receive: (b, n, a, p) => client.receive(b, n, a, p), tick: (now) => tick(s, now) });
+      client.connect();
+    };
+    socket.onmessage = (e: MessageEvent) => {
+      if (typeof e.data !== "string") host.deliver(e.data as ArrayBuffer);
+    };
+    socket.onclose = (e: CloseEvent) => {
+      world.closed(e.code, e.reason);
+      host.stop();
+    };
+  }
   return s;
+}
+
+/**
+ * What we tell the server with the acknowledgement of our Join: the name, ship and weapon
+ * the player chose, so that the others meet us under our name.
+ */
+function introduce(c: Client): void {
+  c.joinAs(myName !== "" ? myName : null, myShip, myWeapon);
 }
 
 function tick(s: Session, now: number): void {
   const c = s.client;
   if (c.state === ClientState.Connected) {
-    if (s.wantName !== null && c.rename(s.wantName)) s.wantName = null;
-    if (s.wantSelection && c.select(myShip, myWeapon)) s.wantSelection = false;
-    c.setInput(s.world.phase() === "playing" ? controls.bits() : 0);
+    const bits = s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0;
+    c.setInput(bits);
+    if ((bits & INPUT_SHOOTING) !== 0) effects.firedAt = now;
   }
   c.tick(now);
-  // Over for this client: let the server see the socket go.
-  if (c.state >= ClientState.Closed && s.socket.readyState === WebSocket.OPEN) s.socket.close(1000, "done");
+  const socket = s.socket!;
+  if (socket.readyState !== WebSocket.OPEN) return;
+  // Over for this client: let the server see the socket go. A kicked one waits for the
+  // server's close, which says why.
+  if (c.state === ClientState.Kicked) {
+    if (s.kickedAt < 0) s.kickedAt = now;
+    else if (now - s.kickedAt > KICK_CLOSE_MS) socket.close(1000, "done");
+  } else if (c.state >= ClientState.Closed) socket.close(1000, "done");
 }
 
-function restart(): void {
-  session.host.stop();
-  if (session.socket.readyState <= WebSocket.OPEN) session.socket.close(1000, "reconnect");
-  session = open();
+/** Drop the current connection (if any) and its socket. */
+function drop(): void {
+  const s = session;
+  if (s.host !== null) s.host.stop();
+  if (s.socket !== null && s.socket.readyState <= WebSocket.OPEN) {
+    if (s.client.isOpen()) s.client.disconnect();
+    s.socket.close(1000, "leaving");
+  }
+}
+
+/** A new connection with the player's name, ship and weapon. */
+function join(): void {
+  const prev = session;
+  drop();
+  session = open(true);
+  session.world.adopt(prev.world);
+  effects.follow(session.world);
+  stage = "match";
+  menuOpen = false;
+  intent = null;
   lines = -1;
   roster = -1;
 }
 
-// ---------------------------------------------------------------- panels
+/** The connection has ended: what next. */
+function ended(now: number): void {
+  const w = session.world;
+  outcome = outcomeOf(w.phase(), w.closeCode, w.closeReason);
+  if (intent === "leave") {
+    stage = "menu";
+  } else if (intent === "away") {
+    stage = "away";
+    // Shown again while the Disconnect was on its way.
+    if (document.visibilityState === "visible") comeBack(now);
+  } else if (outcome === "full") {
+    stage = "retry";
+    retryAt = now + FULL_RETRY_MS;
+  } else if (outcome === "lost" || outcome === "shutdown") {
+    stage = "retry";
+    retryAt = now + reconnectDelayMs(attempt);
+    attempt++;
+  } else stage = "ended";
+  intent = null;
+}
 
-function statusText(phase: Phase, world: World, now: number): string {
-  switch (phase) {
-    case "connecting":
-      return `Connecting to ${location.host}...`;
-    case "spawning":
-      return "Spawning...";
-    case "dead":
-      return `Destroyed. Respawning in ${(world.respawnIn(now) / 1000).toFixed(1)} s`;
-    case "playing":
-      return "";
-    case "rejected":
-      return world.client.rejectReason === 1 ? "The match is full. Try again in a moment." : `Rejected by the server (reason ${world.client.rejectReason}).`;
-    case "kicked":
-      return world.closeReason.startsWith("kicked: shutdown") ? "The server shut down." : `Removed from the match${world.closeReason ? ` (${world.closeReason})` : ""}.`;
-    case "lost":
-      return `Connection lost${world.closeReason ? ` (${world.closeReason})` : ""}.`;
-    case "left":
-      return "You left the match.";
+/** Advance the stage; the page calls it every frame. */
+function step(now: number): void {
+  const c = session.client;
+  if (stage === "match") {
+    if (c.state === ClientState.Connected) attempt = 0;
+    if (session.world.socketClosed) ended(now);
+  } else if (stage === "retry" && now >= retryAt) join();
+}
+
+function leave(): void {
+  menuOpen = false;
+  if (stage === "match" && session.client.isOpen() && session.socket!.readyState === WebSocket.OPEN) {
+    intent = "leave";
+    session.client.disconnect();
+  } else {
+    drop();
+    stage = "menu";
   }
 }
 
+// ---------------------------------------------------------------- away
+
+function goAway(): void {
+  awayTimer = null;
+  awayFrom = hiddenAt;
+  if (stage === "match" && session.client.isOpen() && session.socket!.readyState === WebSocket.OPEN) {
+    intent = "away";
+    session.client.disconnect();
+  } else if (stage === "match" || stage === "retry") {
+    drop();
+    stage = "away";
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  const now = performance.now();
+  if (awayTimer !== null) clearTimeout(awayTimer);
+  awayTimer = null;
+  if (document.visibilityState === "hidden") {
+    hiddenAt = now;
+    controls.release();
+    awayTimer = setTimeout(goAway, awayMs);
+    return;
+  }
+  hiddenAt = -1;
+  step(now);
+  if (stage === "away") comeBack(now);
+});
+
+/** Rejoin after the tab was away, and say for how long. */
+function comeBack(now: number): void {
+  join();
+  const text = `Back after ${formatDuration(awayFrom < 0 ? 0 : now - awayFrom)} away`;
+  session.world.note(text);
+  toast = text;
+  toastUntil = now + TOAST_MS;
+}
+
+// ---------------------------------------------------------------- panels
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+function statusText(phase: Phase, now: number): string {
+  if (now < toastUntil) return toast;
+  if (stage !== "match" || menuOpen) return "";
+  switch (phase) {
+    case "connecting":
+      return attempt > 0 ? `Reconnecting to ${location.host}...` : `Connecting to ${location.host}...`;
+    case "spawning":
+      return "Spawning...";
+  }
+  return "";
+}
+
+function noticeText(panel: Panel, phase: Phase, now: number): string {
+  if (panel === "death") {
+    const why = feed.death !== "" ? feed.death : "Destroyed";
+    return `${why}, respawning in ${seconds(session.world.respawnIn(now))} s`;
+  }
+  if (panel !== "notice") return "";
+  const w = session.world;
+  switch (stage) {
+    case "away":
+      return "You left the match while the tab was hidden.";
+    case "ended":
+      return `Removed from the match${w.closeReason ? ` (${w.closeReason})` : ""}.`;
+    case "retry": {
+      const wait = seconds(retryAt - now);
+      if (outcome === "full") return `The match is full. Retrying in ${wait} s...`;
+      const why = outcome === "shutdown" ? "The server shut down." : "Connection lost.";
+      return `${why} Reconnecting in ${wait} s...`;
+    }
+  }
+  return phase;
+}
+
+let shownPanel: Panel | "" = "";
 let shownStatus = "";
-let shownOverlay = "";
+let shownNotice = "";
 let lines = -1;
 let roster = -1;
 let nextBoard = 0;
 let shownHud = "";
+let shownFeed = -1;
+
+function showPanel(panel: Panel): void {
+  if (panel === shownPanel) return;
+  const wasMenu = shownPanel === "menu";
+  shownPanel = panel;
+  menu.hidden = panel !== "menu";
+  overlay.hidden = panel !== "notice" && panel !== "death";
+  overlay.classList.toggle("death", panel === "death");
+  retry.hidden = panel !== "notice";
+  if (panel === "menu") {
+    controls.release();
+    leaveButton.hidden = stage !== "match";
+    const slot = session.client.selfSlot;
+    nameInput.value = myName || (stage === "match" && slot >= 0 ? session.world.nameOf(slot) : "");
+    shipSelect.value = String(myShip);
+    weaponSelect.value = String(myWeapon);
+    nameInput.focus();
+    nameInput.select();
+  } else if (wasMenu && typing(document.activeElement)) (document.activeElement as HTMLElement).blur();
+}
 
 function panels(now: number): void {
   const world = session.world;
   const c = session.client;
   const phase = world.phase();
-  const text = statusText(phase, world, now);
-  const fatal = phase === "rejected" || phase === "kicked" || phase === "lost" || phase === "left";
-  const banner = fatal ? "" : text;
-  if (banner !== shownStatus) {
-    shownStatus = banner;
-    statusEl.textContent = banner;
-    statusEl.hidden = banner === "";
+  const panel = panelFor(stage, phase, menuOpen);
+  showPanel(panel);
+  const notice = noticeText(panel, phase, now);
+  if (notice !== shownNotice) {
+    shownNotice = notice;
+    overlayText.textContent = notice;
+    retry.textContent = stage === "retry" ? (outcome === "full" ? "Try now" : "Reconnect now") : "Rejoin";
   }
-  const over = fatal ? text : "";
-  if (over !== shownOverlay) {
-    shownOverlay = over;
-    overlayText.textContent = over;
-    overlay.hidden = over === "";
-    retry.textContent = phase === "lost" ? "Reconnect" : phase === "rejected" ? "Try again" : "Rejoin";
+  const status = statusText(phase, now);
+  if (status !== shownStatus) {
+    shownStatus = status;
+    statusEl.textContent = status;
+    statusEl.hidden = status === "";
+  }
+  if (phase === "playing" && feed.death !== "") feed.death = "";
+  if (feed.expire(now) || feed.version !== shownFeed) {
+    shownFeed = feed.version;
+    extra.feed.replaceChildren();
+    for (const l of feed.lines) {
+      const row = document.createElement("div");
+      if (l.mine) row.className = "mine";
+      row.textContent = l.text;
+      extra.feed.append(row);
+    }
   }
   if (world.lineCount !== lines) {
     lines = world.lineCount;
@@ -214,9 +424,9 @@ function panels(now: number): void {
   }
   if (world.rosterVersion !== roster || now >= nextBoard) {
     roster = world.rosterVersion;
-    nextBoard = now + 500;
+    nextBoard = now + 250;
     const order: number[] = [];
-    for (let s = 0; s < MAX_PLAYERS; s++) if (c.present[s] !== 0) order.push(s);
+    if (stage === "match") for (let s = 0; s < MAX_PLAYERS; s++) if (c.present[s] !== 0) order.push(s);
     order.sort((a, b) => c.scores[b] - c.scores[a] || a - b);
     scoresBody.replaceChildren();
     for (const s of order) {
@@ -236,12 +446,7 @@ function panels(now: number): void {
       tr.append(dot, name, score, ping);
       scoresBody.append(tr);
     }
-    let hud = "";
-    if (phase === "playing") {
-      const i = world.selfShip;
-      const speed = Math.round(Math.hypot(c.vx[i], c.vy[i]));
-      hud = `${SHIP_NAME[c.ship[c.selfSlot] % SHIP_TYPES]} / ${WEAPON_NAME[c.weapon[c.selfSlot] % SHOT_TYPES]}  ${c.health[i]}% hull  ${speed} wu/s`;
-    }
+    const hud = hudText(phase);
     if (hud !== shownHud) {
       shownHud = hud;
       hudEl.textContent = hud;
@@ -249,30 +454,36 @@ function panels(now: number): void {
   }
 }
 
+/** The ship and weapon we fly (the server's, not the menu's), its hull and speed; nothing without a ship. */
+function hudText(phase: Phase): string {
+  const w = session.world;
+  const c = session.client;
+  const i = w.selfShip;
+  if (stage !== "match" || phase !== "playing" || i < 0 || w.flownShip < 0) return "";
+  const speed = Math.round(Math.hypot(c.vx[i], c.vy[i]));
+  let hud = `${SHIP_NAME[w.flownShip % SHIP_TYPES]} / ${WEAPON_NAME[w.flownWeapon % SHOT_TYPES]}  ${c.health[i]}% hull  ${speed} wu/s`;
+  const slot = c.selfSlot;
+  // A choice the server has and our next ship will bring.
+  if (slot >= 0 && (c.ship[slot] !== w.flownShip || c.weapon[slot] !== w.flownWeapon)) {
+    hud += `  (next: ${SHIP_NAME[c.ship[slot] % SHIP_TYPES]} / ${WEAPON_NAME[c.weapon[slot] % SHOT_TYPES]})`;
+  }
+  return hud;
+}
+
 function frame(): void {
   const now = performance.now();
+  step(now);
+  session.world.tick();
   renderer.frame(session.world, now);
+  effects.frame(now);
   panels(now);
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
+// A hidden tab draws no frames: the stage moves on without them (a retry, going away).
+setInterval(() => step(performance.now()), 250);
 
 // ---------------------------------------------------------------- forms and keys
-
-/** The name the menu opened with: submitting it unchanged renames nobody. */
-let shownName = "";
-
-function showMenu(show: boolean): void {
-  menu.hidden = !show;
-  if (show) {
-    controls.release();
-    const slot = session.client.selfSlot;
-    shownName = myName || (slot >= 0 ? session.world.nameOf(slot) : "");
-    nameInput.value = shownName;
-    nameInput.focus();
-    nameInput.select();
-  } else if (typing(document.activeElement)) (document.activeElement as HTMLElement).blur();
-}
 
 function showChat(show: boolean): void {
   chatForm.hidden = !show;
@@ -285,31 +496,37 @@ function showChat(show: boolean): void {
   }
 }
 
+/** Open or close the menu over the match; before joining, it stays. */
+function toggleMenu(): void {
+  if (stage === "menu") return;
+  menuOpen = !menuOpen;
+}
+
 menu.addEventListener("submit", (e) => {
   e.preventDefault();
   const name = ascii(nameInput.value, NAME_LENGTH - 1);
-  if (name !== "" && name !== myName && name !== shownName) {
-    myName = name;
-    save("lwar.name", name);
-    session.wantName = name;
-  }
   const ship = Number(shipSelect.value) | 0;
   const weapon = Number(weaponSelect.value) | 0;
+  const c = session.client;
+  const live = stage === "match" && c.state === ClientState.Connected;
+  if (name !== "" && name !== myName) {
+    myName = name;
+    save("lwar.name", name);
+    if (live && name !== session.world.nameOf(c.selfSlot)) c.rename(name);
+  }
   if (ship !== myShip || weapon !== myWeapon) {
     myShip = ship;
     myWeapon = weapon;
     save("lwar.ship", String(ship));
     save("lwar.weapon", String(weapon));
-    session.wantSelection = true;
+    if (live) c.select(ship, weapon);
   }
-  showMenu(false);
+  if (stage === "match") menuOpen = false;
+  else join();
 });
-$("leave").addEventListener("click", () => {
-  session.client.disconnect();
-  showMenu(false);
-});
-$("menu-button").addEventListener("click", () => showMenu(menu.hidden !== false));
-retry.addEventListener("click", () => restart());
+leaveButton.addEventListener("click", leave);
+$("menu-button").addEventListener("click", toggleMenu);
+retry.addEventListener("click", join);
 
 chatForm.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -324,14 +541,30 @@ $("chat-button").addEventListener("click", () => showChat(chatForm.hidden !== fa
 
 window.addEventListener("keydown", (e) => {
   if (typing(e.target)) {
-    if (e.key === "Escape" && e.target === nameInput) showMenu(false);
+    if (e.key === "Escape" && e.target === nameInput && stage !== "menu") menuOpen = false;
     return;
   }
   if (e.key === "Enter" || e.key === "t" || e.key === "T") {
+    if (stage !== "match") return;
     e.preventDefault();
     showChat(true);
-  } else if (e.key === "Escape") showMenu(menu.hidden !== false);
+  } else if (e.key === "Escape") toggleMenu();
+  else if (e.key === "m" || e.key === "M") toggleMute();
 });
+
+// ---------------------------------------------------------------- sound
+
+function toggleMute(): void {
+  sound.setMuted(!sound.muted);
+  showMute(extra.mute, sound.muted);
+}
+showMute(extra.mute, sound.muted);
+extra.mute.addEventListener("click", (e) => {
+  toggleMute();
+  (e.currentTarget as HTMLElement).blur();
+});
+// Browsers allow sound only after a gesture: the AudioContext is made at the first one.
+for (const type of ["pointerdown", "keydown", "touchend"]) window.addEventListener(type, () => sound.unlock(), { capture: true, passive: true });
 
 function showTouch(): void {
   touch.hidden = false;
@@ -339,7 +572,6 @@ function showTouch(): void {
 }
 if (window.matchMedia("(pointer: coarse)").matches) showTouch();
 window.addEventListener("touchstart", showTouch, { once: true, passive: true });
-if (myName === "") showMenu(true);
 
 window.lwar = {
   get client() {
@@ -353,10 +585,18 @@ window.lwar = {
   },
   snapshot() {
     const d = renderer.drawn;
+    const now = performance.now();
+    const phase = session.world.phase();
     return {
       ...session.world.snapshot(),
-      status: statusText(session.world.phase(), session.world, performance.now()),
+      status: statusText(phase, now),
       drawn: { frames: d.frames, ships: d.ships.slice(), projectiles: d.projectiles.slice() },
+      page: {
+        stage, panel: panelFor(stage, phase, menuOpen), notice: noticeText(panelFor(stage, phase, menuOpen), phase, now),
+        hud: hudText(phase), feed: feed.lines.map((l) => l.text), kills: feed.kills,
+        hurt: effects.counts.hurt, hits: effects.counts.hits, explosions: effects.counts.explosions, sounds: effects.counts.sounds,
+        muted: sound.muted, audio: sound.started, attempt,
+      },
     };
   },
 };

@@ -26,6 +26,8 @@ export class Renderer {
   #h = 0;
   #dpr = 1;
   readonly #stars: Float32Array;
+  /** Drawn over the world each frame: origin at (cx, cy) px, `s` px per wu, y-up. */
+  overlay: ((ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number, now: number) => void) | null = null;
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -241,6 +243,7 @@ export class Renderer {
       ctx.stroke();
     }
     ctx.globalAlpha = 1;
+    if (this.overlay !== null) this.overlay(ctx, cx, cy, s, now);
     this.#minimap(world, now, w);
     drawn.frames++;
   }

@@ -14,7 +14,7 @@ import { ClientState, type Client } from "../modules/client/client";
 import { C } from "../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol/constants";
 import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
-import { Kind, kindOf, RESPAWN_STEPS, STEP_HZ } from "../modules/game/templates";
+import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, STEP_HZ } from "../modules/game/templates";
 import { bytesToAscii } from "../modules/text";
 
 export const SMOOTH_MS = 90;
@@ -50,6 +50,21 @@ export interface Blast {
   at: number;
 }
 
+/**
+ * What the page's effects and sounds hear of the world (web/effects.ts). Each is called
+ * while the client's arrays still hold the entity's type, owner and health.
+ */
+export interface WorldEvents {
+  /** Entity `i` was added (its position comes with the next Update). */
+  added(i: number): void;
+  /** Ship `i`'s hull dropped from `before` to `after` percent. */
+  hurt(i: number, before: number, after: number): void;
+  /** Entity `i` is gone; it was last drawn at x, y (wu) if `placed`. */
+  removed(i: number, x: number, y: number, placed: boolean): void;
+  /** Someone else said something. */
+  chat(slot: number): void;
+}
+
 /** A drawn position: world units and radians. */
 export interface Pose {
   x: number;
@@ -70,12 +85,37 @@ export interface Snapshot {
   selfId: number;
   selfSlot: number;
   players: { slot: number; id: number; name: string; score: number; ping: number; ship: number; weapon: number }[];
+  /** Ship type and weapon type we fly (our ship's template, our projectiles'), -1 while we have no ship. */
+  flown: { ship: number; weapon: number };
   entities: { id: number; type: number; kind: number; owner: number; x: number; y: number; vx: number; vy: number; rot: number; health: number; placed: boolean }[];
   chat: { slot: number; name: string; text: string; note: string }[];
 }
 
-/** What the page's `window.lwar.snapshot()` returns: the world, the status line and the last frame. */
-export type PageSnapshot = Snapshot & { drawn: Drawn; status: string };
+/** The page around the match (web/main.ts, web/session.ts), as the debug hook shows it. */
+export interface PageState {
+  /** Stage of web/session.ts: menu, match, retry, away, ended. */
+  stage: string;
+  /** The one panel shown: menu, notice, death, none. */
+  panel: string;
+  /** The notice or death screen's text, "" when neither shows. */
+  notice: string;
+  hud: string;
+  feed: string[];
+  /** Kill reports received, hull drops of ours, hit markers, explosions, sounds played. */
+  kills: number;
+  hurt: number;
+  hits: number;
+  explosions: number;
+  sounds: number;
+  muted: boolean;
+  /** True once a gesture has created the AudioContext. */
+  audio: boolean;
+  /** Reconnect attempts since the last connection that worked. */
+  attempt: number;
+}
+
+/** What the page's `window.lwar.snapshot()` returns: the world, the status line, the last frame and the page. */
+export type PageSnapshot = Snapshot & { drawn: Drawn; status: string; page: PageState };
 
 export class World {
   readonly client: Client;
@@ -104,14 +144,27 @@ export class World {
   readonly blasts: Blast[] = [];
   /** Names by slot as the page knows them ("" for none yet). */
   readonly names: string[] = new Array<string>(MAX_PLAYERS).fill("");
-  readonly #announce = new Uint8Array(MAX_PLAYERS);
   /** Roster or selection changes; the scoreboard redraws when it changes. */
   rosterVersion = 0;
   /** Entity index of our ship, -1 while we have none. */
   selfShip = -1;
   /** When our ship was last destroyed, -1 if it has not been since it last spawned. */
   diedAt = -1;
-  #joinPacket = -1;
+  /**
+   * Newcomers whose "joined" line waits for the end of the packet that announced them.
+   * A newcomer sends its name with the acknowledgement of its Join, and the server tells
+   * the others of it (under "Player N") before it reads that name: both Names come in
+   * one packet, and the line names the chosen one. Holds the packet count (counter
+   * PacketsIn) of the announcement, 0 for none.
+   */
+  readonly #pendingJoin = new Uint32Array(MAX_PLAYERS);
+  #pendingJoins = 0;
+  /** Hull percentage each entity had in the last Update, to see it drop. */
+  readonly #hull: Uint8Array;
+  /** Ship type (0..) of our current ship and weapon type (0..) it fires; -1 while dead. */
+  flownShip = -1;
+  flownWeapon = -1;
+  events: WorldEvents | null = null;
   /** Set when the socket closes: code and reason, as the page shows them. */
   closeCode = 0;
   closeReason = "";
@@ -133,12 +186,15 @@ export class World {
     this.#ox = new Float64Array(cap);
     this.#oy = new Float64Array(cap);
     this.#orot = new Float64Array(cap);
+    this.#hull = new Uint8Array(cap);
     client.listener = {
       reliable: (_c, type, _seq, b, o) => this.#reliable(type, b, o),
       unreliable: (_c, type, _ts, b, o) => {
         if (type === Msg.Update) this.#update(b, o);
       },
     };
+    client.onPlayerJoined = (id) => this.#joined(id & 0xffff);
+    client.onRename = (id, name, o, n) => this.#renamed(id & 0xffff, bytesToAscii(name, o, n));
     client.onChatOutcome = (delivered, text, o, n) => {
       // A delivered line is already in the log, from its echo.
       if (!delivered) this.notSent(bytesToAscii(text, o, n), NOT_SENT);
@@ -151,6 +207,22 @@ export class World {
     this.socketClosed = true;
     this.closeCode = code;
     this.closeReason = reason;
+  }
+
+  /** Take over `prev`'s chat and event lines (a new connection of the same page). */
+  adopt(prev: World): void {
+    for (const l of prev.lines) this.lines.push(l);
+    this.lineCount = prev.lineCount;
+  }
+
+  /** A line about the match or the page (slot -1), shown greyed in the log. */
+  note(text: string): void {
+    this.#line(-1, "", text);
+  }
+
+  /** Say "joined" for newcomers whose Join packet is complete. The page calls it every frame. */
+  tick(): void {
+    if (this.#pendingJoins !== 0) this.#flushJoins(this.client.counters[C.PacketsIn]);
   }
 
   phase(): Phase {
@@ -193,6 +265,11 @@ export class World {
     return p;
   }
 
+  /** Where the last Update put entity `i` (reused by the next call, as pose()'s). */
+  lastPose(i: number): Pose {
+    return this.pose(i, this.#bt[i]);
+  }
+
   /** Drop blasts older than `maxAgeMs`. */
   expireBlasts(now: number, maxAgeMs: number): void {
     let n = 0;
@@ -218,6 +295,7 @@ export class World {
     }
     return {
       phase: this.phase(), selfId: c.selfId, selfSlot: c.selfSlot, players, entities,
+      flown: { ship: this.flownShip, weapon: this.flownWeapon },
       chat: this.lines.map((l) => ({ slot: l.slot, name: l.name, text: l.text, note: l.note })),
     };
   }
@@ -236,18 +314,47 @@ export class World {
     this.lineCount++;
   }
 
+  /** The "joined" lines of newcomers whose Join came in a packet before number `packet`. */
+  #flushJoins(packet: number): void {
+    for (let s = 0; s < MAX_PLAYERS; s++) {
+      const at = this.#pendingJoin[s];
+      if (at === 0 || at === packet) continue;
+      this.#pendingJoin[s] = 0;
+      this.#pendingJoins--;
+      if (this.client.present[s] !== 0) this.#line(-1, "", `${this.nameOf(s)} joined`);
+    }
+  }
+
+  /** A newcomer's first Name (the client library tells it from a rename): "joined" once its packet is done. */
+  #joined(slot: number): void {
+    const packet = this.client.counters[C.PacketsIn];
+    if (this.#pendingJoins !== 0) this.#flushJoins(packet);
+    if (slot >= MAX_PLAYERS) return;
+    if (this.#pendingJoin[slot] === 0) this.#pendingJoins++;
+    this.#pendingJoin[slot] = packet;
+  }
+
+  /** `slot` is now called `name`; names[slot] still holds the old one. */
+  #renamed(slot: number, name: string): void {
+    const packet = this.client.counters[C.PacketsIn];
+    if (this.#pendingJoins !== 0) this.#flushJoins(packet);
+    if (slot >= MAX_PLAYERS) return;
+    // The name a newcomer chose, in the packet that announced it under the default.
+    if (this.#pendingJoin[slot] === packet) return;
+    const old = this.nameOf(slot);
+    if (old !== name) this.#line(-1, "", `${old} is now ${name}`);
+  }
+
   #reliable(type: number, b: Uint8Array, o: number): void {
     const c = this.client;
     const f = this.#fields;
+    const packet = c.counters[C.PacketsIn];
+    if (this.#pendingJoins !== 0) this.#flushJoins(packet);
     switch (type) {
       case Msg.Join: {
-        const id = readId(b, o);
-        const slot = id & 0xffff;
+        const slot = readId(b, o) & 0xffff;
         if (slot >= MAX_PLAYERS) return;
         this.names[slot] = "";
-        // Those already playing arrive in the packet that admits us: no "joined" line for them.
-        if (id === c.selfId && this.#joinPacket < 0) this.#joinPacket = c.counters[C.PacketsIn];
-        else this.#announce[slot] = c.counters[C.PacketsIn] !== this.#joinPacket ? 1 : 0;
         this.rosterVersion++;
         return;
       }
@@ -255,12 +362,7 @@ export class World {
         readName(b, o, f);
         const slot = f.id & 0xffff;
         if (slot >= MAX_PLAYERS) return;
-        const name = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
-        const old = this.names[slot];
-        this.names[slot] = name;
-        if (this.#announce[slot] !== 0) this.#line(-1, "", `${name} joined`);
-        else if (old !== "" && old !== name) this.#line(-1, "", `${old} is now ${name}`);
-        this.#announce[slot] = 0;
+        this.names[slot] = bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
         this.rosterVersion++;
         return;
       }
@@ -271,7 +373,11 @@ export class World {
         const id = readId(b, o);
         const slot = id & 0xffff;
         if (id === c.selfId || slot >= MAX_PLAYERS) return;
-        this.#line(-1, "", `${this.nameOf(slot)} left`);
+        if (this.#pendingJoin[slot] !== 0) {
+          // Came and went within one packet: not worth two lines.
+          this.#pendingJoin[slot] = 0;
+          this.#pendingJoins--;
+        } else this.#line(-1, "", `${this.nameOf(slot)} left`);
         this.names[slot] = "";
         this.rosterVersion++;
         return;
@@ -280,6 +386,7 @@ export class World {
         readChat(b, o, f);
         const slot = f.id & 0xffff;
         this.#line(slot, this.nameOf(slot), bytesToAscii(b, f.textOffset, f.textLength));
+        if (f.id !== c.selfId && this.events !== null) this.events.chat(slot);
         return;
       }
       case Msg.Add: {
@@ -291,10 +398,19 @@ export class World {
           this.live.push(i);
         }
         this.placed[i] = 0;
-        if (f.other === c.selfId && kindOf(f.a) === Kind.Ship) {
-          this.selfShip = i;
-          this.diedAt = -1;
+        this.#hull[i] = 100;
+        if (f.other === c.selfId) {
+          const kind = kindOf(f.a);
+          if (kind === Kind.Ship) {
+            this.selfShip = i;
+            this.diedAt = -1;
+            this.flownShip = f.a - SHIP_BASE;
+            // The server's Selection at the moment it spawned us; our first shot confirms it.
+            const slot = c.selfSlot;
+            this.flownWeapon = slot >= 0 ? c.weapon[slot] : 0;
+          } else if (kind === Kind.Shot && this.selfShip >= 0) this.flownWeapon = f.a - SHOT_BASE;
         }
+        if (this.events !== null) this.events.added(i);
         return;
       }
       case Msg.Remove: {
@@ -302,13 +418,17 @@ export class World {
         const i = id & 0xffff;
         if (i >= this.capacity || this.#place[i] < 0 || c.entityId[i] !== id) return;
         const ownerSlot = c.owner[i] & 0xffff;
-        if (kindOf(c.type[i]) === Kind.Ship && this.placed[i] !== 0 && ownerSlot < MAX_PLAYERS && c.present[ownerSlot] !== 0) {
-          const p = this.pose(i, this.#now());
+        const wasPlaced = this.placed[i] !== 0;
+        const p = this.pose(i, this.#now());
+        if (kindOf(c.type[i]) === Kind.Ship && wasPlaced && ownerSlot < MAX_PLAYERS && c.present[ownerSlot] !== 0) {
           this.blasts.push({ x: p.x, y: p.y, radius: 60, slot: ownerSlot, at: this.#now() });
         }
+        if (this.events !== null) this.events.removed(i, p.x, p.y, wasPlaced);
         if (i === this.selfShip) {
           this.selfShip = -1;
           this.diedAt = this.#now();
+          this.flownShip = -1;
+          this.flownWeapon = -1;
         }
         // Swap-remove from the dense list.
         const at = this.#place[i];
@@ -328,6 +448,7 @@ export class World {
     const c = this.client;
     const n = b[o];
     const now = this.#now();
+    const events = this.events;
     for (let k = 0; k < n; k++) {
       const id = updateEntryId(b, o + 1 + k * UPDATE_ENTRY);
       const i = id & 0xffff;
@@ -358,6 +479,10 @@ export class World {
       this.#bvy[i] = c.vy[i];
       this.#brot[i] = rot;
       this.#bt[i] = now;
+      const hull = c.health[i];
+      const before = this.#hull[i];
+      this.#hull[i] = hull;
+      if (hull < before && events !== null && kindOf(c.type[i]) === Kind.Ship) events.hurt(i, before, hull);
     }
   }
 }

@@ -9,24 +9,15 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, launchChromium } from "./chromium";
 import { makeConfig } from "../../modules/config";
 import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
 import type { PageSnapshot } from "../../web/world";
 import { sleep, udpPlayer, waitFor, type UdpPlayer } from "../integration/players";
 
-export const CHROMIUM = process.env.LWAR_CHROMIUM ?? "/usr/bin/chromium";
-
-/** Flags for a quiet, self-contained headless Chromium. playwright adds a fresh --user-data-dir of its own. */
-export const CHROMIUM_ARGS: readonly string[] = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync",
-];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS], timeout: 30000 });
-}
+export { CHROMIUM, CHROMIUM_ARGS, launchChromium } from "./chromium";
 
 type Snap = PageSnapshot;
 
@@ -83,14 +74,13 @@ describe("browser: two pages and a UDP bot in one match", function () {
     const [alice, other] = pages;
     const dir = mkdtempSync(join(tmpdir(), "lwar-browser-"));
     const shots = [join(dir, "alice.png"), join(dir, "other.png")];
-    for (const page of pages) await until(page, (s) => s.phase === "spawning" || s.phase === "playing", 10000, "the page to join");
-    bot = await udpPlayer(server.udp.port, "wander");
-    await waitFor(() => bot!.client.selfId >= 0, 5000, "the UDP bot to join");
-
     // A first visit opens the menu. One page picks a name; the other keeps its own.
     await alice.fill("#name", "Alice");
     await alice.press("#name", "Enter");
     await other.click("#menu button[type=submit]");
+    for (const page of pages) await until(page, (s) => s.phase === "spawning" || s.phase === "playing", 10000, "the page to join");
+    bot = await udpPlayer(server.udp.port, "wander");
+    await waitFor(() => bot!.client.selfId >= 0, 5000, "the UDP bot to join");
     const a = await until(alice, (s) => s.phase === "playing" && s.players.some((p) => p.slot === s.selfSlot && p.name === "Alice"), 10000, "Alice to fly under her name");
     const aliceSlot = a.selfSlot;
     const aliceId = a.selfId;

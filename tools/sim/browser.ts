@@ -195,14 +195,15 @@ export async function playInChromium(o: {
     }
     const snap = (k: number) => () => pages[k].evaluate("window.lwar.snapshot()") as Promise<PageSnapshot>;
     const [alice, other] = pages;
+    // A page joins when Play is pressed: one picks a name, the other keeps the server's.
+    await alice.fill("#name", "Alice");
+    await alice.press("#name", "Enter");
+    await other.click("#menu button[type=submit]");
     for (let k = 0; k < 2; k++) await until(snap(k), (s) => s.phase === "spawning" || s.phase === "playing", 15000, `page ${k + 1} to join`);
     say("  both pages joined over the WebSocket");
     if (withBot) bots = runBots({ host: "127.0.0.1", port: o.udpPort, count: 1, durationS: o.durationS, behaviour: "wander", chatEveryS: 4, seed: 7 });
     const playEnd = performance.now() + o.durationS * 1000;
 
-    await alice.fill("#name", "Alice");
-    await alice.press("#name", "Enter");
-    await other.click("#menu button[type=submit]");
     const a = await until(snap(0), (s) => s.phase === "playing" && s.players.some((p) => p.slot === s.selfSlot && p.name === "Alice"), 15000, "Alice to fly under her name");
     await alice.keyboard.press("Enter");
     await alice.keyboard.type("hello from Alice");
