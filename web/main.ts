@@ -194,6 +194,8 @@ function panels(now: number): void {
     chatLog.replaceChildren();
     for (const l of world.lines.slice(-8)) {
       const row = document.createElement("div");
+      // Old lines fade (index.html's CSS): the animation starts as long ago as the line came.
+      row.style.animationDelay = `${l.at - now}ms`;
       if (l.slot < 0 && l.note === "") {
         row.className = "event";
         row.textContent = l.text;
@@ -251,6 +253,7 @@ function panels(now: number): void {
 
 function frame(): void {
   const now = performance.now();
+  controls.setPlaying(session.world.phase() === "playing");
   renderer.frame(session.world, now);
   panels(now);
   requestAnimationFrame(frame);
@@ -269,8 +272,11 @@ function showMenu(show: boolean): void {
     const slot = session.client.selfSlot;
     shownName = myName || (slot >= 0 ? session.world.nameOf(slot) : "");
     nameInput.value = shownName;
-    nameInput.focus();
-    nameInput.select();
+    // On a touch screen a focused field pops up the keyboard over the menu: the player taps it when wanted.
+    if (!document.body.classList.contains("touch")) {
+      nameInput.focus();
+      nameInput.select();
+    }
   } else if (typing(document.activeElement)) (document.activeElement as HTMLElement).blur();
 }
 
