@@ -66,9 +66,9 @@ export function longName(k: number): string {
 
 /**
  * `n` UDP players on 127.0.0.1:`port` flying as `behaviour` (harness/behaviours.ts), each
- * under a long name.
+ * under a long name unless `names` gives theirs.
  */
-export async function crowd(port: number, n: number, behaviour = "idle"): Promise<Bot[]> {
+export async function crowd(port: number, n: number, behaviour = "idle", names: readonly string[] = []): Promise<Bot[]> {
   const bots: Bot[] = [];
   for (let k = 0; k < n; k++) {
     const host = new NodeHost({ tickMs: 10 });
@@ -79,7 +79,7 @@ export async function crowd(port: number, n: number, behaviour = "idle"): Promis
       receive: (b, len, a, p) => client.receive(b, len, a, p),
       tick: (now) => {
         if (client.state === ClientState.Connected) {
-          if (!named) named = client.rename(longName(k));
+          if (!named) named = client.rename(names[k] ?? longName(k));
           client.setInput(behaviourInput(behaviour, client, now));
         }
         client.tick(now);
