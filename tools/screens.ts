@@ -171,7 +171,7 @@ export function layoutRects(page: Page): Promise<Rect[]> {
     const out = [];
     for (const id of ${JSON.stringify(LAYOUT_IDS)}) {
       const e = document.getElementById(id);
-      if (e === null || e.getClientRects().length === 0) continue;
+      if (e === null || e.getClientRects().length === 0 || getComputedStyle(e).visibility === "hidden") continue;
       const r = e.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       out.push({ name: id, left: r.left, top: r.top, right: r.right, bottom: r.bottom });

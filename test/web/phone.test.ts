@@ -100,8 +100,8 @@ describe("browser: the page on a phone and a desktop", function () {
     const names = rects.map((r) => r.name);
     for (const want of ["chat", "menu-button", "scores", "minimap", "stick", "fire", "auto-fire", "chat-button"]) assert.ok(names.includes(want), `${want} is shown (${names.join(", ")})`);
     assert.equal(names.includes("menu"), menuOpen);
-    const rows = (await page.evaluate('document.querySelectorAll("#scores tbody tr").length')) as number;
-    assert.equal(rows, bots.length + 1, "the scoreboard lists everyone");
+    // The scoreboard lists everyone (and no longer a page an earlier test closed).
+    await page.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${bots.length + 1}`, null, { timeout: 5000 });
     assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
     assert.deepEqual(outside(rects, screen.width, screen.height), []);
     await page.screenshot({ path: join(dir, `${screen.name.replace(" ", "-")}${menuOpen ? "-menu" : ""}.png`) });
@@ -166,12 +166,17 @@ describe("browser: the page on a phone and a desktop", function () {
       assert.ok(Math.abs(got[k].x - expected[k].x) < 0.01 && Math.abs(got[k].y - expected[k].y) < 0.01, JSON.stringify([got[k], expected[k]]));
       assert.ok(got[k].x > 0 && got[k].x < view.width && got[k].y > 0 && got[k].y < view.height, "on screen");
     }
-    // And the pixel there is drawn in the slot's colour, not the background.
-    const a = got[0];
-    const rgb = (await page.evaluate(
-      `Array.from(document.getElementById("arena").getContext("2d").getImageData(Math.round(${a.x} * devicePixelRatio), Math.round(${a.y} * devicePixelRatio), 1, 1).data)`,
-    )) as number[];
-    assert.ok(rgb[0] + rgb[1] + rgb[2] > 200, `arrow pixel ${rgb}`);
+    // And the pixel there is drawn in a player's colour, not the background (the minimap, drawn last, may cover an arrow).
+    const m = view.minimap;
+    const a = got.find((g) => g.x > m.x + m.size + 12 || g.y > m.y + m.size + 12);
+    if (a !== undefined) {
+      const rgb = (await page.evaluate(`(() => {
+        const c = document.getElementById("arena");
+        const k = c.width / innerWidth;
+        return Array.from(c.getContext("2d").getImageData(Math.round(${a.x} * k), Math.round(${a.y} * k), 1, 1).data);
+      })()`)) as number[];
+      assert.ok(rgb[0] + rgb[1] + rgb[2] > 200, `arrow pixel ${rgb}`);
+    }
   });
 
   it("FIRE looks pressed while a finger holds it, and fires", async function () {
@@ -213,7 +218,7 @@ describe("browser: the page on a phone and a desktop", function () {
     assert.deepEqual(fresh, [], "no new shots with AUTO off");
   });
 
-  it("the touch controls show only while playing; the chat button stays", async function () {
+  it("the touch controls show only while playing; the chat button stays, and the panel saying the player left keeps clear", async function () {
     const page = await play(PHONE_PORTRAIT);
     assert.ok(await page.isVisible("#stick"));
     await page.click("#menu-button");
@@ -221,6 +226,12 @@ describe("browser: the page on a phone and a desktop", function () {
     await until(() => snap(page), (s) => s.phase === "left", 5000, "the page to leave");
     for (const id of ["stick", "fire", "auto-fire"]) await page.waitForSelector("#" + id, { state: "hidden", timeout: 2000 });
     assert.ok(await page.isVisible("#chat-button"));
+    // The panel that says so keeps clear of the rest.
+    await page.waitForSelector("#overlay", { state: "visible", timeout: 2000 });
+    const rects = await layoutRects(page);
+    assert.ok(rects.some((r) => r.name === "overlay"));
+    assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
+    assert.deepEqual(outside(rects, PHONE_PORTRAIT.width, PHONE_PORTRAIT.height), []);
   });
 
   it("old chat lines fade: each line's fade starts when the line came, and a line 25 s old is faint", async function () {
