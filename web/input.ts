@@ -1,8 +1,10 @@
 /**
  * Keyboard and touch controls, read as Input bits (INPUT_*) whenever the client ticks.
  * Keyboard: arrows or WASD to thrust (up, down) and turn (left, right), space to fire.
- * Touch: an on-screen stick (push up to thrust, down to brake, sideways to turn) and a
- * fire button.
+ * Touch: an on-screen stick (push up to thrust, down to brake, sideways to turn), a fire
+ * button that looks pressed while held, and an auto-fire toggle beside it. They show only
+ * while the player flies: the page calls `setPlaying`, which sets the body's `playing`
+ * class that index.html's CSS keys them on.
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../modules/protocol/codec";
 
@@ -31,8 +33,16 @@ export class Controls {
   #stick = 0;
   #fire = 0;
   #pointer = -1;
+  #auto = false;
+  #playing: boolean | null = null;
+  readonly #fireButton: HTMLElement;
+  readonly #knob: HTMLElement;
+  readonly #autoButton: HTMLElement | null;
 
-  constructor(stick: HTMLElement, knob: HTMLElement, fire: HTMLElement) {
+  constructor(stick: HTMLElement, knob: HTMLElement, fire: HTMLElement, auto: HTMLElement | null = document.getElementById("auto-fire")) {
+    this.#fireButton = fire;
+    this.#knob = knob;
+    this.#autoButton = auto;
     window.addEventListener("keydown", (e) => {
       const bit = KEYS[e.code];
       if (bit === undefined || typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -80,24 +90,56 @@ export class Controls {
     fire.addEventListener("pointerdown", (e) => {
       fire.setPointerCapture(e.pointerId);
       this.#fire = INPUT_SHOOTING;
+      fire.classList.add("pressed");
       e.preventDefault();
     });
     const stop = (): void => {
       this.#fire = 0;
+      fire.classList.remove("pressed");
     };
     fire.addEventListener("pointerup", stop);
     fire.addEventListener("pointercancel", stop);
+
+    if (auto !== null) {
+      auto.addEventListener("click", () => this.setAutoFire(!this.#auto));
+      auto.addEventListener("pointerdown", (e) => e.preventDefault());
+    }
   }
 
   /** Current Input bits. */
   bits(): number {
-    return this.#keys | this.#stick | this.#fire;
+    return this.#keys | this.#stick | this.#fire | (this.#auto ? INPUT_SHOOTING : 0);
   }
 
-  /** Let go of everything (the window lost focus, a menu opened). */
+  get autoFire(): boolean {
+    return this.#auto;
+  }
+
+  /** Fire continuously without holding FIRE (a touch player's other thumb stays free), or stop. */
+  setAutoFire(on: boolean): void {
+    this.#auto = on;
+    this.#fireButton.classList.toggle("auto", on);
+    if (this.#autoButton !== null) this.#autoButton.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  /**
+   * Whether our ship is flying: the touch controls show only then (the body's `playing`
+   * class). Cheap to call every frame; on leaving play it lets go of the stick and FIRE.
+   */
+  setPlaying(on: boolean): void {
+    if (on === this.#playing) return;
+    this.#playing = on;
+    document.body.classList.toggle("playing", on);
+    if (!on) this.release();
+  }
+
+  /** Let go of everything (the window lost focus, a menu opened). Auto-fire stays as set. */
   release(): void {
     this.#keys = 0;
     this.#stick = 0;
     this.#fire = 0;
+    this.#pointer = -1;
+    this.#knob.style.transform = "";
+    this.#fireButton.classList.remove("pressed");
   }
 }

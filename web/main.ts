@@ -365,8 +365,11 @@ function showPanel(panel: Panel): void {
     nameInput.value = myName || (stage === "match" && slot >= 0 ? session.world.nameOf(slot) : "");
     shipSelect.value = String(myShip);
     weaponSelect.value = String(myWeapon);
-    nameInput.focus();
-    nameInput.select();
+    // On a touch screen a focused field pops up the keyboard over the menu: the player taps it when wanted.
+    if (!document.body.classList.contains("touch")) {
+      nameInput.focus();
+      nameInput.select();
+    }
   } else if (wasMenu && typing(document.activeElement)) (document.activeElement as HTMLElement).blur();
 }
 
@@ -404,6 +407,8 @@ function panels(now: number): void {
     chatLog.replaceChildren();
     for (const l of world.lines.slice(-8)) {
       const row = document.createElement("div");
+      // Old lines fade (index.html's CSS): the animation starts as long ago as the line came.
+      row.style.animationDelay = `${l.at - now}ms`;
       if (l.slot < 0 && l.note === "") {
         row.className = "event";
         row.textContent = l.text;
@@ -474,6 +479,7 @@ function frame(): void {
   const now = performance.now();
   step(now);
   session.world.tick();
+  controls.setPlaying(session.world.phase() === "playing");
   renderer.frame(session.world, now);
   effects.frame(now);
   panels(now);

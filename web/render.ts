@@ -1,23 +1,26 @@
 /**
  * The arena on a 2D canvas, once per display frame: stars, the arena edge (radius 3000 wu),
  * orbits, the sun, planets, projectiles, ships with names, headings and health, blasts,
- * and a minimap. The world is y-up; the canvas is y-down, so screen y = centre − y × scale
- * and a heading turns the other way on screen.
+ * arrows at the screen's edge toward ships outside the view, and a minimap. The world is
+ * y-up; the canvas is y-down, so screen y = centre − y × scale and a heading turns the
+ * other way on screen.
  */
 import { ARENA_RADIUS, Kind, kindOf, TEMPLATE_RADIUS, TemplateId } from "../modules/game/templates";
 import { MAX_PLAYERS } from "../modules/protocol/constants";
+import { EDGE_COLOR, PLANET_COLORS, SLOT_COLORS, SUN_COLOR, SUN_CORE } from "./colors";
+import { edgeArrow, MINIMAP_MARGIN, minimapSize, viewSpan, type ShipArrow, type View } from "./layout";
 import type { Drawn, World } from "./world";
 
-export const SLOT_COLORS: readonly string[] = ["#5dff7a", "#ff6bd5", "#5fa8ff", "#ff6b5b", "#4ff0f0", "#ffd84a", "#e8e8e8", "#ff9d3b"];
-const PLANET_COLORS: readonly string[] = ["", "#8fb3c9", "#6fa37a", "#c59a6a"];
+export { SLOT_COLORS } from "./colors";
 const BLAST_MS = 600;
-const MINIMAP = 132;
-
 
 export class Renderer {
   readonly canvas: HTMLCanvasElement;
   readonly ctx: CanvasRenderingContext2D;
-  readonly drawn: Drawn = { frames: 0, ships: [], projectiles: [] };
+  readonly drawn: Drawn & { view: View } = {
+    frames: 0, ships: [], projectiles: [],
+    view: { x: 0, y: 0, width: 0, height: 0, scale: 0, minimap: { x: MINIMAP_MARGIN, y: MINIMAP_MARGIN, size: 0 }, arrows: [] },
+  };
   /** Camera centre (wu) and scale (px per wu), eased towards their targets. */
   camX = 0;
   camY = 0;
@@ -28,6 +31,7 @@ export class Renderer {
   readonly #stars: Float32Array;
   /** Drawn over the world each frame: origin at (cx, cy) px, `s` px per wu, y-up. */
   overlay: ((ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number, now: number) => void) | null = null;
+  readonly #arrows: ShipArrow[] = [];
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -68,7 +72,7 @@ export class Renderer {
     // Follow our ship; between lives stay where it died; otherwise show the whole arena.
     let tx = this.camX;
     let ty = this.camY;
-    let span = Math.min(2000, Math.max(900, short * 2.4));
+    let span = viewSpan(short);
     if (phase === "playing") {
       const p = world.pose(world.selfShip, now);
       tx = p.x;
@@ -90,6 +94,12 @@ export class Renderer {
       this.camY = jump ? ty : this.camY + (ty - this.camY) * 0.35;
     }
     const s = this.scale;
+    const view = this.drawn.view;
+    view.width = w;
+    view.height = h;
+    view.scale = s;
+    view.x = this.camX;
+    view.y = this.camY;
     const cx = w / 2 - this.camX * s;
     const cy = h / 2 + this.camY * s;
     ctx.setTransform(this.#dpr, 0, 0, this.#dpr, 0, 0);
@@ -105,11 +115,13 @@ export class Renderer {
     ctx.fill();
     ctx.beginPath();
     ctx.arc(cx, cy, ARENA_RADIUS * s, 0, Math.PI * 2);
-    ctx.strokeStyle = "rgba(255,80,80,0.7)";
+    ctx.strokeStyle = EDGE_COLOR;
+    ctx.globalAlpha = 0.7;
     ctx.lineWidth = 2;
     ctx.setLineDash([10, 8]);
     ctx.stroke();
     ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
 
     const c = world.client;
     const live = world.live;
@@ -138,8 +150,8 @@ export class Renderer {
       const r = Math.max(TEMPLATE_RADIUS[t] * s, kind === Kind.Sun ? 6 : 3);
       if (kind === Kind.Sun) {
         const g = ctx.createRadialGradient(x, y, r * 0.2, x, y, r * 2.2);
-        g.addColorStop(0, "#fff6c8");
-        g.addColorStop(0.42, "#ffcc33");
+        g.addColorStop(0, SUN_CORE);
+        g.addColorStop(0.42, SUN_COLOR);
         g.addColorStop(0.46, "rgba(255,150,30,0.55)");
         g.addColorStop(1, "rgba(255,120,0,0)");
         ctx.fillStyle = g;
@@ -244,7 +256,8 @@ export class Renderer {
     }
     ctx.globalAlpha = 1;
     if (this.overlay !== null) this.overlay(ctx, cx, cy, s, now);
-    this.#minimap(world, now, w);
+    this.#edgeArrows(world, now, cx, cy, w, h);
+    this.#minimap(world, now, w, h);
     drawn.frames++;
   }
 
@@ -263,22 +276,60 @@ export class Renderer {
     ctx.globalAlpha = 1;
   }
 
-  #minimap(world: World, now: number, w: number): void {
+  /** An arrow at the screen's edge toward each other ship outside the view, in its colour. */
+  #edgeArrows(world: World, now: number, cx: number, cy: number, w: number, h: number): void {
     const ctx = this.ctx;
-    const size = w < 520 ? 92 : MINIMAP;
+    const c = world.client;
+    const s = this.scale;
+    const arrows = this.drawn.view.arrows;
+    arrows.length = 0;
+    for (const i of world.live) {
+      if (world.placed[i] === 0 || i === world.selfShip || kindOf(c.type[i]) !== Kind.Ship) continue;
+      const p = world.pose(i, now);
+      const n = arrows.length;
+      if (n === this.#arrows.length) this.#arrows.push({ slot: 0, x: 0, y: 0, angle: 0 });
+      const a = this.#arrows[n];
+      if (!edgeArrow(cx + p.x * s - w / 2, cy - p.y * s - h / 2, w, h, 12, a)) continue;
+      a.slot = c.owner[i] & 0xffff;
+      arrows.push(a);
+      ctx.save();
+      ctx.translate(a.x, a.y);
+      ctx.rotate(a.angle);
+      ctx.beginPath();
+      ctx.moveTo(11, 0);
+      ctx.lineTo(-7, 8);
+      ctx.lineTo(-3, 0);
+      ctx.lineTo(-7, -8);
+      ctx.closePath();
+      ctx.fillStyle = SLOT_COLORS[a.slot % MAX_PLAYERS];
+      ctx.fill();
+      ctx.strokeStyle = "rgba(0,0,0,0.6)";
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
+
+  #minimap(world: World, now: number, w: number, h: number): void {
+    const ctx = this.ctx;
+    const size = minimapSize(w, h);
+    const mm = this.drawn.view.minimap;
+    mm.size = size;
     const m = size / 2 - 4;
-    const ox = 8 + size / 2;
-    const oy = 8 + size / 2;
+    const ox = MINIMAP_MARGIN + size / 2;
+    const oy = MINIMAP_MARGIN + size / 2;
     const k = m / ARENA_RADIUS;
     ctx.fillStyle = "rgba(10,14,24,0.75)";
     ctx.beginPath();
     ctx.arc(ox, oy, m + 3, 0, Math.PI * 2);
     ctx.fill();
-    ctx.strokeStyle = "rgba(255,80,80,0.6)";
+    ctx.strokeStyle = EDGE_COLOR;
+    ctx.globalAlpha = 0.6;
     ctx.lineWidth = 1;
     ctx.beginPath();
     ctx.arc(ox, oy, m, 0, Math.PI * 2);
     ctx.stroke();
+    ctx.globalAlpha = 1;
     const c = world.client;
     for (const i of world.live) {
       if (world.placed[i] === 0) continue;
@@ -287,13 +338,21 @@ export class Renderer {
       const p = world.pose(i, now);
       const x = ox + p.x * k;
       const y = oy - p.y * k;
-      if (kind === Kind.Sun) ctx.fillStyle = "#ffcc33";
+      if (kind === Kind.Sun) ctx.fillStyle = SUN_COLOR;
       else if (kind === Kind.Planet) ctx.fillStyle = PLANET_COLORS[c.type[i]] ?? "#888";
       else ctx.fillStyle = SLOT_COLORS[(c.owner[i] & 0xffff) % MAX_PLAYERS];
       const r = kind === Kind.Sun ? 3 : kind === Kind.Planet ? 2 : i === world.selfShip ? 3 : 2;
       ctx.beginPath();
       ctx.arc(x, y, r, 0, Math.PI * 2);
       ctx.fill();
+      if (i === world.selfShip) {
+        // Our own dot, ringed in white.
+        ctx.strokeStyle = "#fff";
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.arc(x, y, r + 2.5, 0, Math.PI * 2);
+        ctx.stroke();
+      }
     }
     // The part of the arena on screen.
     const s = this.scale;
@@ -302,6 +361,7 @@ export class Renderer {
     ctx.arc(ox, oy, m + 3, 0, Math.PI * 2);
     ctx.clip();
     ctx.strokeStyle = "rgba(255,255,255,0.35)";
+    ctx.lineWidth = 1;
     ctx.strokeRect(ox + (this.camX - this.#w / 2 / s) * k, oy - (this.camY + this.#h / 2 / s) * k, (this.#w / s) * k, (this.#h / s) * k);
     ctx.restore();
   }

@@ -2,8 +2,8 @@
  * The browser game in a real browser: headless Chromium (Debian's `chromium`, driven by
  * playwright-core) on a server started here on free ports. Two pages and one UDP bot
  * play; what one page does, the other shows. The pages' state is read through the
- * `window.lwar` debug hook; screenshots go to a temporary folder (and Alice's, taken while
- * she fires, also to $LWAR_PLAY_PNG when set: that is how docs/play.png is made).
+ * `window.lwar` debug hook; screenshots go to a temporary folder (`npm run screenshots`
+ * makes the ones in docs/).
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -103,7 +103,6 @@ describe("browser: two pages and a UDP bot in one match", function () {
       assert.ok(shot.drawn.ships.some((x) => x.name === "Alice"));
       await sleep(600);
       await alice.screenshot({ path: shots[0] });
-      if (process.env.LWAR_PLAY_PNG) await alice.screenshot({ path: process.env.LWAR_PLAY_PNG });
     } finally {
       await alice.keyboard.up("ArrowUp");
       await alice.keyboard.up("Space");
