@@ -1,22 +1,20 @@
 /**
- * The browser game as served: `index.html` and one esbuild bundle, `app.js`, each also
- * gzipped. The Node host builds it in memory when it starts (a fraction of a second);
- * `npm run build:web` writes the same files to web/dist/ and prints their sizes.
+ * The browser game as served: `index.html` and one esbuild bundle, `app.js`.
+ * `npm run build:web` writes them to dist/web/, where the Node server reads them
+ * (web/page.ts), and prints their sizes; npm install does it too when esbuild is there.
+ * `npm run build:dist` (tools/dist.ts) writes them along with the server's bundle.
  */
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
-import type { PageFile } from "../hosts/node/web";
+import { PAGE_FILES, pageFile, type PageFile } from "./page";
 
 const WEB = fileURLToPath(new URL(".", import.meta.url));
+/** Where the built page goes: dist/web/. */
+export const PAGE_DIR = new URL("../dist/web/", import.meta.url);
 
 /** All assets together, gzipped, must stay within this (the board keeps them in flash). */
 export const PAGE_GZIP_BUDGET = 60 * 1024;
-
-function file(path: string, type: string, body: Uint8Array): PageFile {
-  return { path, type, body, gzip: new Uint8Array(gzipSync(body, { level: 9 })) };
-}
 
 /** Bundle the page. Deterministic: the same sources give the same bytes. */
 export async function buildWeb(): Promise<PageFile[]> {
@@ -33,8 +31,8 @@ export async function buildWeb(): Promise<PageFile[]> {
     logLevel: "silent",
   });
   const js = result.outputFiles[0].contents;
-  const html = readFileSync(WEB + "index.html");
-  return [file("/", "text/html; charset=utf-8", html), file("/app.js", "text/javascript; charset=utf-8", js)];
+  const html = new Uint8Array(readFileSync(WEB + "index.html"));
+  return [pageFile("/", html), pageFile("/app.js", js)];
 }
 
 /** Total gzipped bytes of `files`. */
@@ -44,15 +42,18 @@ export function gzipTotal(files: readonly PageFile[]): number {
   return n;
 }
 
+/** Write `files` into `dir` under their names (web/page.ts). */
+export function writePage(files: readonly PageFile[], dir: URL = PAGE_DIR): void {
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) writeFileSync(new URL(PAGE_FILES.find((p) => p.path === f.path)!.name, dir), f.body);
+}
+
 async function main(): Promise<void> {
   const files = await buildWeb();
-  const out = WEB + "dist/";
-  mkdirSync(out, { recursive: true });
+  writePage(files);
   for (const f of files) {
-    const name = f.path === "/" ? "index.html" : f.path.slice(1);
-    writeFileSync(out + name, f.body);
-    if (f.gzip !== null) writeFileSync(out + name + ".gz", f.gzip);
-    console.log(`${("web/dist/" + name).padEnd(22)} ${String(f.body.length).padStart(7)} B  gzip ${String(f.gzip?.length ?? 0).padStart(6)} B`);
+    const name = "dist/web/" + PAGE_FILES.find((p) => p.path === f.path)!.name;
+    console.log(`${name.padEnd(20)} ${String(f.body.length).padStart(7)} B  gzip ${String(f.gzip?.length ?? 0).padStart(6)} B`);
   }
   const total = gzipTotal(files);
   console.log(`total gzipped ${total} B of a ${PAGE_GZIP_BUDGET} B budget`);

@@ -7,18 +7,13 @@
 import UDP from "embedded:io/socket/udp";
 import Timer from "timer";
 import Time from "time";
+import type { PeerCarriage } from "../../modules/carriage";
 import type { Core, Host } from "../../modules/host";
 import type { Kernels } from "../../modules/native";
 import { MAX_PACKET } from "../../modules/protocol/constants";
 import { TickCost } from "../../modules/tickcost";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
-
-/** Peers carried by something other than the UDP socket (hosts/moddable/web.ts), numbered above 65535. */
-export interface PeerCarriage {
-  /** One packet to the peer numbered `port`; the carriage counts what it cannot send. */
-  send(bytes: Uint8Array, length: number, port: number): void;
-}
 
 export interface ModdableHostOptions {
   port: number;

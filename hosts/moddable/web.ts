@@ -26,55 +26,22 @@ import { Server as HTTPServer } from "http";
 import { Digest } from "crypt";
 import Resource from "Resource";
 import Timer from "timer";
-import type { Core } from "../../modules/host";
+import { CloseCode, describePeer, WebCounter, WEB_DROPS, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
 import { HEADER_SIZE, MAX_PACKET, Msg, RejectReason } from "../../modules/protocol/constants";
 import { counterNames } from "../../modules/protocol/counters";
 import { describeKick, LogEvent } from "../../modules/server/events";
 import { Frame, FrameReader, Status, upgradeRequest, WS_GUID } from "./frames";
 import { PAGES, type BoardPage } from "./pages";
 
-/** Ports above this name WebSocket connections; a UDP port never does. */
-export const WS_PORT_BASE = 0x10000;
-export const WS_PATH = "/ws";
-
-/** What the web transport counts, as indices into `BoardWeb.counters` (the Node host's names, where they mean the same). */
+/** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and one of the board's own. */
 export const W = Object.freeze({
-  /** WebSocket connections accepted (handshake done). */
-  Connections: 0,
-  /** Text messages dropped. */
-  TextDropped: 1,
-  /** Messages dropped because they came in more than one frame. */
-  FragmentedDropped: 2,
-  /** Connections closed for a protocol error (1002), too many fragments (1008) or a message over 64 KiB (1009). */
-  ProtocolErrors: 3,
-  /** Packets not sent: the socket had no room, or the connection was closing or gone. */
-  SendDropped: 4,
-  /** Connections closed after a Reject. */
-  RejectCloses: 5,
-  /** Connections closed after a kick, a timeout or a Disconnect of their player. */
-  PlayerCloses: 6,
-  /** Connections closed for not being a player for `idleMs`. */
-  IdleCloses: 7,
-  /** Upgrades refused: `maxConnections` open already, or not a valid WebSocket upgrade. */
-  UpgradesRefused: 8,
-  HttpRequests: 9,
-  HttpNotFound: 10,
+  ...WebCounter,
   /** Requests for other paths sent to the page (access-point mode: the captive portal). */
   Redirects: 11,
 } as const);
 
 export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(W));
-/** Counters that mean something was dropped or refused, for the status line. */
-export const WEB_DROPS: readonly number[] = Object.freeze([W.TextDropped, W.FragmentedDropped, W.ProtocolErrors, W.SendDropped, W.UpgradesRefused]);
-
-/** Close codes, as on the Node host (docs/protocol.md). */
-const CloseCode = Object.freeze({ Left: 1000, Rejected: 4000, Kicked: 4100, TimedOut: 4200, Idle: 4201 } as const);
-
-/** What the transport needs of the server. */
-export interface PeerCore extends Core {
-  disconnectPeer(address: string, port: number): boolean;
-  readonly port: ArrayLike<number>;
-}
+export { describePeer, WEB_DROPS };
 
 export interface BoardWebOptions {
   port: number;
@@ -84,12 +51,6 @@ export interface BoardWebOptions {
   idleMs: number;
   /** Access-point mode: requests for unknown paths are redirected here ("http://192.168.4.1/"); null: 404. */
   portal: string | null;
-}
-
-/** A generated response: `/status`, `/metrics`. */
-export interface RouteResponse {
-  type: string;
-  body: string;
 }
 
 /** The SDK's TCP socket (modules/network/socket), as this file uses it. */
@@ -518,9 +479,4 @@ export class BoardWeb {
       }
     }
   }
-}
-
-/** A peer as log lines show it: address:port for UDP, ws:address#n for a WebSocket connection. */
-export function describePeer(address: string, port: number): string {
-  return port > WS_PORT_BASE ? `${address}#${port - WS_PORT_BASE}` : `${address}:${port}`;
 }

@@ -6,17 +6,14 @@
  */
 import dgram from "node:dgram";
 import { performance } from "node:perf_hooks";
+import type { PeerCarriage } from "../../modules/carriage";
 import type { Core, Host } from "../../modules/host";
 import { TickCost } from "../../modules/tickcost";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
-/** Peers carried by something other than the UDP socket, numbered above 65535. */
-export interface PeerCarriage {
-  /** One packet to the peer numbered `port`; the carriage counts what it cannot send. */
-  send(bytes: Uint8Array, length: number, port: number): void;
-  /** Sees every log event before the log sink does, while the slot still names its peer. */
-  event(event: number, slot: number, value: number): void;
+/** The WebSocket transport as the host holds it: a carriage (modules/carriage.ts) that closes. */
+interface ClosingCarriage extends PeerCarriage {
   close(): Promise<void>;
 }
 
@@ -43,7 +40,7 @@ export class NodeHost implements Host {
   #core: Core | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
-  #peers: PeerCarriage | null = null;
+  #peers: ClosingCarriage | null = null;
   /** Sends that failed synchronously or asynchronously. */
   sendErrors = 0;
   /** What each `core.tick` took. */
@@ -97,7 +94,7 @@ export class NodeHost implements Host {
   }
 
   /** Route the peers numbered above 65535 to `carriage`; it closes with the host. */
-  addPeers(carriage: PeerCarriage): void {
+  addPeers(carriage: ClosingCarriage): void {
     this.#peers = carriage;
   }
 

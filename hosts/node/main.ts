@@ -12,6 +12,7 @@ import type { LogRecord, Reporter } from "../../modules/report";
 import { ListenError, pageUrls, serve, type Served } from "./serve";
 import { DEFAULT_RECORD_MAX_MB, Recorder, stateHashRecord } from "./recorder";
 import { defineCommand, parseArgv, UsageError, type OptionSpec, type Values } from "../../cli";
+import { PageError } from "../../web/page";
 
 const HTTP_PORT = 8080;
 
@@ -202,6 +203,10 @@ async function start(settings: Settings, out: Output, recorder: Recorder | null 
   } catch (err) {
     if (err instanceof ConfigError) command.usage(err.message);
     if (err instanceof ListenError) command.usage(err.what === "http" ? `${err.message} (--http-port 0 serves no page)` : err.message);
+    if (err instanceof PageError) {
+      process.stderr.write(`lwar-xs: ${err.message}\n`);
+      process.exit(1);
+    }
     throw err;
   }
 }

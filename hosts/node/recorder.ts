@@ -22,7 +22,7 @@ import {
 } from "../../modules/recording/format";
 import { hex, stateHash } from "../../modules/recording/replay";
 import type { NodeHost } from "./host";
-import type { PeerCore } from "./web";
+import type { PeerCore } from "../../modules/carriage";
 
 export const DEFAULT_RECORD_MAX_MB = 64;
 const MB = 1024 * 1024;

@@ -1,19 +1,27 @@
 /**
  * A whole Node server: the match on a NodeHost's UDP socket and, when asked, the page and
  * the WebSocket carriage on an HTTP port, with `/status` (JSON) and `/metrics`
- * (Prometheus) beside them. `npm start` and the tests build it here.
+ * (Prometheus) beside them. `npm start` and the tests build it here; the page is read
+ * from dist/web/ (web/page.ts), built ahead of time by `npm run build:web`.
  */
 import { networkInterfaces } from "node:os";
+import { describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "../../modules/carriage";
 import type { Config } from "../../modules/config";
 import type { Game } from "../../modules/game/game";
 import { createMatch } from "../../modules/match";
 import { Reporter } from "../../modules/report";
 import { deathValue, LogEvent } from "../../modules/server/events";
 import type { Server } from "../../modules/server/server";
-import { buildWeb } from "../../web/build";
+import { readPage, type PageFile } from "../../web/page";
 import { NodeHost, type LogSink } from "./host";
 import type { MatchTap } from "./recorder";
-import { WEB_COUNTER_NAMES, WEB_DROPS, WebTransport, WS_PORT_BASE, type PageFile, type WebTransportOptions } from "./web";
+import { WebTransport, type WebTransportOptions } from "./web";
+
+/**
+ * The built page (`npm run build:web`): dist/web/, beside the server's bundle
+ * (dist/lwar-xs.js) or two folders up from this file when it runs from the sources.
+ */
+export const PAGE_DIR = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/" : "./web/", import.meta.url);
 
 export interface ServeOptions {
   config: Config;
@@ -30,7 +38,7 @@ export interface ServeOptions {
    * `report.event(...)` makes its line.
    */
   log?: LogSink;
-  /** The page's files; built from web/ when not given. */
+  /** The page's files; read from PAGE_DIR when not given. */
   files?: readonly PageFile[];
   web?: Omit<WebTransportOptions, "files">;
   /** Stands between the sockets and the match: the flight recorder (hosts/node/recorder.ts). */
@@ -71,7 +79,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
   });
   const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
-  const files = o.httpPort === null ? null : (o.files ?? (await buildWeb()));
+  const files = o.httpPort === null ? null : (o.files ?? readPage(PAGE_DIR));
   let udp;
   let address = o.address;
   try {
@@ -135,9 +143,4 @@ export function pageUrls(address: string, port: number): string[] {
   }
   if (urls.length === 0) urls.push(`http://127.0.0.1${suffix}`);
   return urls;
-}
-
-/** A peer as log lines show it: address:port for UDP, ws:address#n for a WebSocket connection. */
-export function describePeer(address: string, port: number): string {
-  return port > WS_PORT_BASE ? `${address}#${port - WS_PORT_BASE}` : `${address}:${port}`;
 }

@@ -15,88 +15,15 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import type { Core } from "../../modules/host";
+import { CloseCode, WebCounter as W, WEB_COUNTER_NAMES, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
 import { HEADER_SIZE, Msg, RejectReason } from "../../modules/protocol/constants";
-import { counterNames } from "../../modules/protocol/counters";
 import { describeKick, LogEvent } from "../../modules/server/events";
+import type { PageFile } from "../../web/page";
 import { FrameTracker } from "./frames";
 
-/** Ports above this name WebSocket connections; a UDP port never does. */
-export const WS_PORT_BASE = 0x10000;
-/** The WebSocket endpoint's path. */
-export const WS_PATH = "/ws";
-
-/** What the web transport counts, as indices into `WebTransport.counters`. */
-export const W = Object.freeze({
-  /** WebSocket connections accepted. */
-  Connections: 0,
-  /** Text messages dropped (packets travel as binary messages only). */
-  TextDropped: 1,
-  /** Messages dropped because they came in more than one frame. */
-  FragmentedDropped: 2,
-  /** Connections ws closed for a protocol error or a message over `maxMessageBytes`. */
-  ProtocolErrors: 3,
-  /** Packets not sent: the connection had `maxBufferedBytes` waiting already, or was closing or gone. */
-  SendDropped: 4,
-  /** Connections closed after a Reject. */
-  RejectCloses: 5,
-  /** Connections closed after a kick, a timeout or a Disconnect of their player. */
-  PlayerCloses: 6,
-  /** Connections closed for not being a player for `idleMs`. */
-  IdleCloses: 7,
-  /** Upgrades refused: another path, or `maxConnections` open already. */
-  UpgradesRefused: 8,
-  HttpRequests: 9,
-  HttpNotFound: 10,
-} as const);
-
-export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(W));
-/** Counters that mean something was dropped or refused, for the status line. */
-export const WEB_DROPS: readonly number[] = Object.freeze([W.TextDropped, W.FragmentedDropped, W.ProtocolErrors, W.SendDropped, W.UpgradesRefused]);
-
-/**
- * WebSocket close codes the host sends (4000..4999 is for applications). The reason text
- * says the same in words; the page shows it.
- */
-export const CloseCode = Object.freeze({
-  /** The player sent Disconnect. */
-  Left: 1000,
-  /** The HTTP server is shutting down with the connection not a player. */
-  GoingAway: 1001,
-  /** Reject: 4000 + reason (4001: server full). */
-  Rejected: 4000,
-  /** Kicked: 4100 + kick reason (4101 queue overflow, 4102 misbehaviour, 4103 shutdown). */
-  Kicked: 4100,
-  /** Dropped for silence. */
-  TimedOut: 4200,
-  /** Open for `idleMs` without being a player. */
-  Idle: 4201,
-} as const);
-
-/** One file of the page, as served. */
-export interface PageFile {
-  /** URL path: "/" or "/app.js". */
-  path: string;
-  /** Content-Type. */
-  type: string;
-  body: Uint8Array;
-  /** The same bytes gzipped, served to clients that accept gzip; null: never. */
-  gzip: Uint8Array | null;
-}
-
-/** A generated response: `/status`, `/metrics`. */
-export interface RouteResponse {
-  type: string;
-  body: string;
-}
-
-/** What the transport needs of the server. */
-export interface PeerCore extends Core {
-  /** Forget a peer whose connection is gone (a Disconnect with nothing sent back). */
-  disconnectPeer(address: string, port: number): boolean;
-  /** Port of the player in each slot, -1 when free. */
-  readonly port: ArrayLike<number>;
-}
+// What both hosts' carriages share is declared in modules/carriage.ts, the page's files in
+// web/page.ts; the transport's counters, close codes and ports are these.
+export { CloseCode, W, WS_PORT_BASE, type PageFile };
 
 export interface WebTransportOptions {
   files: readonly PageFile[];

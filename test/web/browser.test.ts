@@ -14,6 +14,7 @@ import { CHROMIUM, launchChromium } from "./chromium";
 import { makeConfig } from "../../modules/config";
 import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
+import { buildWeb } from "../../web/build";
 import type { PageSnapshot } from "../../web/world";
 import { sleep, udpPlayer, waitFor, type UdpPlayer } from "../integration/players";
 
@@ -59,7 +60,8 @@ describe("browser: two pages and a UDP bot in one match", function () {
 
   it("one page names itself, chats, thrusts and fires; the other shows it all, and the scoreboard lists all three", async function () {
     const started = performance.now();
-    server = await serve({ config: makeConfig(), seed: 20240607, address: "127.0.0.1", udpPort: 0, httpPort: 0 });
+    // The page as the sources build it now, not the copy in dist/.
+    server = await serve({ config: makeConfig(), seed: 20240607, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: await buildWeb() });
     const url = `http://127.0.0.1:${server.http!.port}/`;
     browser = await launchChromium();
     // Two contexts: each page has its own storage, like two people's browsers.

@@ -35,16 +35,10 @@ import { MAX_PACKET } from "../../modules/protocol/constants";
 import UDP, { wire } from "./moddable-stubs/udp";
 import Timer, { timers } from "./moddable-stubs/timer";
 import { clock } from "./moddable-stubs/time";
+import type { Lwxs, LwxsPrint } from "../../tools/xs/lwxs";
 
-declare const xs: {
-  gc(): void;
-  slotsUsed(): number;
-  chunksUsed(): number;
-  collections(): number;
-  now(): number;
-  args: string[];
-};
-declare const print: (...values: unknown[]) => void;
+declare const xs: Lwxs;
+declare const print: LwxsPrint;
 
 /** What the proof uses of hosts/moddable/host.ts's ModdableHost. */
 export interface ModdableHostLike extends Host {

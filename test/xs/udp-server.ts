@@ -19,25 +19,10 @@ import { GameCounter } from "../../modules/game/game";
 import { createGame } from "../../modules/match";
 import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { LogEvent } from "../../modules/server/events";
+import type { Lwxs, LwxsPrint } from "../../tools/xs/lwxs";
 
-declare const xs: {
-  gc(): void;
-  slotsUsed(): number;
-  chunksUsed(): number;
-  collections(): number;
-  now(): number;
-  run(tick: (() => void) | null, intervalMs?: number): void;
-  stop(code?: number): void;
-  udpOpen(port: number, buffer: ArrayBuffer, handler: (length: number, address: string, port: number) => void): number;
-  udpSend(bytes: Uint8Array, length: number, address: string, port: number): number;
-  udpClose(): void;
-  args: string[];
-  maxSlots: number;
-  baseSlots: number;
-  maxChunks: number;
-  baseChunks: number;
-};
-declare const print: (...values: unknown[]) => void;
+declare const xs: Lwxs;
+declare const print: LwxsPrint;
 
 class XsHost implements Host {
   sendFailures = 0;

@@ -21,24 +21,15 @@ import { Scenario } from "../../harness/scenario";
 import type { Client, ClientListener } from "../../modules/client/client";
 import { ClientState } from "../../modules/client/client";
 import type { Core } from "../../modules/host";
-import type { Kernels } from "../../modules/native";
 import { GAME_COUNTER_COUNT, GameCounter, type Game } from "../../modules/game/game";
 import { getU32 } from "../../modules/protocol/bytes";
 import { C, COUNTER_COUNT } from "../../modules/protocol/counters";
 import { Msg } from "../../modules/protocol/constants";
 import { LogEvent } from "../../modules/server/events";
+import type { Lwxs, LwxsPrint } from "../../tools/xs/lwxs";
 
-declare const xs: {
-  gc(): void;
-  slotsUsed(): number;
-  chunksUsed(): number;
-  collections(): number;
-  now(): number;
-  stop(code?: number): void;
-  args: string[];
-  kernels?: Kernels;
-};
-declare const print: (...values: unknown[]) => void;
+declare const xs: Lwxs;
+declare const print: LwxsPrint;
 
 /**
  * Every reliable and unreliable message the 8 clients apply, by type; Chat, Name and

@@ -24,29 +24,14 @@
  *           (a fresh ArrayBuffer with `address` and `port`) and the Uint8Array that
  *           hosts/moddable/host.ts wraps around it: the per-datagram garbage of the device
  */
-import type { Kernels } from "../../modules/native";
 import { makeConfig, type Config } from "../../modules/config";
 import type { Host } from "../../modules/host";
 import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
+import type { Lwxs, LwxsPrint } from "../xs/lwxs";
 
-declare const xs: {
-  gc(): void;
-  slotsUsed(): number;
-  chunksUsed(): number;
-  collections(): number;
-  now(): number;
-  readonly baseSlots: number;
-  readonly baseChunks: number;
-  readonly args: string[];
-  run(tick: (() => void) | null, intervalMs?: number): void;
-  stop(code?: number): void;
-  udpOpen(port: number, buffer: Uint8Array, handler: (length: number, address: string, port: number) => void): number;
-  udpSend(bytes: Uint8Array, length: number, address: string, port: number): number;
-  udpClose(): void;
-  readonly kernels?: Kernels;
-};
-declare const print: (...values: unknown[]) => void;
+declare const xs: Lwxs;
+declare const print: LwxsPrint;
 
 class LwxsHost implements Host {
   readonly #t0: number;

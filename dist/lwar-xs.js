@@ -1,0 +1,5976 @@
+#!/usr/bin/env node
+// Built by `npm run build:dist` from hosts/node/main.ts and what it imports; do not edit.
+
+// hosts/node/main.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+
+// hosts/node/host.ts
+import dgram from "node:dgram";
+import { performance as performance2 } from "node:perf_hooks";
+
+// modules/tickcost.ts
+var TICK_BUCKETS = 104;
+function tickBucket(us) {
+  if (us < 8) return us < 0 ? 0 : us;
+  const e = 31 - Math.clz32(us);
+  const b = (e - 1 << 2) + (us >> e - 2 & 3);
+  return b < TICK_BUCKETS ? b : TICK_BUCKETS - 1;
+}
+function tickBucketLower(b) {
+  if (b < 8) return b;
+  const e = (b >> 2) + 1;
+  return (4 + (b & 3)) * 2 ** (e - 2);
+}
+var TickCost = class {
+  /** Ticks by bucket, since start. */
+  buckets;
+  /** Ticks measured. */
+  count = 0;
+  /** Sum of their costs, µs. */
+  sumUs = 0;
+  /** The dearest tick, µs. */
+  maxUs = 0;
+  /** The period the host ticks at, ms. */
+  periodMs;
+  /** Where the microseconds come from: "performance.now", "Time.microseconds" or "Time.ticks" (1 ms steps). */
+  clock;
+  constructor(periodMs, clock) {
+    this.periodMs = periodMs;
+    this.clock = clock;
+    this.buckets = new Uint32Array(TICK_BUCKETS);
+  }
+  record(us) {
+    us = us > 0 ? Math.round(us) : 0;
+    this.buckets[tickBucket(us)]++;
+    this.count++;
+    this.sumUs += us;
+    if (us > this.maxUs) this.maxUs = us;
+  }
+};
+function summarize(cost, since) {
+  const ticks = cost.count - (since === null ? 0 : since.count);
+  const sum = cost.sumUs - (since === null ? 0 : since.sumUs);
+  if (ticks <= 0) return { ticks: 0, meanUs: 0, p99Us: 0, share: 0 };
+  const want = Math.ceil(ticks * 0.99);
+  let seen = 0;
+  let p99 = 0;
+  for (let b = 0; b < TICK_BUCKETS; b++) {
+    seen += cost.buckets[b] - (since === null ? 0 : since.buckets[b]);
+    if (seen >= want) {
+      p99 = b < TICK_BUCKETS - 1 ? tickBucketLower(b + 1) : cost.maxUs;
+      break;
+    }
+  }
+  if (p99 > cost.maxUs) p99 = cost.maxUs;
+  const mean = sum / ticks;
+  return { ticks, meanUs: mean, p99Us: p99, share: mean / (cost.periodMs * 1e3) };
+}
+
+// hosts/node/host.ts
+var RECEIVE_BUFFER_BYTES = 8 * 64 * 1024;
+var NodeHost = class {
+  #socket = null;
+  #tickMs;
+  #log;
+  #core = null;
+  #timer = null;
+  #closed = false;
+  #peers = null;
+  /** Sends that failed synchronously or asynchronously. */
+  sendErrors = 0;
+  /** What each `core.tick` took. */
+  tickCost;
+  constructor(options = {}) {
+    this.#tickMs = options.tickMs ?? 10;
+    this.#log = options.log ?? null;
+    this.tickCost = new TickCost(this.#tickMs, "performance.now");
+  }
+  /** The UDP socket (made by listen()). */
+  get socket() {
+    if (this.#socket === null) throw new Error("the host is not listening: call listen() first");
+    return this.#socket;
+  }
+  /**
+   * Bind and resolve with the bound address and port, and the receive buffer the kernel
+   * granted. An IPv6 address binds an IPv6 socket; `::` is dual stack (IPv4 too).
+   */
+  listen(port, address) {
+    const v6 = address.includes(":");
+    const socket = dgram.createSocket({ type: v6 ? "udp6" : "udp4", reuseAddr: false, ipv6Only: false, recvBufferSize: RECEIVE_BUFFER_BYTES });
+    this.#socket = socket;
+    socket.on("message", (msg, rinfo) => {
+      if (this.#core !== null) this.#core.receive(msg, msg.length, rinfo.address, rinfo.port);
+    });
+    return new Promise((resolve, reject) => {
+      const onError = (err) => reject(err);
+      socket.once("error", onError);
+      socket.bind(port, address, () => {
+        socket.off("error", onError);
+        socket.on("error", () => this.sendErrors++);
+        const a = socket.address();
+        resolve({ address: a.address, port: a.port, receiveBuffer: socket.getRecvBufferSize() });
+      });
+    });
+  }
+  /** Start feeding `core`: datagrams as they come, ticks every tickMs. */
+  attach(core) {
+    this.#core = core;
+    if (this.#timer === null) this.#timer = setInterval(() => this.#tick(core), this.#tickMs);
+  }
+  #tick(core) {
+    const start2 = performance2.now();
+    core.tick(start2);
+    this.tickCost.record((performance2.now() - start2) * 1e3);
+  }
+  /** Route the peers numbered above 65535 to `carriage`; it closes with the host. */
+  addPeers(carriage) {
+    this.#peers = carriage;
+  }
+  send(bytes, length, address, port) {
+    if (this.#closed) return;
+    if (port > 65535) {
+      if (this.#peers !== null) this.#peers.send(bytes, length, port);
+      else this.sendErrors++;
+      return;
+    }
+    const copy = Buffer.from(bytes.subarray(0, length));
+    if (this.#socket === null) {
+      this.sendErrors++;
+      return;
+    }
+    this.#socket.send(copy, port, address, (err) => {
+      if (err) this.sendErrors++;
+    });
+  }
+  now() {
+    return performance2.now();
+  }
+  log(event, slot, value) {
+    if (this.#peers !== null) this.#peers.event(event, slot, value);
+    if (this.#log !== null) this.#log(event, slot, value);
+  }
+  /** Stop ticking and close the socket (and the other carriage) once pending sends have gone out. */
+  close() {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#core = null;
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    const udp = new Promise((resolve) => {
+      const socket = this.#socket;
+      if (socket === null) resolve();
+      else setTimeout(() => socket.close(() => resolve()), 20);
+    });
+    return this.#peers === null ? udp : Promise.all([udp, this.#peers.close()]).then(() => void 0);
+  }
+};
+
+// modules/protocol/constants.ts
+var APP_ID = 4067461061;
+var MAX_PACKET = 512;
+var HEADER_SIZE = 14;
+var RELIABLE_HEADER = 5;
+var NAME_LENGTH = 32;
+var CHAT_LENGTH = 128;
+var MAX_PLAYERS = 8;
+var DEFAULT_PORT = 32422;
+var NO_ACK = 4294967295;
+var UPDATE_ENTRY = 15;
+var Msg = Object.freeze({
+  Connect: 101,
+  Disconnect: 102,
+  Join: 103,
+  Leave: 104,
+  Chat: 105,
+  Add: 106,
+  Remove: 107,
+  Selection: 108,
+  Name: 109,
+  Stats: 201,
+  Update: 202,
+  Input: 203,
+  /** Extension: unreliable, server to client, `{reason u8}`. */
+  Reject: 204
+});
+var RejectReason = Object.freeze({ ServerFull: 1 });
+var FROM_CLIENT = 1;
+var FROM_SERVER = 2;
+var TYPE_BASE = 100;
+var TYPE_ROWS = 105;
+function table() {
+  const size = new Int16Array(TYPE_ROWS);
+  const reliable = new Uint8Array(TYPE_ROWS);
+  const senders = new Uint8Array(TYPE_ROWS);
+  const row = (type, bytes, rel, who) => {
+    size[type - TYPE_BASE] = bytes;
+    reliable[type - TYPE_BASE] = rel;
+    senders[type - TYPE_BASE] = who;
+  };
+  row(Msg.Connect, 0, 1, FROM_CLIENT);
+  row(Msg.Disconnect, 0, 1, FROM_CLIENT);
+  row(Msg.Join, 4, 1, FROM_SERVER);
+  row(Msg.Leave, 4, 1, FROM_SERVER);
+  row(Msg.Chat, -1, 1, FROM_CLIENT | FROM_SERVER);
+  row(Msg.Add, 9, 1, FROM_SERVER);
+  row(Msg.Remove, 4, 1, FROM_SERVER);
+  row(Msg.Selection, 6, 1, FROM_CLIENT | FROM_SERVER);
+  row(Msg.Name, 4 + NAME_LENGTH, 1, FROM_CLIENT | FROM_SERVER);
+  row(Msg.Stats, 2 * 2 * MAX_PLAYERS, 0, FROM_SERVER);
+  row(Msg.Update, -1, 0, FROM_SERVER);
+  row(Msg.Input, 5, 0, FROM_CLIENT);
+  row(Msg.Reject, 1, 0, FROM_SERVER);
+  return { size, reliable, senders };
+}
+var types = null;
+function typeTable() {
+  if (types === null) types = table();
+  return types;
+}
+
+// modules/config.ts
+var defaultConfig = Object.freeze({
+  maxPlayers: MAX_PLAYERS,
+  reliableQueueBytes: 2048,
+  maxEntities: 192,
+  shipTypes: 3,
+  weaponTypes: 3,
+  timeoutMs: 15e3,
+  updateIntervalMs: 66,
+  statsIntervalMs: 500,
+  resendIntervalMs: 100,
+  misbehaviourLimit: 16,
+  maxUpdatePacketsPerTick: 3,
+  planets: 6
+});
+var ConfigError = class extends RangeError {
+  // A field, not an assignment: on XS, Error.prototype is frozen after preload and
+  // assigning an inherited read-only `name` would throw.
+  name = "ConfigError";
+};
+function checkInt(name, value, min, max) {
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`config.${name} must be an integer in ${min}..${max}, got ${value}`);
+}
+function makeConfig(overrides) {
+  const c = Object.assign({}, defaultConfig, overrides);
+  checkInt("maxPlayers", c.maxPlayers, 1, MAX_PLAYERS);
+  checkInt("reliableQueueBytes", c.reliableQueueBytes, 512, 65535);
+  checkInt("maxEntities", c.maxEntities, 1, 65535);
+  checkInt("shipTypes", c.shipTypes, 1, 255);
+  checkInt("weaponTypes", c.weaponTypes, 1, 255);
+  checkInt("timeoutMs", c.timeoutMs, 100, 36e5);
+  checkInt("updateIntervalMs", c.updateIntervalMs, 1, 1e4);
+  checkInt("statsIntervalMs", c.statsIntervalMs, 1, 6e4);
+  checkInt("resendIntervalMs", c.resendIntervalMs, 1, 1e4);
+  checkInt("misbehaviourLimit", c.misbehaviourLimit, 1, 1e6);
+  checkInt("maxUpdatePacketsPerTick", c.maxUpdatePacketsPerTick, 1, 64);
+  checkInt("planets", c.planets, 0, 8);
+  return c;
+}
+
+// hosts/node/serve.ts
+import { networkInterfaces } from "node:os";
+
+// modules/protocol/counters.ts
+var C = Object.freeze({
+  PacketsIn: 0,
+  BytesIn: 1,
+  PacketsOut: 2,
+  BytesOut: 3,
+  // Whole packets dropped by validation, by reason.
+  TooShort: 4,
+  TooLong: 5,
+  BadAppId: 6,
+  UnknownType: 7,
+  WrongChannel: 8,
+  WrongDirection: 9,
+  Truncated: 10,
+  UnterminatedChat: 11,
+  UnterminatedName: 12,
+  TrailingBytes: 13,
+  // Packets that validate but are not acted on.
+  UnknownPeer: 14,
+  BadAck: 15,
+  // Single messages dropped.
+  DuplicateReliable: 16,
+  OutOfOrderReliable: 17,
+  StaleUnreliable: 18,
+  SpoofedId: 19,
+  BadName: 20,
+  BadSelection: 21,
+  BadChat: 22,
+  // Life cycle.
+  Joins: 23,
+  Leaves: 24,
+  Timeouts: 25,
+  Kicks: 26,
+  Rejects: 27,
+  QueueOverflows: 28,
+  Misbehaviour: 29,
+  ReliableSent: 30,
+  ReliableResent: 31,
+  ReliableReceived: 32,
+  UpdatesSent: 33,
+  StatsSent: 34,
+  UpdateEntitiesSent: 35,
+  SendErrors: 36,
+  /** Players dropped for not acknowledging their Join within the handshake time. */
+  HandshakeTimeouts: 37,
+  /** Chats, renames and selections refused at their source: the sender's flood bucket was empty, or it is not announced yet. */
+  Refused: 38,
+  /** Inputs cleared because none arrived for INPUT_STALE_MS. */
+  StaleInputs: 39,
+  /** Packets whose timestamp ran further ahead than the receiver's clock: not believed, their unreliable messages dropped. */
+  FutureTimestamp: 40,
+  /** Connects from new peers dropped because admissions ran ahead of the admission rate (they are resent). */
+  AdmissionsDeferred: 41,
+  /**
+   * Packets from a player that just left (its Disconnect, kick or timeout), within
+   * LEFT_MEMORY_MS: its last packets in flight, not a stranger's (those are UnknownPeer).
+   */
+  AfterLeave: 42,
+  /**
+   * Players dropped because the oldest reliable message they had not acknowledged waited
+   * longer than timeoutMs, however many packets they sent (also counted in Timeouts).
+   */
+  AckStalls: 43,
+  /** Players dropped for falling a whole broadcast ring behind (also counted in Timeouts). */
+  Laggards: 44
+});
+var COUNTER_NAMES = Object.freeze(counterNames(C));
+var COUNTER_COUNT = COUNTER_NAMES.length;
+function counterNames(declaration) {
+  const names = [];
+  for (const key of Object.keys(declaration)) {
+    const index = declaration[key];
+    if (names[index] !== void 0) throw new RangeError(`counter index ${index} used twice`);
+    names[index] = key[0].toLowerCase() + key.slice(1);
+  }
+  for (let i = 0; i < names.length; i++) if (names[i] === void 0) throw new RangeError(`no counter has index ${i}`);
+  return names;
+}
+var DROP_FIRST = C.TooShort;
+var DROP_LAST = C.BadAck;
+function createCounters() {
+  return new Uint32Array(COUNTER_COUNT);
+}
+
+// modules/carriage.ts
+var WS_PORT_BASE = 65536;
+var WS_PATH = "/ws";
+var WebCounter = Object.freeze({
+  /** WebSocket connections accepted (handshake done). */
+  Connections: 0,
+  /** Text messages dropped (packets travel as binary messages only). */
+  TextDropped: 1,
+  /** Messages dropped because they came in more than one frame. */
+  FragmentedDropped: 2,
+  /** Connections closed for a protocol error, too many fragments or a message over the limit. */
+  ProtocolErrors: 3,
+  /** Packets not sent: the connection had no room, or was closing or gone. */
+  SendDropped: 4,
+  /** Connections closed after a Reject. */
+  RejectCloses: 5,
+  /** Connections closed after a kick, a timeout or a Disconnect of their player. */
+  PlayerCloses: 6,
+  /** Connections closed for not being a player for `idleMs`. */
+  IdleCloses: 7,
+  /** Upgrades refused: another path, not a valid upgrade, or `maxConnections` open already. */
+  UpgradesRefused: 8,
+  HttpRequests: 9,
+  HttpNotFound: 10
+});
+var WEB_COUNTER_NAMES = Object.freeze(counterNames(WebCounter));
+var WEB_DROPS = Object.freeze([
+  WebCounter.TextDropped,
+  WebCounter.FragmentedDropped,
+  WebCounter.ProtocolErrors,
+  WebCounter.SendDropped,
+  WebCounter.UpgradesRefused
+]);
+var CloseCode = Object.freeze({
+  /** The player sent Disconnect. */
+  Left: 1e3,
+  /** The HTTP server is shutting down with the connection not a player. */
+  GoingAway: 1001,
+  /** Reject: 4000 + reason (4001: server full). */
+  Rejected: 4e3,
+  /** Kicked: 4100 + kick reason (4101 queue overflow, 4102 misbehaviour, 4103 shutdown). */
+  Kicked: 4100,
+  /** Dropped for silence. */
+  TimedOut: 4200,
+  /** Open for `idleMs` without being a player. */
+  Idle: 4201
+});
+function describePeer(address, port) {
+  return port > WS_PORT_BASE ? `${address}#${port - WS_PORT_BASE}` : `${address}:${port}`;
+}
+
+// modules/arena.ts
+var Arena = class _Arena {
+  buffer;
+  #measuring;
+  #at = 0;
+  #labels = [];
+  #bytes = [];
+  /**
+   * A measuring arena hands out one empty array per element type, whatever the take: on XS
+   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
+   */
+  #emptyf64 = null;
+  #emptyf32 = null;
+  #emptyu32 = null;
+  #emptyi32 = null;
+  #emptyu16 = null;
+  #emptyi16 = null;
+  #emptyu8 = null;
+  /** An arena that only counts: its arrays are empty. */
+  static measuring() {
+    return new _Arena(-1);
+  }
+  constructor(bytes) {
+    this.#measuring = bytes < 0;
+    this.buffer = new ArrayBuffer(this.#measuring ? 0 : bytes);
+  }
+  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
+  get bytes() {
+    return this.#at;
+  }
+  f64(n, label2 = "") {
+    const at = this.#take(n, 8, label2);
+    if (this.#measuring) return this.#emptyf64 ??= new Float64Array(0);
+    return new Float64Array(this.buffer, at, n);
+  }
+  f32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyf32 ??= new Float32Array(0);
+    return new Float32Array(this.buffer, at, n);
+  }
+  u32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyu32 ??= new Uint32Array(0);
+    return new Uint32Array(this.buffer, at, n);
+  }
+  i32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyi32 ??= new Int32Array(0);
+    return new Int32Array(this.buffer, at, n);
+  }
+  u16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyu16 ??= new Uint16Array(0);
+    return new Uint16Array(this.buffer, at, n);
+  }
+  i16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyi16 ??= new Int16Array(0);
+    return new Int16Array(this.buffer, at, n);
+  }
+  u8(n, label2 = "") {
+    const at = this.#take(n, 1, label2);
+    if (this.#measuring) return this.#emptyu8 ??= new Uint8Array(0);
+    return new Uint8Array(this.buffer, at, n);
+  }
+  /** Throws unless every byte of the buffer went to an array. */
+  done() {
+    if (this.#at !== this.buffer.byteLength)
+      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: ${this.#at} taken`);
+  }
+  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
+  rows() {
+    const rows = [];
+    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
+    return rows;
+  }
+  #take(n, size, label2) {
+    const at = this.#at;
+    if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
+    if (!this.#measuring && at + n * size > this.buffer.byteLength)
+      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
+    this.#at = at + n * size;
+    if (label2 !== "") {
+      const k = this.#labels.indexOf(label2);
+      if (k < 0) {
+        this.#labels.push(label2);
+        this.#bytes.push(n * size);
+      } else this.#bytes[k] += n * size;
+    }
+    return at;
+  }
+};
+
+// modules/input.ts
+var INPUT_FORWARD = 1;
+var INPUT_BACKWARD = 2;
+var INPUT_LEFT = 4;
+var INPUT_RIGHT = 8;
+var INPUT_SHOOTING = 16;
+
+// modules/random.ts
+var Random = class {
+  #s;
+  constructor(seed) {
+    this.#s = seed >>> 0 || 2654435769;
+  }
+  /** Next raw 32-bit value. */
+  nextU32() {
+    let x = this.#s;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.#s = x >>> 0;
+    return this.#s;
+  }
+  /** Uniform in [0, 1). */
+  next() {
+    return this.nextU32() / 4294967296;
+  }
+  /** Integer in [0, n). */
+  below(n) {
+    return Math.floor(this.next() * n);
+  }
+  get state() {
+    return this.#s;
+  }
+};
+
+// modules/units.ts
+var POS_SHIFT = 10;
+var POS_ONE = 1 << POS_SHIFT;
+var STEP_HZ = 30;
+var ANGLE_BITS = 12;
+var ANGLE_TURN = 1 << ANGLE_BITS;
+var ANGLE_MASK = ANGLE_TURN - 1;
+var CENTIDEGREES = 36e3;
+
+// modules/native.ts
+var VIEWS = 4;
+var Binding = class {
+  /** [view, byte offset] per array, then the scalars. */
+  words;
+  /** `words` as bytes, as the kernels take it. */
+  layout;
+  m0;
+  m1;
+  m2;
+  m3;
+  /** Index of the first scalar word. */
+  scalars;
+  constructor(arrays, scalars) {
+    const buffers = [];
+    this.scalars = 2 * arrays.length;
+    this.words = new Int32Array(this.scalars + scalars);
+    for (let i = 0; i < arrays.length; i++) {
+      const a = arrays[i];
+      if ((a.byteOffset & 3) !== 0 && a.BYTES_PER_ELEMENT === 4) throw new RangeError(`binding: array ${i} is not 4-byte aligned`);
+      let v = buffers.indexOf(a.buffer);
+      if (v < 0) {
+        if (buffers.length === VIEWS) throw new RangeError(`binding: more than ${VIEWS} buffers`);
+        v = buffers.push(a.buffer) - 1;
+      }
+      this.words[2 * i] = v;
+      this.words[2 * i + 1] = a.byteOffset;
+    }
+    const views = [];
+    for (let v = 0; v < VIEWS; v++) views.push(v < buffers.length ? new Uint8Array(buffers[v]) : views[0]);
+    this.m0 = views[0];
+    this.m1 = views[1];
+    this.m2 = views[2];
+    this.m3 = views[3];
+    this.layout = new Uint8Array(this.words.buffer);
+  }
+};
+
+// modules/game/entities.ts
+var NO_PLAYER = 4294967295;
+var EntityError = class extends Error {
+  // A field, not an assignment: on XS, Error.prototype is frozen after preload and
+  // assigning an inherited read-only `name` would throw.
+  name = "EntityError";
+};
+var EntityTable = class {
+  capacity;
+  /** Number of live entities. */
+  count = 0;
+  /** One past the highest index ever taken: no entity lives at or above it. */
+  end = 0;
+  /** 1 while the slot holds a live entity. */
+  alive;
+  generation;
+  /** Template id, sent as Add.typeId. */
+  type;
+  /** Owning player id, or NO_PLAYER. */
+  owner;
+  /** Position and velocity in the fixed-point units of modules/units.ts (1/1024 wu, 1/1024 wu per step). */
+  x;
+  y;
+  vx;
+  vy;
+  /** Heading in 1/4096 turn (modules/units.ts). */
+  rot;
+  /** 0..100. */
+  health;
+  /** Free list as a stack of indices. */
+  #free;
+  #freeTop;
+  #bytes;
+  listener = null;
+  /**
+   * Bumped by whoever changes positions, velocities, headings or health in place (the
+   * game, once per step): the server re-encodes Update entries only after a change.
+   */
+  version = 0;
+  constructor(capacity) {
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
+      throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
+    this.capacity = capacity;
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.x = a.i32(capacity);
+      this.y = a.i32(capacity);
+      this.vx = a.i32(capacity);
+      this.vy = a.i32(capacity);
+      this.rot = a.i32(capacity);
+      this.owner = a.u32(capacity);
+      this.generation = a.u16(capacity);
+      this.#free = a.u16(capacity);
+      this.alive = a.u8(capacity);
+      this.type = a.u8(capacity);
+      this.health = a.u8(capacity);
+    }
+    a.done();
+    this.#bytes = a.bytes;
+    for (let i = 0; i < capacity; i++) this.#free[i] = capacity - 1 - i;
+    this.#freeTop = capacity;
+  }
+  /** Bytes of the preallocated arrays (for the memory budget). */
+  poolBytes() {
+    return this.#bytes;
+  }
+  /** The generational id of the entity at `index`. */
+  id(index) {
+    return (this.generation[index] << 16 | index) >>> 0;
+  }
+  /** Index of a live entity by id, or -1. */
+  indexOf(id) {
+    const index = id & 65535;
+    if (index >= this.capacity || this.alive[index] === 0) return -1;
+    return this.generation[index] === id >>> 16 ? index : -1;
+  }
+  /** Take a slot, or return -1 when the pool is full. x, y in position units; the rest zeroed, health 100. */
+  add(type, owner, x, y) {
+    if (this.#freeTop === 0) return -1;
+    const i = this.#free[--this.#freeTop];
+    if (i >= this.end) this.end = i + 1;
+    this.generation[i] = this.generation[i] + 1 & 65535 || 1;
+    this.alive[i] = 1;
+    this.type[i] = type;
+    this.owner[i] = owner;
+    this.x[i] = x;
+    this.y[i] = y;
+    this.vx[i] = 0;
+    this.vy[i] = 0;
+    this.rot[i] = 0;
+    this.health[i] = 100;
+    this.count++;
+    if (this.listener !== null) this.listener.entityAdded(i);
+    return i;
+  }
+  /** Free a live slot. Freeing a dead slot is a bug in our code and throws. */
+  remove(index) {
+    if (index < 0 || index >= this.capacity || this.alive[index] === 0)
+      throw new EntityError(`remove of a dead entity slot ${index}`);
+    this.alive[index] = 0;
+    this.count--;
+    this.#free[this.#freeTop++] = index;
+    if (this.listener !== null) this.listener.entityRemoved(index, this.id(index));
+  }
+  /** Remove every entity owned by `owner`. */
+  removeOwnedBy(owner) {
+    for (let i = 0; i < this.capacity; i++)
+      if (this.alive[i] !== 0 && this.owner[i] === owner) this.remove(i);
+  }
+};
+
+// modules/game/grid.ts
+var ReachGrid = class {
+  /** Cell size is 1 << cellShift position units. */
+  cellShift;
+  /** Cells per side. */
+  side;
+  /** Half the side, position units; a multiple of the cell size. */
+  halfExtent;
+  /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
+  mask;
+  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
+  base;
+  constructor(halfExtent, cellShift) {
+    if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
+    const cell = 1 << cellShift;
+    if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 1073741823)
+      throw new RangeError("grid half extent must be a positive multiple of the cell size");
+    this.cellShift = cellShift;
+    this.halfExtent = halfExtent;
+    this.side = 2 * halfExtent >> cellShift;
+    this.mask = new Int32Array(this.side * this.side);
+    this.base = new Uint16Array(this.side * this.side);
+  }
+  poolBytes() {
+    return this.mask.byteLength + this.base.byteLength;
+  }
+  /** Column or row of a coordinate, clamped to the grid. */
+  line(v) {
+    const c = v + this.halfExtent >> this.cellShift;
+    return c < 0 ? 0 : c >= this.side ? this.side - 1 : c;
+  }
+  /** The cell (x, y) falls in. */
+  cell(x, y) {
+    return this.line(y) * this.side + this.line(x);
+  }
+  /** Every cell of `mask` back to the slow layer. */
+  clear() {
+    this.mask.set(this.base);
+  }
+  /**
+   * Set `bit` (0..15) in the slow layer for good, in every cell for which
+   * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
+   */
+  setFixed(bit, touches) {
+    const cell = 1 << this.cellShift;
+    for (let cy = 0; cy < this.side; cy++)
+      for (let cx = 0; cx < this.side; cx++) {
+        const x0 = cx * cell - this.halfExtent;
+        const y0 = cy * cell - this.halfExtent;
+        if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
+      }
+  }
+  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
+  mark(bit, x, y, r) {
+    this.#square(this.mask, bit, true, x, y, r);
+  }
+  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
+  markBase(bit, on, x, y, r) {
+    this.#square(this.base, bit, on, x, y, r);
+  }
+  #square(cells, bit, on, x, y, r) {
+    const half = this.halfExtent;
+    const shift = this.cellShift;
+    const last = this.side - 1;
+    let x0 = x - r + half >> shift;
+    let x1 = x + r + half >> shift;
+    let y0 = y - r + half >> shift;
+    let y1 = y + r + half >> shift;
+    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
+    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
+    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
+    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
+    const side = this.side;
+    const keep = ~bit;
+    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
+    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
+  }
+};
+
+// modules/game/templates.ts
+var TemplateId = Object.freeze({
+  Sun: 0,
+  PlanetSmall: 1,
+  PlanetMedium: 2,
+  PlanetLarge: 3,
+  Interceptor: 4,
+  Fighter: 5,
+  Cruiser: 6,
+  Pulse: 7,
+  Cannon: 8,
+  Torpedo: 9
+});
+var PLANET_BASE = 1;
+var PLANET_TYPES = 3;
+var SHIP_BASE = 4;
+var SHIP_TYPES = 3;
+var SHOT_BASE = 7;
+var SHOT_TYPES = 3;
+var TEMPLATE_COUNT = 10;
+var Kind = Object.freeze({ Sun: 1, Planet: 2, Ship: 3, Shot: 4 });
+var TEMPLATE_KIND = Object.freeze([
+  Kind.Sun,
+  Kind.Planet,
+  Kind.Planet,
+  Kind.Planet,
+  Kind.Ship,
+  Kind.Ship,
+  Kind.Ship,
+  Kind.Shot,
+  Kind.Shot,
+  Kind.Shot
+]);
+var TEMPLATE_RADIUS = Object.freeze([150, 28, 42, 64, 10, 14, 20, 3, 5, 8]);
+var TEMPLATE_NAME = Object.freeze([
+  "sun",
+  "small planet",
+  "planet",
+  "gas giant",
+  "interceptor",
+  "fighter",
+  "cruiser",
+  "pulse",
+  "cannon",
+  "torpedo"
+]);
+var STEP_HZ2 = 30;
+var STEP_MS = 1e3 / STEP_HZ2;
+var DT = 1 / STEP_HZ2;
+var ARENA_RADIUS = 3e3;
+var SUN_GM = 24e6;
+var PLANET_GM = Object.freeze([15e4, 3e5, 6e5]);
+var ORBIT_INNER = 600;
+var ORBIT_OUTER = 2550;
+var ORBIT_SPEED_FACTOR = 0.5;
+var SPAWN_MIN = 700;
+var SPAWN_MAX = 2700;
+var SPAWN_CLEARANCE = 250;
+var SPAWN_ATTEMPTS = 24;
+var RESPAWN_STEPS = 60;
+var JOIN_SPAWN_STEPS = 15;
+var SHOT_MAX_VELOCITY = 51200;
+var SHOT_ARM_STEPS = 9;
+var PLANET_RESTITUTION = 0.5;
+var SHIP_RESTITUTION = 0.8;
+var BOUNDARY_RESTITUTION = 0.5;
+var PLANET_DAMAGE_BASE = 8;
+var PLANET_DAMAGE_FACTOR = 0.05;
+var RAM_DAMAGE_BASE = 6;
+var RAM_DAMAGE_FACTOR = 0.05;
+var SHIP_NAME = Object.freeze(["interceptor", "fighter", "cruiser"]);
+var SHIP_THRUST = Object.freeze([478, 341, 228]);
+var SHIP_TURN = Object.freeze([96, 76, 52]);
+var SHIP_MAX_SPEED = Object.freeze([14336, 11264, 8533]);
+var SHIP_HP = Object.freeze([60, 100, 180]);
+var SHIP_MASS = Object.freeze([1, 2, 4]);
+var WEAPON_NAME = Object.freeze(["pulse", "cannon", "torpedo"]);
+var WEAPON_COOLDOWN = Object.freeze([3, 10, 24]);
+var WEAPON_SPEED = Object.freeze([650, 520, 360]);
+var WEAPON_VELOCITY = Object.freeze([22187, 17749, 12288]);
+var WEAPON_DAMAGE = Object.freeze([8, 22, 55]);
+var WEAPON_LIFE = Object.freeze([90, 75, 120]);
+var MAX_SHIP_RADIUS = 20;
+var MAX_PLANET_RADIUS = 64;
+var MAX_SHOT_RADIUS = 8;
+var MAX_SHIP_SPEED = 14336;
+
+// modules/game/trig.ts
+var PI = Math.PI;
+var TWO_PI = 6.283185307179586;
+var HALF_PI = 1.5707963267948966;
+var SINE_ONE = 16384;
+var SINE_STEPS = 256;
+var SINE_TABLE_LENGTH = SINE_STEPS + 1;
+function sin(a) {
+  let x = a - TWO_PI * Math.floor((a + PI) / TWO_PI);
+  if (x > HALF_PI) x = PI - x;
+  else if (x < -HALF_PI) x = -PI - x;
+  const x2 = x * x;
+  return x * (1 + x2 * (-0.16666666666666666 + x2 * (0.008333333333333333 + x2 * (-1984126984126984e-19 + x2 * (27557319223985893e-22 + x2 * (-2505210838544172e-23 + x2 * (16059043836821613e-26 + x2 * (-7647163731819816e-28 + x2 * 28114572543455206e-31))))))));
+}
+function buildSineTable(out) {
+  if (out.length < SINE_TABLE_LENGTH) throw new RangeError(`a sine table needs ${SINE_TABLE_LENGTH} entries`);
+  for (let k = 0; k <= SINE_STEPS; k++) out[k] = Math.round(SINE_ONE * sin(k * HALF_PI / SINE_STEPS));
+  return out;
+}
+function sinQ(table2, a) {
+  a &= 4095;
+  const q = a & 1023;
+  const k = q >> 2;
+  const f = q & 3;
+  const lo = table2[k] + ((table2[k + 1] - table2[k]) * f >> 2);
+  const hi = table2[256 - k] + ((table2[255 - k] - table2[256 - k]) * f >> 2);
+  switch (a >> 10) {
+    case 0:
+      return lo;
+    case 1:
+      return hi;
+    case 2:
+      return 0 - lo;
+    default:
+      return 0 - hi;
+  }
+}
+function cosQ(table2, a) {
+  return sinQ(table2, a + 1024);
+}
+
+// modules/game/game.ts
+var GameCounter = Object.freeze({
+  Steps: 0,
+  /** Steps dropped because the host fell more than MAX_CATCH_UP steps behind. */
+  StepsSkipped: 1,
+  ShotsFired: 2,
+  /** Shots not fired because the projectile pool was full. */
+  ShotsDropped: 3,
+  Spawns: 4,
+  Kills: 5,
+  Suicides: 6,
+  EnvironmentDeaths: 7,
+  ShotHits: 8,
+  Rams: 9,
+  PlanetHits: 10,
+  /** Spawns with no point clear of everything; the clearest one was taken. */
+  CrowdedSpawns: 11
+});
+var GAME_COUNTER_COUNT = 12;
+var GAME_COUNTER_NAMES = Object.freeze([
+  "steps",
+  "stepsSkipped",
+  "shotsFired",
+  "shotsDropped",
+  "spawns",
+  "kills",
+  "suicides",
+  "environmentDeaths",
+  "shotHits",
+  "rams",
+  "planetHits",
+  "crowdedSpawns"
+]);
+var MAX_CATCH_UP = 4;
+var STEP_GAP_0 = 34;
+var STEP_GAP_1 = 33;
+var GENTLE = POS_ONE;
+var SPAWN_SHOT_CLEARANCE = 120;
+var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
+var WIDE_OPEN = 1 << 30;
+var ONE = 16384;
+var SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
+var ARENA = ARENA_RADIUS * POS_ONE;
+var ARENA_R2 = ARENA_RADIUS * 8 * (ARENA_RADIUS * 8);
+var GRID_SHIFT = 18;
+var GRID_HALF = 12 << GRID_SHIFT;
+var GRID_SIDE = 24;
+var REACH = (MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + 2 * MAX_SHIP_RADIUS) * POS_ONE + SHOT_MAX_VELOCITY + MAX_SHIP_SPEED;
+var PLANET_NEAR = (MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + 4 + 1) * POS_ONE + SHOT_MAX_VELOCITY;
+var OCT_MIN = 16;
+var OCT_MAX = 30;
+var GRAVITY_ENTRIES = (OCT_MAX - OCT_MIN + 2) * 32;
+var U_FLOOR = 1 << OCT_MIN;
+var T_MASK = 32767;
+var D_SHIFT = 15;
+var S_SHIFT = 25;
+var FAR_PULL = 2;
+var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
+var SUN_ZONE = 1;
+var EDGE_ZONE = 2;
+var ZONES = SUN_ZONE | EDGE_ZONE;
+var PLANET_BIT = 2;
+var SHIP_BIT = 16;
+var PLANET_MARK_STEPS = 8;
+var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
+var SHIP_HEADINGS = ANGLE_MASK & ~3;
+var ORBIT_FRACTION = 18;
+var ORBIT_TURN_MASK = 1073741823;
+var RSQRT_SEEDS = 64;
+var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
+var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
+var HP_RECIPROCAL = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
+var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
+var Game = class {
+  config;
+  entities;
+  players;
+  seed;
+  counters;
+  maxPlayers;
+  /** Most projectiles alive at once: capacity less the sun, planets and one ship per player. */
+  shotCapacity;
+  /** Steps simulated. */
+  steps = 0;
+  /** Projectiles alive after the last step. */
+  shots = 0;
+  // Players, by slot.
+  present;
+  playerId;
+  /** Entity index of the slot's ship, -1 while dead or not yet spawned (Focus). */
+  focusIndex;
+  /** The slot's ship position (position units), kept while it is dead (Focus). */
+  focusX;
+  focusY;
+  /** Step at which the slot spawns next, -1 while its ship is alive. */
+  respawnStep;
+  /** Steps until the slot's weapon can fire again. */
+  cooldown;
+  /** Ship and weapon type of the current (or last) ship; Selection changes them at spawn. */
+  shipType;
+  weaponType;
+  kills;
+  deaths;
+  /** Hit points of the slot's ship (the table's `health` is the percentage sent to clients). */
+  hp;
+  /** Player id of whatever brought the ship to 0 hp this step; NO_PLAYER for the environment. */
+  killer;
+  /** Template id of what dealt that blow (see DeathHook). */
+  killedWith;
+  /** Told of every ship destroyed; null: nobody listens. */
+  onDeath = null;
+  /** The ship's position before this step, for swept tests. */
+  prevX;
+  prevY;
+  // Per entity, by index (the entity table holds the rest).
+  /** Collision radius, wu, set when the game adds the entity. */
+  radius;
+  /** 1 for projectiles and bodies: their paths extrapolate well, so Updates can be rarer (Focus). */
+  steady;
+  /** Step in which a projectile expires (its firing step is the first of its life). */
+  expires;
+  /** Live projectiles, densely; the projectile loop walks this. */
+  #shotList;
+  #shotCount = 0;
+  /** Projectiles that hit something or expired this step, in that order; removed at the end of it. */
+  #doomed;
+  #doomedCount = 0;
+  /** Ships alive, and live entities the game does not manage (a ship whose player left, not yet removed). */
+  #ships = 0;
+  #others = 0;
+  // Sun (body 0) and planets (bodies 1..planets).
+  bodies;
+  bodyIndex;
+  /** Orbit radius, position units. */
+  orbitRadius;
+  /** Angular speed and starting angle, heading units with 18 fraction bits (per step; at step 0). */
+  orbitOmega;
+  orbitPhase;
+  /** Orbit radius in 1/32 wu, and orbital speed in velocity units. */
+  #orbitR32;
+  #orbitSpeed;
+  /** A planet's G·M is the sun's × pull / 2^(10 + shift): pull | shift << 16. */
+  #bodyPull;
+  /** (radius of body b + radius of ship type st)² at 1/8 wu, at st · bodies + b: touching below it. */
+  #contact;
+  /** Body positions before this step, for swept tests. */
+  #bodyPrevX;
+  #bodyPrevY;
+  /** Bit b − 1 for each planet b (bodies 1..planets). */
+  #planetBits;
+  /** Where each planet's grid mark is centred. */
+  #markX;
+  #markY;
+  // Tables, built at construction from IEEE-exact arithmetic.
+  /** Quarter-wave sine, Q14, 1025 entries (trig.ts). */
+  sine;
+  #gravity;
+  #rsqrtSeed;
+  #rng;
+  #grid;
+  /** The arena's [label, bytes] rows, for the memory budget. */
+  #rows;
+  /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
+  #nextStepAt = -1;
+  #stepGap = 0;
+  /** Whether ships bounced off each other this step (the grid is marked again). */
+  #rammed = false;
+  /**
+   * This step's rounding offset for velocity changes: a 31-bit fraction, the fractional part
+   * of steps × the golden ratio. Non-negative, because on XS `>>>` of a negative integer
+   * takes the floating-point path.
+   */
+  #dither = 0;
+  /** Collision damage per velocity unit of closing speed, in 1/65536 hit point. */
+  #planetDamage;
+  #ramDamage;
+  // Results of #unit and #clamp.
+  #ux = 0;
+  #uy = 0;
+  #len = 0;
+  #cx = 0;
+  #cy = 0;
+  /** The platform's native loops (modules/native.ts), or null: the JavaScript here runs. */
+  #kernels;
+  /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
+  #shots = null;
+  /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
+  #clear = null;
+  /** #moveShips's binding for `#kernels.ship` (ShipMem, ShipWord). */
+  #shipsBinding = null;
+  constructor(config, entities, players, seed, kernels = null) {
+    if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
+    if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
+    const cap = entities.capacity;
+    const n = config.maxPlayers;
+    const fixed = 1 + config.planets;
+    if (cap < fixed + n + 1)
+      throw new ConfigError(`config.maxEntities must be at least ${fixed + n + 1} (sun, ${config.planets} planets, ${n} ships, a projectile)`);
+    if (entities.count !== 0) throw new EntityError("the game needs an empty entity table");
+    if (config.planets > 16 - PLANET_BIT) throw new ConfigError(`config.planets must be at most ${16 - PLANET_BIT} for this game`);
+    this.config = config;
+    this.entities = entities;
+    this.players = players;
+    this.seed = seed >>> 0;
+    this.maxPlayers = n;
+    this.shotCapacity = cap - fixed - n;
+    this.bodies = fixed;
+    this.#planetBits = (1 << config.planets) - 1;
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.#gravity = a.i32(GRAVITY_ENTRIES, "game tables (sine, gravity, square roots)");
+      this.focusIndex = a.i32(n, "game players");
+      this.focusX = a.i32(n, "game players");
+      this.focusY = a.i32(n, "game players");
+      this.respawnStep = a.i32(n, "game players");
+      this.prevX = a.i32(n, "game players");
+      this.prevY = a.i32(n, "game players");
+      this.playerId = a.u32(n, "game players");
+      this.kills = a.u32(n, "game players");
+      this.deaths = a.u32(n, "game players");
+      this.killer = a.u32(n, "game players");
+      this.expires = a.i32(cap, "game entity arrays");
+      this.bodyIndex = a.i32(fixed, "game bodies");
+      this.orbitRadius = a.i32(fixed, "game bodies");
+      this.orbitOmega = a.i32(fixed, "game bodies");
+      this.orbitPhase = a.i32(fixed, "game bodies");
+      this.#orbitR32 = a.i32(fixed, "game bodies");
+      this.#orbitSpeed = a.i32(fixed, "game bodies");
+      this.#bodyPull = a.i32(fixed, "game bodies");
+      this.#contact = a.i32(SHIP_TYPES * fixed, "game bodies");
+      this.#bodyPrevX = a.i32(fixed, "game bodies");
+      this.#bodyPrevY = a.i32(fixed, "game bodies");
+      this.#markX = a.i32(fixed, "game bodies");
+      this.#markY = a.i32(fixed, "game bodies");
+      this.counters = a.u32(GAME_COUNTER_COUNT, "game counters");
+      this.sine = a.i16(SINE_TABLE_LENGTH, "game tables (sine, gravity, square roots)");
+      this.#rsqrtSeed = a.u16(RSQRT_SEEDS, "game tables (sine, gravity, square roots)");
+      this.hp = a.i16(n, "game players");
+      this.cooldown = a.u16(n, "game players");
+      this.#shotList = a.u16(cap, "game entity arrays");
+      this.#doomed = a.u16(cap, "game entity arrays");
+      this.present = a.u8(n, "game players");
+      this.shipType = a.u8(n, "game players");
+      this.weaponType = a.u8(n, "game players");
+      this.radius = a.u8(cap, "game entity arrays");
+      this.steady = a.u8(cap, "game entity arrays");
+      this.killedWith = a.u8(n, "game players");
+    }
+    a.done();
+    this.#rows = a.rows();
+    this.focusIndex.fill(-1);
+    this.respawnStep.fill(-1);
+    buildSineTable(this.sine);
+    for (let k = 8; k < RSQRT_SEEDS; k++) this.#rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
+    this.#planetDamage = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+    this.#ramDamage = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+    this.#rng = new Random(this.seed);
+    this.#grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.#kernels = kernels;
+    if (kernels !== null) {
+      const e = entities;
+      const b = new Binding([
+        e.x,
+        e.y,
+        e.vx,
+        e.vy,
+        e.owner,
+        e.type,
+        this.#shotList,
+        this.#doomed,
+        this.expires,
+        this.#gravity,
+        this.radius,
+        this.bodyIndex,
+        this.focusIndex,
+        this.hp,
+        this.playerId,
+        this.prevX,
+        this.prevY,
+        this.#bodyPrevX,
+        this.#bodyPrevY,
+        this.#grid.mask
+      ], 28 /* Words */);
+      const w = b.words;
+      const at = b.scalars;
+      w[at + 0 /* GridHalf */] = GRID_HALF;
+      w[at + 1 /* GridShift */] = GRID_SHIFT;
+      w[at + 2 /* GridSide */] = GRID_SIDE;
+      w[at + 3 /* OctMin */] = OCT_MIN;
+      w[at + 4 /* OctMax */] = OCT_MAX;
+      w[at + 5 /* TMask */] = T_MASK;
+      w[at + 6 /* DShift */] = D_SHIFT;
+      w[at + 7 /* SShift */] = S_SHIFT;
+      w[at + 8 /* Zones */] = ZONES;
+      w[at + 9 /* PlanetBit */] = PLANET_BIT;
+      w[at + 10 /* ShipBit */] = SHIP_BIT;
+      w[at + 11 /* PlanetBits */] = this.#planetBits;
+      w[at + 12 /* SunRadius */] = SUN_RADIUS;
+      w[at + 13 /* ArenaR2 */] = ARENA_R2;
+      w[at + 14 /* PlanetNear */] = PLANET_NEAR;
+      w[at + 15 /* Reach */] = REACH;
+      w[at + 16 /* ArmSteps */] = SHOT_ARM_STEPS;
+      w[at + 17 /* ShotBase */] = SHOT_BASE;
+      if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
+      for (let t = 0; t < SHOT_TYPES; t++) w[at + 18 /* Life0 */ + t] = WEAPON_LIFE[t];
+      this.#shots = b;
+      const c = new Binding([e.alive, e.type, this.radius, e.x, e.y, this.#rsqrtSeed], 6 /* Want0 */ + 2 * TEMPLATE_COUNT);
+      const cw = c.words;
+      const ct = c.scalars;
+      cw[ct + 0 /* Capacity */] = e.capacity;
+      cw[ct + 1 /* PosShift */] = POS_SHIFT;
+      cw[ct + 2 /* One */] = ONE;
+      cw[ct + 3 /* Templates */] = TEMPLATE_COUNT;
+      cw[ct + 4 /* OtherPlus */] = SPAWN_SUN_CLEARANCE;
+      cw[ct + 5 /* WideOpen */] = WIDE_OPEN;
+      for (let t = 0; t < TEMPLATE_COUNT; t++) {
+        const kind = TEMPLATE_KIND[t];
+        const shot = kind === Kind.Shot;
+        cw[ct + 6 /* Want0 */ + 2 * t] = shot ? 0 : 1;
+        cw[ct + 6 /* Want0 */ + 2 * t + 1] = kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
+      }
+      this.#clear = c;
+      const sb = new Binding([
+        e.x,
+        e.y,
+        e.vx,
+        e.vy,
+        e.rot,
+        e.type,
+        this.radius,
+        this.focusIndex,
+        players.input,
+        this.prevX,
+        this.prevY,
+        this.sine,
+        this.#gravity,
+        this.#contact,
+        this.bodyIndex,
+        this.#bodyPull,
+        this.#grid.mask
+      ], 41 /* Words */);
+      const sw = sb.words;
+      const st = sb.scalars;
+      if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+      sw[st + 0 /* ShipBase */] = SHIP_BASE;
+      sw[st + 1 /* Headings */] = SHIP_HEADINGS;
+      sw[st + 2 /* Forward */] = INPUT_FORWARD;
+      sw[st + 3 /* Backward */] = INPUT_BACKWARD;
+      sw[st + 4 /* Left */] = INPUT_LEFT;
+      sw[st + 5 /* Right */] = INPUT_RIGHT;
+      sw[st + 6 /* Shooting */] = INPUT_SHOOTING;
+      sw[st + 7 /* GridHalf */] = GRID_HALF;
+      sw[st + 8 /* GridShift */] = GRID_SHIFT;
+      sw[st + 9 /* GridSide */] = GRID_SIDE;
+      sw[st + 10 /* OctMin */] = OCT_MIN;
+      sw[st + 11 /* TMask */] = T_MASK;
+      sw[st + 12 /* DShift */] = D_SHIFT;
+      sw[st + 13 /* SShift */] = S_SHIFT;
+      sw[st + 14 /* PlanetBit */] = PLANET_BIT;
+      sw[st + 15 /* PlanetBits */] = this.#planetBits;
+      sw[st + 16 /* Bodies */] = this.bodies;
+      sw[st + 17 /* FarPull */] = FAR_PULL;
+      sw[st + 18 /* One */] = ONE;
+      sw[st + 19 /* ArenaRadius */] = ARENA_RADIUS;
+      for (let t = 0; t < SHIP_TYPES; t++) {
+        sw[st + 20 /* Turn0 */ + t] = SHIP_TURN[t];
+        sw[st + 24 /* Thrust0 */ + t] = SHIP_THRUST[t];
+        sw[st + 28 /* MaxSpeed0 */ + t] = SHIP_MAX_SPEED[t];
+        sw[st + 32 /* ClampScale0 */ + t] = CLAMP_SCALE[t];
+      }
+      this.#shipsBinding = sb;
+    }
+    const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
+    this.#grid.setFixed(SUN_ZONE, (x0, y0, x1, y1) => {
+      const nx = x0 > 0 ? x0 : x1 < 0 ? x1 : 0;
+      const ny = y0 > 0 ? y0 : y1 < 0 ? y1 : 0;
+      return nx * nx + ny * ny < sunReach * sunReach;
+    });
+    this.#grid.setFixed(EDGE_ZONE, (x0, y0, x1, y1) => {
+      const fx = Math.max(-x0, x1);
+      const fy = Math.max(-y0, y1);
+      return fx * fx + fy * fy >= ARENA * ARENA;
+    });
+    this.#createBodies();
+    for (let b = 1; b < this.bodies; b++) this.#markPlanet(b, true);
+    this.#buildGravity();
+  }
+  #createBodies() {
+    const e = this.entities;
+    this.bodyIndex[0] = e.add(TemplateId.Sun, NO_PLAYER, 0, 0);
+    const planets = this.bodies - 1;
+    const spacing = planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (planets - 1) : 0;
+    for (let k = 1; k <= planets; k++) {
+      const t = this.#rng.below(PLANET_TYPES);
+      const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * spacing;
+      const w = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
+      this.orbitRadius[k] = Math.round(r * POS_ONE);
+      this.#orbitR32[k] = Math.round(r * 32);
+      this.orbitOmega[k] = Math.round(w / STEP_HZ2 / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
+      this.#orbitSpeed[k] = Math.round(w * r / STEP_HZ2 * POS_ONE);
+      this.orbitPhase[k] = this.#rng.nextU32() >>> 2;
+      let shift = 0;
+      const ratio = PLANET_GM[t] / SUN_GM;
+      while (ratio * 2 ** (10 + shift) < 512) shift++;
+      this.#bodyPull[k] = Math.round(ratio * 2 ** (10 + shift)) | shift << 16;
+      this.bodyIndex[k] = e.add(PLANET_BASE + t, NO_PLAYER, 0, 0);
+    }
+    for (let b = 0; b < this.bodies; b++) {
+      const i = this.bodyIndex[b];
+      if (i < 0) throw new EntityError("no room for the sun and planets");
+      this.steady[i] = 1;
+      this.radius[i] = TEMPLATE_RADIUS[e.type[i]];
+      for (let st = 0; st < SHIP_TYPES; st++) this.#contact[st * this.bodies + b] = ((this.radius[i] + TEMPLATE_RADIUS[SHIP_BASE + st]) * 8) ** 2;
+    }
+    this.#moveBodies();
+  }
+  /** The gravity table (see OCT_MIN): doubles here, once, and exact IEEE operations only. */
+  #buildGravity() {
+    const G = 65536 * SUN_GM / (STEP_HZ2 * STEP_HZ2);
+    const table2 = this.#gravity;
+    for (let e = OCT_MIN; e <= OCT_MAX; e++) {
+      const top = G / (2 ** e * Math.sqrt(2 ** e));
+      let s = 0;
+      while (top * 2 ** (s + 1) < 16384) s++;
+      const step = 2 ** (e - 5);
+      let t = Math.round(G / (2 ** e * Math.sqrt(2 ** e)) * 2 ** s);
+      for (let m = 0; m < 32; m++) {
+        const lo = (32 + m) * step;
+        const hi = lo + step;
+        const next = Math.round(G / (hi * Math.sqrt(hi)) * 2 ** s);
+        if (t > T_MASK || t - next > 1023 || s > 29 || s < 4) throw new RangeError("gravity table entry out of range");
+        table2[(e - OCT_MIN + 1) * 32 + m] = t | t - next << D_SHIFT | s << S_SHIFT;
+        t = next;
+      }
+    }
+    for (let m = 0; m < 32; m++) table2[m] = table2[32] & (T_MASK | 31 << S_SHIFT);
+  }
+  // ---------------------------------------------------------------- hooks
+  /** Simulation: run the fixed steps due by `now` (at most MAX_CATCH_UP, then skip ahead). */
+  tick(now) {
+    if (this.#nextStepAt < 0) {
+      const whole = now | 0;
+      this.#nextStepAt = (whole === now ? whole : now) + STEP_GAP_0;
+      this.#stepGap = 1;
+    }
+    if (now < this.#nextStepAt) return;
+    let n = 0;
+    while (now >= this.#nextStepAt) {
+      if (n === MAX_CATCH_UP) {
+        this.counters[GameCounter.StepsSkipped] += Math.floor((now - this.#nextStepAt) * STEP_HZ2 / 1e3) + 1;
+        this.#nextStepAt = now + STEP_GAP_0;
+        this.#stepGap = 1;
+        break;
+      }
+      this.step();
+      this.#nextStepAt += this.#stepGap === 0 ? STEP_GAP_0 : STEP_GAP_1;
+      this.#stepGap = this.#stepGap === 2 ? 0 : this.#stepGap + 1;
+      n++;
+    }
+  }
+  playerJoined(slot, playerId) {
+    this.present[slot] = 1;
+    this.playerId[slot] = playerId;
+    this.focusIndex[slot] = -1;
+    this.focusX[slot] = 0;
+    this.focusY[slot] = 0;
+    this.respawnStep[slot] = this.steps + JOIN_SPAWN_STEPS;
+    this.cooldown[slot] = 0;
+    this.hp[slot] = 0;
+    this.kills[slot] = 0;
+    this.deaths[slot] = 0;
+  }
+  /** Forget the ship; the server removes it and the player's projectiles right after this. */
+  playerLeft(slot, _playerId) {
+    if (this.focusIndex[slot] >= 0) {
+      this.#ships--;
+      this.#others++;
+    }
+    this.present[slot] = 0;
+    this.focusIndex[slot] = -1;
+    this.respawnStep[slot] = -1;
+    this.hp[slot] = 0;
+  }
+  /**
+   * Entity `i` was put where it is by hand (tests, tools): its swept path this step starts
+   * there, as if it had been there since the last step.
+   */
+  moved(i) {
+    for (let s = 0; s < this.maxPlayers; s++) {
+      if (this.focusIndex[s] !== i) continue;
+      this.prevX[s] = this.entities.x[i];
+      this.prevY[s] = this.entities.y[i];
+    }
+    for (let b = 0; b < this.bodies; b++) {
+      if (this.bodyIndex[b] !== i) continue;
+      this.#bodyPrevX[b] = this.entities.x[i];
+      this.#bodyPrevY[b] = this.entities.y[i];
+    }
+  }
+  // ---------------------------------------------------------------- step
+  /** One fixed step of 1/30 s. */
+  step() {
+    const e = this.entities;
+    const sb = this.#shipsBinding;
+    const n = this.maxPlayers;
+    const focus = this.focusIndex;
+    this.steps++;
+    this.counters[GameCounter.Steps]++;
+    this.#dither = Math.imul(this.steps, -1640531527) & 2147483647;
+    if (sb !== null) {
+      sb.words[sb.scalars + 36 /* Steps */] = this.steps;
+      sb.words[sb.scalars + 37 /* Dither */] = this.#dither;
+    }
+    if (e.count !== this.bodies + this.#ships + this.#shotCount + this.#others) this.#recount();
+    this.#moveBodies();
+    const renew = 1 + (this.steps & PLANET_MARK_STEPS - 1);
+    if (renew < this.bodies) this.#markPlanet(renew, false);
+    for (let s = 0; s < n; s++) {
+      if (this.present[s] === 0) continue;
+      if (this.cooldown[s] > 0) this.cooldown[s]--;
+      if (focus[s] < 0 && this.respawnStep[s] >= 0 && this.steps >= this.respawnStep[s]) this.#spawn(s);
+    }
+    this.#doomedCount = 0;
+    this.#grid.clear();
+    this.#moveShips();
+    this.#markShips();
+    this.#rammed = false;
+    this.#collideShips();
+    if (this.#rammed) {
+      this.#grid.clear();
+      this.#markShips();
+    }
+    this.#moveShots();
+    this.#reap();
+    e.version = e.version + 1 & 1073741823;
+  }
+  /** Rebuild the projectile list and the counts from the table. */
+  #recount() {
+    const e = this.entities;
+    let shots = 0;
+    for (let i = 0; i < e.capacity; i++)
+      if (e.alive[i] !== 0 && e.type[i] >= SHOT_BASE && e.type[i] < SHOT_BASE + SHOT_TYPES) this.#shotList[shots++] = i;
+    this.#shotCount = shots;
+    let ships = 0;
+    for (let s = 0; s < this.maxPlayers; s++) if (this.focusIndex[s] >= 0) ships++;
+    this.#ships = ships;
+    this.#others = e.count - this.bodies - ships - shots;
+  }
+  /**
+   * Planets: the angle straight from the step count (phase + steps · ω, modulo a turn, in
+   * integers), so orbits never drift; sine and cosine interpolated between table entries.
+   */
+  #moveBodies() {
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const sine = this.sine;
+    const bodyIndex = this.bodyIndex;
+    const phase = this.orbitPhase;
+    const omega = this.orbitOmega;
+    const radius = this.#orbitR32;
+    const speed = this.#orbitSpeed;
+    const prevX = this.#bodyPrevX;
+    const prevY = this.#bodyPrevY;
+    const steps = this.steps;
+    const imul = Math.imul;
+    for (let b = 1; b < this.bodies; b++) {
+      const i = bodyIndex[b];
+      prevX[b] = ex[i];
+      prevY[b] = ey[i];
+      const angle = phase[b] + (imul(steps, omega[b]) & ORBIT_TURN_MASK) & ORBIT_TURN_MASK;
+      const q = angle >> ORBIT_FRACTION + 2 & 255;
+      const f = angle >> ORBIT_FRACTION - 8 & 1023;
+      const lo0 = sine[q];
+      const hi0 = sine[256 - q];
+      const lo = lo0 + ((sine[q + 1] - lo0) * f >> 10);
+      const hi = hi0 + ((sine[255 - q] - hi0) * f >> 10);
+      let c;
+      let s;
+      switch (angle >> ORBIT_FRACTION + 10) {
+        case 0:
+          c = hi;
+          s = lo;
+          break;
+        case 1:
+          c = 0 - lo;
+          s = hi;
+          break;
+        case 2:
+          c = 0 - hi;
+          s = 0 - lo;
+          break;
+        default:
+          c = lo;
+          s = 0 - hi;
+      }
+      const r = radius[b];
+      const v = speed[b];
+      ex[i] = r * c >> 9;
+      ey[i] = r * s >> 9;
+      evx[i] = 0 - (v * s >> 14);
+      evy[i] = v * c >> 14;
+    }
+  }
+  #spawn(slot) {
+    const e = this.entities;
+    const rng = this.#rng;
+    const sine = this.sine;
+    const st = this.players.ship[slot] < SHIP_TYPES ? this.players.ship[slot] : 0;
+    const wt = this.players.weapon[slot] < SHOT_TYPES ? this.players.weapon[slot] : 0;
+    let bx = 0;
+    let by = 0;
+    let ba = 0;
+    let br = 0;
+    let best = -WIDE_OPEN;
+    for (let k = 0; k < SPAWN_ATTEMPTS; k++) {
+      const a = rng.nextU32() >>> 22 << 2;
+      const r = SPAWN_MIN + ((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN) >>> 16);
+      const x = r * 32 * cosQ(sine, a) >> 9;
+      const y = r * 32 * sinQ(sine, a) >> 9;
+      const clear = this.clearance(x, y);
+      if (clear > best) {
+        best = clear;
+        bx = x;
+        by = y;
+        ba = a;
+        br = r;
+      }
+      if (clear >= 0) break;
+    }
+    if (best < 0) this.counters[GameCounter.CrowdedSpawns]++;
+    const i = e.add(SHIP_BASE + st, this.playerId[slot], bx, by);
+    if (i < 0) throw new EntityError("no entity slot left for a ship");
+    let v = Math.round(Math.sqrt(SUN_GM / br) * POS_ONE / STEP_HZ2);
+    if (v > SHIP_MAX_SPEED[st]) v = SHIP_MAX_SPEED[st];
+    e.vx[i] = 0 - (sinQ(sine, ba) * v >> 14);
+    e.vy[i] = cosQ(sine, ba) * v >> 14;
+    e.rot[i] = ba + (ANGLE_TURN >> 2) & ANGLE_MASK;
+    this.prevX[slot] = bx;
+    this.prevY[slot] = by;
+    this.steady[i] = 0;
+    this.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
+    this.hp[slot] = SHIP_HP[st];
+    this.killer[slot] = NO_PLAYER;
+    this.shipType[slot] = st;
+    this.weaponType[slot] = wt;
+    this.focusIndex[slot] = i;
+    this.focusX[slot] = bx;
+    this.focusY[slot] = by;
+    this.respawnStep[slot] = -1;
+    this.cooldown[slot] = 0;
+    this.#ships++;
+    this.counters[GameCounter.Spawns]++;
+  }
+  /**
+   * How far (wu) (x, y) is from being a fair spawn point: the worst shortfall, negative, or
+   * WIDE_OPEN when nothing is in the way. Squared distances first; a square root (integer,
+   * #unit) only for what is too close.
+   */
+  clearance(x, y) {
+    const c = this.#clear;
+    if (c !== null) return this.#kernels.clearance(c.layout, c.m0, c.m1, c.m2, c.m3, x, y);
+    const e = this.entities;
+    let worst = WIDE_OPEN;
+    for (let i = 0; i < e.capacity; i++) {
+      if (e.alive[i] === 0) continue;
+      const kind = TEMPLATE_KIND[e.type[i]];
+      const want = kind === Kind.Ship || kind === Kind.Planet ? this.radius[i] + SPAWN_CLEARANCE : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE : this.radius[i] + SPAWN_SUN_CLEARANCE;
+      const dx = e.x[i] - x >> POS_SHIFT;
+      const dy = e.y[i] - y >> POS_SHIFT;
+      if (dx * dx + dy * dy >= want * want) continue;
+      this.#unit(dx, dy);
+      const c2 = this.#len - want;
+      if (c2 < worst) worst = c2;
+    }
+    return worst;
+  }
+  /**
+   * Every ship: drift by its velocity, turn and thrust by the input, gravity of the sun and
+   * the planets at the new position, the speed limit, the arena's edge, planets and the
+   * sun; then fire. One loop with the arrays in locals; what is rare (a clamp far over the
+   * limit, the edge, a planet, firing) calls helpers. The arithmetic is integer.
+   */
+  #moveShips() {
+    const b = this.#shipsBinding;
+    const focus = this.focusIndex;
+    for (let slot = 0; slot < this.maxPlayers; slot++) {
+      if (focus[slot] < 0) continue;
+      if (b !== null) {
+        const r = this.#kernels.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
+        if (r !== 2 /* Redo */) {
+          const w = b.words;
+          const at = b.scalars;
+          if (r === 1 /* Effects */)
+            this.#shipEffects(slot, focus[slot], this.players.input[slot], w[at + 38 /* Touching */], w[at + 39 /* Cos */], w[at + 40 /* Sin */]);
+          continue;
+        }
+      }
+      this.#moveShip(slot);
+    }
+  }
+  /**
+   * One ship: drift by its velocity, turn and thrust by the input, gravity of the sun and
+   * the planets at the new position, the speed limit, the arena's edge; then what it
+   * touches and its fire (#shipEffects). The arrays in locals; what is rare (a clamp far
+   * over the limit, the edge, a planet, firing) calls helpers. The arithmetic is integer.
+   */
+  #moveShip(slot) {
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const erot = e.rot;
+    const focus = this.focusIndex;
+    const inputs = this.players.input;
+    const prevX = this.prevX;
+    const prevY = this.prevY;
+    const sine = this.sine;
+    const table2 = this.#gravity;
+    const contact = this.#contact;
+    const bodyIndex = this.bodyIndex;
+    const pull = this.#bodyPull;
+    const planets = this.#planetBits;
+    const mask = this.#grid.mask;
+    const dither = this.#dither;
+    const steps = this.steps;
+    const bodies = this.bodies;
+    const clz = Math.clz32;
+    const last = GRID_SIDE - 1;
+    let i, st, input, x, y, vx, vy, rot, q;
+    let c, s, touching, xs, ys, u, row, oct;
+    let w, t, sh, d, cx, cy, near, p, m, b;
+    i = focus[slot];
+    if (i < 0) return;
+    st = e.type[i] - SHIP_BASE;
+    input = inputs[slot];
+    x = ex[i];
+    y = ey[i];
+    vx = evx[i];
+    vy = evy[i];
+    prevX[slot] = x;
+    prevY[slot] = y;
+    x += vx;
+    y += vy;
+    rot = erot[i];
+    if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st];
+    if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st];
+    rot &= SHIP_HEADINGS;
+    q = rot >> 2 & 255;
+    switch (rot >> 10) {
+      case 0:
+        c = sine[256 - q];
+        s = sine[q];
+        break;
+      case 1:
+        c = 0 - sine[q];
+        s = sine[256 - q];
+        break;
+      case 2:
+        c = 0 - sine[256 - q];
+        s = 0 - sine[q];
+        break;
+      default:
+        c = sine[q];
+        s = 0 - sine[256 - q];
+    }
+    if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
+      t = 0;
+      if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[st];
+      if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[st] >> 1;
+      vx += c * t + 8192 >> 14;
+      vy += s * t + 8192 >> 14;
+    }
+    xs = x >> 7;
+    ys = y >> 7;
+    u = xs * xs + ys * ys;
+    row = st * bodies;
+    touching = u < contact[row] ? 1 : 0;
+    oct = 31 - clz(u | U_FLOOR);
+    w = table2[(oct << 5) + (u >> oct - 5) - 512];
+    t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
+    sh = w >> S_SHIFT;
+    d = dither >> 31 - sh;
+    vx += d - xs * t >> sh;
+    vy += d - ys * t >> sh;
+    cx = x + GRID_HALF >> GRID_SHIFT;
+    cy = y + GRID_HALF >> GRID_SHIFT;
+    cx = cx < 0 ? 0 : cx > last ? last : cx;
+    cy = cy < 0 ? 0 : cy > last ? last : cy;
+    near = mask[cy * GRID_SIDE + cx] >> PLANET_BIT & planets;
+    for (let left = near | 4369 << 3 - (steps + slot & 3) & planets; left !== 0; left &= left - 1) {
+      b = 32 - clz(left & 0 - left);
+      m = near >> b - 1 & 1 ? 0 : FAR_PULL;
+      p = bodyIndex[b];
+      xs = ex[p] - x >> 7;
+      ys = ey[p] - y >> 7;
+      u = xs * xs + ys * ys;
+      if (u < contact[row + b]) touching |= 1 << b;
+      oct = 31 - clz(u | U_FLOOR);
+      w = table2[(oct << 5) + (u >> oct - 5) - 512];
+      t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
+      sh = (w >> S_SHIFT) - m;
+      m = pull[b];
+      sh += m >> 16;
+      m &= 65535;
+      if (sh <= 30) {
+        xs = (xs * t >> 10) * m;
+        ys = (ys * t >> 10) * m;
+      } else {
+        xs = (xs * t >> 16) * m;
+        ys = (ys * t >> 16) * m;
+        sh -= 6;
+      }
+      d = dither >> 31 - sh;
+      vx += xs + d >> sh;
+      vy += ys + d >> sh;
+    }
+    m = SHIP_MAX_SPEED[st];
+    m *= m;
+    u = vx * vx + vy * vy;
+    if (u > m) {
+      if (u <= m + (m >> 2)) {
+        q = (((u >> 14) + 1) * CLAMP_SCALE[st] >> 14) + 1;
+        t = 3 * ONE - q >> 1;
+        t = t * (3 * ONE - (q * (t * t >> 14) >> 14)) >> 15;
+        vx = vx < 0 ? 0 - ((0 - vx) * t >> 14) : vx * t >> 14;
+        vy = vy < 0 ? 0 - ((0 - vy) * t >> 14) : vy * t >> 14;
+      } else {
+        this.#clamp(vx, vy, SHIP_MAX_SPEED[st]);
+        vx = this.#cx;
+        vy = this.#cy;
+      }
+    }
+    xs = x >> 7;
+    ys = y >> 7;
+    m = ARENA_RADIUS - this.radius[i] << 3;
+    if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
+      this.#edge(x, y, vx, vy, m << 2);
+      x = this.#cx;
+      y = this.#cy;
+      vx = this.#ux;
+      vy = this.#uy;
+    }
+    ex[i] = x;
+    ey[i] = y;
+    evx[i] = vx;
+    evy[i] = vy;
+    erot[i] = rot;
+    this.#shipEffects(slot, i, input, touching, c, s);
+  }
+  /** What ship i of `slot` touches (bit 0 the sun, bit b planet b), then its fire. */
+  #shipEffects(slot, i, input, touching, c, s) {
+    const hp = this.hp;
+    if (touching !== 0) {
+      if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER, TemplateId.Sun);
+      for (let b = 1; b < this.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) this.#shipPlanet(i, slot, b);
+    }
+    if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
+  }
+  /**
+   * A ship at (x, y), moving (vx, vy), went past the arena's edge (`limit`, in 1/32 wu from
+   * the sun): back onto it into #cx, #cy, and its outward velocity reflected at half its
+   * size into #ux, #uy.
+   */
+  #edge(x, y, vx, vy, limit) {
+    this.#unit(x, y);
+    const ux = this.#ux;
+    const uy = this.#uy;
+    this.#cx = ux * limit >> 9;
+    this.#cy = uy * limit >> 9;
+    const vr = vx * ux + vy * uy >> 14;
+    if (vr > 0) {
+      const back = vr * EDGE_BOUNCE >> 14;
+      vx -= back * ux >> 14;
+      vy -= back * uy >> 14;
+    }
+    this.#ux = vx;
+    this.#uy = vy;
+  }
+  #fire(ship, slot, c, s) {
+    const e = this.entities;
+    const w = this.weaponType[slot];
+    this.cooldown[slot] = WEAPON_COOLDOWN[w];
+    if (this.#shotCount >= this.shotCapacity) {
+      this.counters[GameCounter.ShotsDropped]++;
+      return;
+    }
+    const off = this.radius[ship] + TEMPLATE_RADIUS[SHOT_BASE + w] + 1 << POS_SHIFT;
+    const j = e.add(SHOT_BASE + w, e.owner[ship], e.x[ship] + (c * off >> 14), e.y[ship] + (s * off >> 14));
+    if (j < 0) {
+      this.counters[GameCounter.ShotsDropped]++;
+      return;
+    }
+    let vx = e.vx[ship] + (c * WEAPON_VELOCITY[w] + 8192 >> 14);
+    let vy = e.vy[ship] + (s * WEAPON_VELOCITY[w] + 8192 >> 14);
+    const hx = vx >> 1;
+    const hy = vy >> 1;
+    if (hx * hx + hy * hy > SHOT_HALF2) {
+      this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
+      vx = this.#cx;
+      vy = this.#cy;
+    }
+    e.vx[j] = vx;
+    e.vy[j] = vy;
+    e.rot[j] = e.rot[ship];
+    this.steady[j] = 1;
+    this.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + w];
+    this.expires[j] = this.steps + WEAPON_LIFE[w] - 1;
+    this.#shotList[this.#shotCount++] = j;
+    this.counters[GameCounter.ShotsFired]++;
+  }
+  /**
+   * Every projectile: its lifetime, its drift, then what the grid cell it ended in holds
+   * (#collide: the sun and the arena's edge, planets, ships), then every other step the
+   * sun's pull (#pull), the only place its velocity changes. This is the bulk of a step;
+   * a platform with native loops runs it in C (#moveShotsNative).
+   *
+   * Swept tests (planets, ships) work at 1/2 wu, relative to the other body: d0 and d1 are
+   * the projectile's offsets at the start and end of the step, f = d1 − d0. The closest
+   * approach is at t = −(d0·f)/|f|², clamped to [0, 1]; inside the step its squared
+   * distance is (d0 × f)²/|f|², so `(d0 × f)² < R²·|f|²` tests it without dividing. At
+   * 1/2 wu every term stays below 2^31 for a projectile within reach.
+   */
+  #moveShots() {
+    if (this.#shots !== null) {
+      this.#moveShotsNative(this.#shots);
+      return;
+    }
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const list = this.#shotList;
+    const doomed = this.#doomed;
+    const expires = this.expires;
+    const mask = this.#grid.mask;
+    const steps = this.steps;
+    const parity = steps & 1;
+    let n = this.#shotCount;
+    let dc = this.#doomedCount;
+    let i, vx, vy, x, y, near;
+    for (let k = 0; k < n; k++) {
+      i = list[k];
+      if (expires[i] <= steps) {
+        doomed[dc++] = i;
+        list[k--] = list[--n];
+        continue;
+      }
+      vx = evx[i];
+      vy = evy[i];
+      x = ex[i] += vx;
+      y = ey[i] += vy;
+      near = mask[(y + GRID_HALF >> GRID_SHIFT) * GRID_SIDE + (x + GRID_HALF >> GRID_SHIFT)];
+      if (near !== 0 && this.#collide(i, near)) {
+        doomed[dc++] = i;
+        list[k--] = list[--n];
+        continue;
+      }
+      if ((i & 1) === parity) this.#pull(i);
+    }
+    this.#shotCount = n;
+    this.#doomedCount = dc;
+  }
+  /**
+   * #moveShots in C (hosts/moddable/kernels.c, xs_lwar_shots), #collide's tests included.
+   * The C stops where a projectile hits a ship (the damage, the kill and its log are the
+   * game's business: #shotHit) or where its pull leaves the gravity table's plain range (a
+   * speed that may need the cap: #pull); this does that one projectile's rest with the
+   * methods the loop above calls, and the C goes on after it.
+   */
+  #moveShotsNative(b) {
+    const k0 = this.#kernels;
+    const w = b.words;
+    const at = b.scalars;
+    const list = this.#shotList;
+    const doomed = this.#doomed;
+    w[at + 22 /* Steps */] = this.steps;
+    w[at + 23 /* Dither */] = this.#dither;
+    let n = this.#shotCount;
+    let dc = this.#doomedCount;
+    let k = 0;
+    for (; ; ) {
+      k = k0.shots(b.layout, b.m0, b.m1, b.m2, b.m3, k, n, dc);
+      n = w[at + 24 /* Count */];
+      dc = w[at + 25 /* Doomed */];
+      const why = w[at + 26 /* Why */];
+      if (why === 0 /* Done */) break;
+      const i = list[k];
+      if (why === 1 /* Hit */) {
+        this.#shotHit(i, w[at + 27 /* Slot */]);
+        doomed[dc++] = i;
+        list[k] = list[--n];
+      } else {
+        this.#pull(i);
+        k++;
+      }
+    }
+    this.#shotCount = n;
+    this.#doomedCount = dc;
+  }
+  /**
+   * Projectile i has moved to where it is, and `near` is what its grid cell holds: the sun
+   * or the arena's edge, planets and ships (in that order: a projectile that hits one is
+   * gone before the next). Whether it is gone.
+   */
+  #collide(i, near) {
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const x = ex[i];
+    const y = ey[i];
+    const vx = e.vx[i];
+    const vy = e.vy[i];
+    const steps = this.steps;
+    const clz = Math.clz32;
+    let b, o, dx, dy, m;
+    if ((near & ZONES) !== 0) {
+      const xs = x >> 7;
+      const ys = y >> 7;
+      const u = xs * xs + ys * ys;
+      const t = SUN_RADIUS + this.radius[i] << 3;
+      if (u > ARENA_R2 || u < t * t) return true;
+    }
+    for (m = near >> PLANET_BIT & this.#planetBits; m !== 0; m &= m - 1) {
+      b = 32 - clz(m & 0 - m);
+      o = this.bodyIndex[b];
+      dx = x - ex[o];
+      dy = y - ey[o];
+      if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
+      if (this.#hitsPlanet(i, b, x - vx, y - vy, dx, dy)) return true;
+    }
+    for (m = near >> SHIP_BIT & 255; m !== 0; m &= m - 1) {
+      b = 31 - clz(m & 0 - m);
+      o = this.focusIndex[b];
+      if (o < 0 || this.hp[b] <= 0) continue;
+      dx = x - ex[o];
+      dy = y - ey[o];
+      if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
+      if (e.owner[i] === this.playerId[b] && steps - this.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
+      if (this.#hitsShip(i, b, x - vx, y - vy, dx, dy)) return true;
+    }
+    return false;
+  }
+  /**
+   * Twice the sun's pull on projectile i at its position (it gets it every other step); the
+   * velocity changes only here, so it is only limited here (and when fired).
+   */
+  #pull(i) {
+    const e = this.entities;
+    const xs = e.x[i] >> 7;
+    const ys = e.y[i] >> 7;
+    const u = xs * xs + ys * ys;
+    const oct = 31 - Math.clz32(u | U_FLOOR);
+    const w = this.#gravity[(oct << 5) + (u >> oct - 5) - 512];
+    const t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
+    const sh = (w >> S_SHIFT) - 1;
+    const d = this.#dither >> 31 - sh;
+    let vx = e.vx[i] + (d - xs * t >> sh);
+    let vy = e.vy[i] + (d - ys * t >> sh);
+    if (vx * vx + vy * vy > 2147483647 && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
+      this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
+      vx = this.#cx;
+      vy = this.#cy;
+    }
+    e.vx[i] = vx;
+    e.vy[i] = vy;
+  }
+  /**
+   * Projectile i, which moved from (x0, y0) and ended (dx, dy) from planet (body) b, swept
+   * against the planet's own step (see sweep()): whether it hit.
+   */
+  #hitsPlanet(i, b, x0, y0, dx, dy) {
+    const r = this.radius[this.bodyIndex[b]] + this.radius[i] << 1;
+    return sweep(x0 - this.#bodyPrevX[b] >> 9, y0 - this.#bodyPrevY[b] >> 9, dx >> 9, dy >> 9, r);
+  }
+  /**
+   * Projectile i, which moved from (x0, y0) and ended (dx, dy) from the ship of slot s,
+   * swept against the ship's step: on a hit the ship takes the weapon's damage.
+   */
+  #hitsShip(i, s, x0, y0, dx, dy) {
+    const r = this.radius[this.focusIndex[s]] + this.radius[i] << 1;
+    if (!sweep(x0 - this.prevX[s] >> 9, y0 - this.prevY[s] >> 9, dx >> 9, dy >> 9, r)) return false;
+    this.#shotHit(i, s);
+    return true;
+  }
+  /** Projectile i hit the ship of slot s: the ship takes the weapon's damage. */
+  #shotHit(i, s) {
+    const e = this.entities;
+    this.counters[GameCounter.ShotHits]++;
+    this.#damage(s, WEAPON_DAMAGE[e.type[i] - SHOT_BASE], e.owner[i], e.type[i]);
+  }
+  // ---------------------------------------------------------------- integer geometry
+  /**
+   * The unit vector of (dx, dy) into #ux, #uy (Q14; each component rounded towards zero, so
+   * |u| ≤ 1) and its length into #len (in dx's units; ~14 significant bits). A zero vector
+   * gives (1, 0) and 0. Integer only: the larger component is shifted to 14 bits, and
+   * 1/√(a² + b²) comes from a seed table and two Newton steps, y ← y(3 − q·y²)/2.
+   */
+  #unit(dx, dy) {
+    const ax = dx < 0 ? 0 - dx : dx;
+    const ay = dy < 0 ? 0 - dy : dy;
+    const big = ax > ay ? ax : ay;
+    if (big === 0) {
+      this.#ux = ONE;
+      this.#uy = 0;
+      this.#len = 0;
+      return;
+    }
+    const k = 18 - Math.clz32(big);
+    const a = k > 0 ? ax >> k : ax << 0 - k;
+    const b = k > 0 ? ay >> k : ay << 0 - k;
+    const n2 = a * a + b * b;
+    const hi = n2 >> 14;
+    let y = this.#rsqrtSeed[n2 >> 23];
+    y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
+    y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
+    let ux = a * y >> 14;
+    let uy = b * y >> 14;
+    while (ux * ux + uy * uy > ONE * ONE) {
+      if (ux > uy) ux--;
+      else uy--;
+    }
+    this.#ux = dx < 0 ? 0 - ux : ux;
+    this.#uy = dy < 0 ? 0 - uy : uy;
+    const len = a * ux + b * uy >> 14;
+    this.#len = k > 0 ? len << k : len >> 0 - k;
+  }
+  /** (vx, vy) scaled to length `max` into #cx, #cy, rounded towards zero: never longer than `max`. */
+  #clamp(vx, vy, max) {
+    this.#unit(vx, vy);
+    const ux = this.#ux;
+    const uy = this.#uy;
+    this.#cx = ux < 0 ? 0 - ((0 - ux) * max >> 14) : ux * max >> 14;
+    this.#cy = uy < 0 ? 0 - ((0 - uy) * max >> 14) : uy * max >> 14;
+  }
+  // ---------------------------------------------------------------- collisions
+  /** Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer and `cause` (a template id). */
+  #damage(slot, amount, source, cause) {
+    const hp = this.hp[slot];
+    if (hp <= 0) return;
+    const left = hp - amount;
+    const i = this.focusIndex[slot];
+    if (left <= 0) {
+      this.hp[slot] = 0;
+      this.killer[slot] = source;
+      this.killedWith[slot] = cause;
+      return;
+    }
+    this.hp[slot] = left;
+    const type = this.shipType[slot];
+    const max = SHIP_HP[type];
+    const n = left * 100;
+    let pct = n * HP_RECIPROCAL[type] >> 16;
+    while (pct * max < n) pct++;
+    this.entities.health[i] = pct;
+  }
+  /** A planet (body b) pushes the ship out, bounces it and damages it by the closing speed. */
+  #shipPlanet(i, slot, b) {
+    const e = this.entities;
+    const p = this.bodyIndex[b];
+    const reach = this.radius[p] + this.radius[i];
+    const dx = e.x[i] - e.x[p];
+    const dy = e.y[i] - e.y[p];
+    if ((dx >> 7) * (dx >> 7) + (dy >> 7) * (dy >> 7) >= reach * reach * 64) return;
+    this.#unit(dx, dy);
+    const ux = this.#ux;
+    const uy = this.#uy;
+    const out = reach * 32 + 1;
+    e.x[i] = e.x[p] + (ux * out >> 9);
+    e.y[i] = e.y[p] + (uy * out >> 9);
+    const vn = (e.vx[i] - e.vx[p]) * ux + (e.vy[i] - e.vy[p]) * uy >> 14;
+    if (vn >= 0) return;
+    const back = vn * PLANET_BOUNCE >> 14;
+    e.vx[i] -= back * ux >> 14;
+    e.vy[i] -= back * uy >> 14;
+    this.counters[GameCounter.PlanetHits]++;
+    if (vn <= -GENTLE) this.#damage(slot, PLANET_DAMAGE_BASE + ((0 - vn) * this.#planetDamage >> 16), NO_PLAYER, e.type[p]);
+  }
+  /**
+   * Planet (body) b's mark in the grid's slow layer: its cells within PLANET_MARK of where it
+   * is, after taking the last one away (`fresh`: there is none yet).
+   */
+  #markPlanet(b, fresh) {
+    const g = this.#grid;
+    const bit = 1 << PLANET_BIT + b - 1;
+    if (!fresh) g.markBase(bit, false, this.#markX[b], this.#markY[b], PLANET_MARK);
+    const p = this.bodyIndex[b];
+    this.#markX[b] = this.entities.x[p];
+    this.#markY[b] = this.entities.y[p];
+    g.markBase(bit, true, this.#markX[b], this.#markY[b], PLANET_MARK);
+  }
+  /** Every live ship marks the grid cells within REACH of it. */
+  #markShips() {
+    const e = this.entities;
+    const g = this.#grid;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      const i = this.focusIndex[s];
+      if (i >= 0 && this.hp[s] > 0) g.mark(1 << SHIP_BIT + s, e.x[i], e.y[i], REACH);
+    }
+  }
+  /** Each ship against the ships of higher slots that reach into its cell. */
+  #collideShips() {
+    const e = this.entities;
+    const focus = this.focusIndex;
+    const mask = this.#grid.mask;
+    const last = GRID_SIDE - 1;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      const i = focus[s];
+      if (i < 0 || this.hp[s] <= 0) continue;
+      let cx = e.x[i] + GRID_HALF >> GRID_SHIFT;
+      let cy = e.y[i] + GRID_HALF >> GRID_SHIFT;
+      cx = cx < 0 ? 0 : cx > last ? last : cx;
+      cy = cy < 0 ? 0 : cy > last ? last : cy;
+      let m = (mask[cy * GRID_SIDE + cx] >> SHIP_BIT & 255) >> s + 1;
+      for (let t = s + 1; m !== 0 && this.hp[s] > 0; t++, m >>= 1) {
+        if ((m & 1) === 0) continue;
+        if (focus[t] >= 0 && this.hp[t] > 0) this.#shipShip(s, t);
+      }
+    }
+  }
+  /**
+   * Ships of slots sa and sb: a swept test (integer, as for projectiles); on contact they
+   * bounce apart by mass and both take damage by the closing speed. A ram is rare, so its
+   * response is worked out in doubles and rounded back into the table.
+   */
+  #shipShip(sa, sb) {
+    const e = this.entities;
+    const a = this.focusIndex[sa];
+    const b = this.focusIndex[sb];
+    const d0x = this.prevX[sb] - this.prevX[sa] >> 9;
+    const d0y = this.prevY[sb] - this.prevY[sa] >> 9;
+    const d1x = e.x[b] - e.x[a] >> 9;
+    const d1y = e.y[b] - e.y[a] >> 9;
+    if (!sweep(d0x, d0y, d1x, d1y, this.radius[a] + this.radius[b] << 1)) return;
+    const fx = d1x - d0x;
+    const fy = d1y - d0y;
+    const dot = d0x * fx + d0y * fy;
+    const l = fx * fx + fy * fy;
+    const t = dot >= 0 ? 0 : dot <= -l ? 1 : -dot / l;
+    let nx = d0x + t * fx;
+    let ny = d0y + t * fy;
+    let d = Math.sqrt(nx * nx + ny * ny);
+    if (d > 0) {
+      nx /= d;
+      ny /= d;
+    } else {
+      nx = 1;
+      ny = 0;
+    }
+    const ia = 1 / SHIP_MASS[e.type[a] - SHIP_BASE];
+    const ib = 1 / SHIP_MASS[e.type[b] - SHIP_BASE];
+    const reach = (this.radius[a] + this.radius[b]) * POS_ONE;
+    d = (e.x[b] - e.x[a]) * nx + (e.y[b] - e.y[a]) * ny;
+    if (d < reach) {
+      const push = (reach - d) / (ia + ib);
+      e.x[a] = Math.round(e.x[a] - nx * push * ia);
+      e.y[a] = Math.round(e.y[a] - ny * push * ia);
+      e.x[b] = Math.round(e.x[b] + nx * push * ib);
+      e.y[b] = Math.round(e.y[b] + ny * push * ib);
+    }
+    const vn = (e.vx[b] - e.vx[a]) * nx + (e.vy[b] - e.vy[a]) * ny;
+    if (vn >= 0) return;
+    const j = -(1 + SHIP_RESTITUTION) * vn / (ia + ib);
+    e.vx[a] = Math.round(e.vx[a] - j * ia * nx);
+    e.vy[a] = Math.round(e.vy[a] - j * ia * ny);
+    e.vx[b] = Math.round(e.vx[b] + j * ib * nx);
+    e.vy[b] = Math.round(e.vy[b] + j * ib * ny);
+    this.counters[GameCounter.Rams]++;
+    this.#rammed = true;
+    if (vn > -GENTLE) return;
+    const dmg = RAM_DAMAGE_BASE + (Math.floor(-vn) * this.#ramDamage >> 16);
+    this.#damage(sa, dmg, e.owner[b], e.type[b]);
+    this.#damage(sb, dmg, e.owner[a], e.type[a]);
+  }
+  // ---------------------------------------------------------------- deaths
+  /** Remove spent projectiles and dead ships (scoring the killer); note where ships are. */
+  #reap() {
+    const e = this.entities;
+    for (let k = 0; k < this.#doomedCount; k++) e.remove(this.#doomed[k]);
+    for (let s = 0; s < this.maxPlayers; s++) {
+      const i = this.focusIndex[s];
+      if (i < 0) continue;
+      if (this.hp[s] <= 0) {
+        this.#die(s, i);
+        continue;
+      }
+      this.focusX[s] = e.x[i];
+      this.focusY[s] = e.y[i];
+    }
+    this.shots = this.#shotCount;
+  }
+  #die(slot, i) {
+    const e = this.entities;
+    const owner = e.owner[i];
+    const killer = this.killer[slot];
+    e.health[i] = 0;
+    e.remove(i);
+    this.#ships--;
+    let by = -1;
+    if (killer === owner) {
+      this.counters[GameCounter.Suicides]++;
+      by = slot;
+    } else if (killer === NO_PLAYER) this.counters[GameCounter.EnvironmentDeaths]++;
+    else {
+      const ks = killer & 65535;
+      if (ks < this.maxPlayers && this.present[ks] !== 0 && this.playerId[ks] === killer) {
+        this.kills[ks]++;
+        if (this.players.scores[ks] < 65535) this.players.scores[ks]++;
+        by = ks;
+      }
+      this.counters[GameCounter.Kills]++;
+    }
+    if (this.onDeath !== null) this.onDeath(slot, by, this.killedWith[slot]);
+    this.deaths[slot]++;
+    this.focusIndex[slot] = -1;
+    this.respawnStep[slot] = this.steps + RESPAWN_STEPS;
+  }
+  /** [name, bytes] rows of the game's own arrays, for the memory budget. Allocates. */
+  pools() {
+    const rows = this.#rows.map(([name, bytes]) => [name, bytes]);
+    rows.push(["game broad-phase grid", this.#grid.poolBytes()]);
+    return rows;
+  }
+  // ---------------------------------------------------------------- hash
+  /** A 32-bit hash of the whole world: entities, players, scores, step count and PRNG state. */
+  hash() {
+    const e = this.entities;
+    let h = mix(2166136261, this.steps);
+    h = mix(h, this.#rng.state);
+    for (let i = 0; i < e.capacity; i++) {
+      h = mix(h, e.alive[i] | e.type[i] << 8 | e.health[i] << 16);
+      h = mix(h, e.generation[i]);
+      if (e.alive[i] === 0) continue;
+      h = mix(h, e.owner[i]);
+      h = mix(h, e.x[i]);
+      h = mix(h, e.y[i]);
+      h = mix(h, e.vx[i]);
+      h = mix(h, e.vy[i]);
+      h = mix(h, e.rot[i]);
+      h = mix(h, this.expires[i]);
+    }
+    for (let s = 0; s < this.maxPlayers; s++) {
+      h = mix(h, this.present[s]);
+      if (this.present[s] === 0) continue;
+      h = mix(h, this.playerId[s]);
+      h = mix(h, this.focusIndex[s]);
+      h = mix(h, this.respawnStep[s]);
+      h = mix(h, this.cooldown[s] | this.shipType[s] << 16 | this.weaponType[s] << 24);
+      h = mix(h, this.hp[s]);
+      h = mix(h, this.players.scores[s]);
+    }
+    return h >>> 0;
+  }
+};
+function sweep(d0x, d0y, d1x, d1y, r) {
+  if (d0x > r && d1x > r || d0x < -r && d1x < -r || d0y > r && d1y > r || d0y < -r && d1y < -r) return false;
+  const fx = d1x - d0x;
+  const fy = d1y - d0y;
+  const a = d0x * fx + d0y * fy;
+  if (a >= 0) return d0x * d0x + d0y * d0y < r * r;
+  const l = fx * fx + fy * fy;
+  if (a <= -l) return d1x * d1x + d1y * d1y < r * r;
+  const c = d0x * fy - d0y * fx;
+  return c * c < r * r * l;
+}
+function mix(h, v) {
+  h = Math.imul(h ^ (v | 0), 1540483477);
+  return h ^ h >> 15 & 131071;
+}
+
+// modules/protocol/bytes.ts
+function getU32(b, o) {
+  return (b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]) >>> 0;
+}
+function setU16(b, o, v) {
+  b[o] = v >>> 8;
+  b[o + 1] = v;
+}
+function setU32(b, o, v) {
+  b[o] = v >>> 24;
+  b[o + 1] = v >>> 16;
+  b[o + 2] = v >>> 8;
+  b[o + 3] = v;
+}
+
+// modules/protocol/codec.ts
+function writeHeader(b, ack, timestamp, rel, unrel) {
+  setU32(b, 0, APP_ID);
+  setU32(b, 4, ack);
+  setU32(b, 8, timestamp);
+  b[12] = rel;
+  b[13] = unrel;
+  return HEADER_SIZE;
+}
+function headerRel(b) {
+  return b[12];
+}
+function payloadSize(b, o, type, end) {
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) {
+    if (o + fixed > end) return -1;
+    if (type === Msg.Name) {
+      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
+      return -3;
+    }
+    return fixed;
+  }
+  if (type === Msg.Update) {
+    if (o + 1 > end) return -1;
+    const size = 1 + b[o] * UPDATE_ENTRY;
+    return o + size > end ? -1 : size;
+  }
+  if (o + 4 > end) return -1;
+  const limit = o + 4 + CHAT_LENGTH;
+  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  return -2;
+}
+function queuedSize(b, o) {
+  const type = b[o + 4];
+  const p = o + RELIABLE_HEADER;
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) return RELIABLE_HEADER + fixed;
+  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
+  const end = p + 4 + CHAT_LENGTH;
+  let i = p + 4;
+  while (i < end && b[i] !== 0) i++;
+  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
+  return i + 1 - o;
+}
+function countBadSize(size, counters) {
+  if (size === -2) counters[C.UnterminatedChat]++;
+  else if (size === -3) counters[C.UnterminatedName]++;
+  else counters[C.Truncated]++;
+}
+var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
+function validatePacket(b, length, from, counters, offsets) {
+  if (length < HEADER_SIZE) {
+    counters[C.TooShort]++;
+    return false;
+  }
+  if (length > MAX_PACKET) {
+    counters[C.TooLong]++;
+    return false;
+  }
+  if (b[0] !== 242 || b[1] !== 112 || b[2] !== 135 || b[3] !== 197) {
+    counters[C.BadAppId]++;
+    return false;
+  }
+  const t = types !== null ? types : typeTable();
+  const sizes = t.size;
+  const senders = t.senders;
+  const reliableRow = t.reliable;
+  let o = HEADER_SIZE;
+  const rel = b[12];
+  const total = rel + b[13];
+  for (let m = 0; m < total; m++) {
+    const reliable = m < rel;
+    const p = o + (reliable ? RELIABLE_HEADER : 1);
+    if (p > length) {
+      counters[C.Truncated]++;
+      return false;
+    }
+    const type = b[p - 1];
+    const row = type - TYPE_BASE;
+    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+      counters[C.UnknownType]++;
+      return false;
+    }
+    if (reliableRow[row] === 1 !== reliable) {
+      counters[C.WrongChannel]++;
+      return false;
+    }
+    if ((senders[row] & from) === 0) {
+      counters[C.WrongDirection]++;
+      return false;
+    }
+    let size = sizes[row];
+    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
+    else if (p + size > length) size = -1;
+    if (size < 0) {
+      countBadSize(size, counters);
+      return false;
+    }
+    if (offsets !== void 0) offsets[m] = p;
+    o = p + size;
+  }
+  for (; o < length; o++) {
+    if (b[o] !== 0) {
+      counters[C.TrailingBytes]++;
+      return false;
+    }
+  }
+  return true;
+}
+var Fields = class {
+  id = 0;
+  other = 0;
+  a = 0;
+  b = 0;
+  /** Offset and length of a byte string (chat text without NUL, name without padding). */
+  textOffset = 0;
+  textLength = 0;
+};
+function writeId(b, o, id) {
+  setU32(b, o, id);
+  return o + 4;
+}
+function writeChat(b, o, id, text, from, length) {
+  if (length >= CHAT_LENGTH) throw new RangeError(`chat text of ${length} bytes exceeds ${CHAT_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < length; i++) b[o + i] = text[from + i];
+  b[o + length] = 0;
+  return o + length + 1;
+}
+function readChat(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeSelection(b, o, id, ship, weapon) {
+  setU32(b, o, id);
+  b[o + 4] = ship;
+  b[o + 5] = weapon;
+  return o + 6;
+}
+function readSelection(b, o, f) {
+  f.id = getU32(b, o);
+  f.a = b[o + 4];
+  f.b = b[o + 5];
+}
+function writeName(b, o, id, name, from, length) {
+  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
+  return o + NAME_LENGTH;
+}
+function readName(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeStats(b, o, scores, pings) {
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    setU16(b, o + 2 * i, scores[i]);
+    setU16(b, o + 2 * MAX_PLAYERS + 2 * i, pings[i]);
+  }
+  return o + 4 * MAX_PLAYERS;
+}
+function writeReject(b, o, reason) {
+  b[o] = reason;
+  return o + 1;
+}
+
+// modules/protocol/seq.ts
+function seqDiff(a, b) {
+  return a - b | 0;
+}
+function seqGreater(a, b) {
+  return (a - b | 0) > 0;
+}
+function seqNext(a) {
+  return a + 1 >>> 0;
+}
+
+// modules/transport/endpoint.ts
+var CURRENT = 0;
+var STALE = 1;
+var FUTURE = 2;
+var FUTURE_SLACK_MS = 1e3;
+var PROCESS = 0;
+var DUPLICATE = 1;
+var OUT_OF_ORDER = 2;
+var Endpoint = class {
+  capacityBytes;
+  /** Encoded queued messages, each `seqno u32, type u8, payload`. */
+  buf;
+  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
+  view;
+  /** Bytes and messages queued. */
+  usedBytes = 0;
+  count = 0;
+  /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
+  sentCount = 0;
+  sentBytes = 0;
+  /** Seqno of the message at the front of the queue, and of the next one queued. */
+  firstSeq = 0;
+  nextSeq = 0;
+  /** Seqno of the last reliable message processed from the peer (our ack). */
+  lastProcessed = NO_ACK;
+  /** Newest unreliable timestamp applied from the peer, and our time when it was. */
+  newestTimestamp = 0;
+  newestAt = 0;
+  hasTimestamp = false;
+  /** Smoothed RTT in ms, 0 before the first sample. */
+  srtt = 0;
+  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
+  #probing = false;
+  #probeSeq = 0;
+  #probeSent = 0;
+  /** When a packet carrying reliable messages last went out, and when the peer was last heard. */
+  lastReliableSend = 0;
+  lastHeard = 0;
+  /** Statistics for tools: messages sent for the first time and resent. */
+  sent = 0;
+  resent = 0;
+  /** Set by fill(): messages it copied. */
+  filledMessages = 0;
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  ackDue = false;
+  /** Fixed payload sizes by type - TYPE_BASE (-1: variable), from the protocol's one table. */
+  #sizes;
+  /**
+   * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
+   * and where `buf` starts in it: fill() then copies a run of messages into the packet with
+   * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
+   */
+  #whole;
+  #base;
+  /**
+   * `storage`, if given, is the queue's buffer (a view from the owner's Arena); `whole`, a
+   * view of all of that Arena's buffer (the owner's packets should come from it too).
+   */
+  constructor(capacityBytes, storage, whole) {
+    if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
+    if (storage !== void 0 && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
+    this.capacityBytes = capacityBytes;
+    this.buf = storage ?? new Uint8Array(capacityBytes);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
+    this.#sizes = typeTable().size;
+    const shared = whole !== void 0 && storage !== void 0 && whole.buffer === storage.buffer && whole.byteOffset === 0;
+    this.#whole = shared ? whole : null;
+    this.#base = shared ? storage.byteOffset : 0;
+  }
+  /** Size of the queued message at `o` (header included): the table, or a scan for Chat. */
+  #queued(o) {
+    const fixed = this.#sizes[this.buf[o + 4] - TYPE_BASE];
+    return fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(this.buf, o);
+  }
+  /** Bytes of the preallocated buffers (for the memory budget). */
+  poolBytes() {
+    return this.buf.byteLength;
+  }
+  /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
+  reset(now, initialSeq = 0, peerInitialSeq = 0) {
+    this.usedBytes = 0;
+    this.count = 0;
+    this.sentCount = 0;
+    this.sentBytes = 0;
+    this.firstSeq = initialSeq >>> 0;
+    this.nextSeq = initialSeq >>> 0;
+    this.lastProcessed = peerInitialSeq - 1 >>> 0;
+    this.newestTimestamp = 0;
+    this.hasTimestamp = false;
+    this.srtt = 0;
+    this.#probing = false;
+    this.ackDue = false;
+    this.lastReliableSend = now;
+    this.lastHeard = now;
+    this.sent = 0;
+    this.resent = 0;
+  }
+  /** Free bytes for one more message of `payload` bytes, or false. */
+  canQueue(payload) {
+    return this.usedBytes + RELIABLE_HEADER + payload <= this.capacityBytes;
+  }
+  /**
+   * Append a reliable message: writes seqno and type, returns the payload's offset in
+   * `buf` for the caller to fill with exactly `payload` bytes of a well-formed payload
+   * (the queue finds message boundaries by reading them), or -1 when the queue is full
+   * (the caller kicks).
+   */
+  queue(type, payload) {
+    if (RELIABLE_HEADER + payload > MAX_PACKET - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
+    if (!this.canQueue(payload)) return -1;
+    const o = this.usedBytes;
+    this.view.setUint32(o, this.nextSeq);
+    this.buf[o + 4] = type;
+    this.count++;
+    this.usedBytes += RELIABLE_HEADER + payload;
+    this.nextSeq = seqNext(this.nextSeq);
+    return o + RELIABLE_HEADER;
+  }
+  /**
+   * Apply an ack from the peer. Messages up to and including `ack` leave the queue;
+   * if the RTT probe is among them, it gives a sample. Returns false for an ack of
+   * something never sent (the caller counts it).
+   */
+  acknowledge(ack, now) {
+    const n = seqDiff(ack, this.firstSeq) + 1;
+    if (n <= 0) return true;
+    if (n > this.sentCount) return false;
+    if (this.#probing && seqDiff(this.#probeSeq, this.firstSeq) < n) {
+      this.#probing = false;
+      this.#sample((now >>> 0) - this.#probeSent >>> 0);
+    }
+    const buf = this.buf;
+    const sizes = this.#sizes;
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const fixed = sizes[buf[bytes + 4] - TYPE_BASE];
+      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, bytes);
+    }
+    buf.copyWithin(0, bytes, this.usedBytes);
+    this.usedBytes -= bytes;
+    this.count -= n;
+    this.sentCount -= n;
+    this.sentBytes -= bytes;
+    this.firstSeq = this.firstSeq + n >>> 0;
+    return true;
+  }
+  #sample(rtt) {
+    this.srtt = this.srtt === 0 ? rtt > 0 ? rtt : 0.5 : this.srtt + (rtt - this.srtt) / 8;
+  }
+  /** Smoothed RTT for Stats, as an integer in 0..65535. */
+  ping() {
+    const p = Math.round(this.srtt);
+    return p > 65535 ? 65535 : p;
+  }
+  /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
+  acceptReliable(seq) {
+    if (seq === seqNext(this.lastProcessed)) {
+      this.lastProcessed = seq;
+      this.ackDue = true;
+      return PROCESS;
+    }
+    return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
+  }
+  /**
+   * Whether unreliable messages stamped `timestamp` are current: CURRENT (and it becomes the
+   * newest), STALE (older than the newest applied), or FUTURE: further ahead of the newest
+   * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
+   * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
+   * make every genuine packet stale for as long as the stamp is ahead.
+   */
+  acceptUnreliable(timestamp, now) {
+    if (this.hasTimestamp) {
+      const ahead = seqDiff(timestamp, this.newestTimestamp);
+      if (ahead < 0) return STALE;
+      const elapsed = now - this.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
+    }
+    this.newestTimestamp = timestamp;
+    this.newestAt = now;
+    this.hasTimestamp = true;
+    return CURRENT;
+  }
+  /**
+   * Whether a packet should go out now for the sake of reliable messages: one sent now
+   * would carry a never-sent message, or unacked ones have waited `resendMs`.
+   */
+  wantsSend(now, resendMs) {
+    if (this.count === 0) return false;
+    if (this.count > this.sentCount && this.sentBytes + this.#queued(this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
+    return now - this.lastReliableSend >= resendMs;
+  }
+  /**
+   * Start a packet in `out`: header with our ack and `timestamp`, then every queued
+   * message that fits, oldest first (from message `first`, for a final flush that must
+   * carry the whole queue over several packets). Returns the offset after them; the caller may add
+   * unreliable messages and must then call `finish`.
+   */
+  fill(out, now, timestamp, first = 0) {
+    const ack = this.lastProcessed;
+    out[0] = 242;
+    out[1] = 112;
+    out[2] = 135;
+    out[3] = 197;
+    out[4] = ack >>> 24;
+    out[5] = ack >>> 16;
+    out[6] = ack >>> 8;
+    out[7] = ack;
+    out[8] = timestamp >>> 24;
+    out[9] = timestamp >>> 16;
+    out[10] = timestamp >>> 8;
+    out[11] = timestamp;
+    out[13] = 0;
+    const start2 = HEADER_SIZE;
+    this.ackDue = false;
+    const buf = this.buf;
+    const sizes = this.#sizes;
+    let from = 0;
+    for (let k = 0; k < first; k++) from += this.#queued(from);
+    const begin = from;
+    let o = start2;
+    let i = first;
+    for (; i < this.count; i++) {
+      const fixed = sizes[buf[from + 4] - TYPE_BASE];
+      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, from);
+      if (o + len > MAX_PACKET) break;
+      from += len;
+      o += len;
+    }
+    const whole = this.#whole;
+    if (from === begin) {
+    } else if (whole !== null && out.buffer === whole.buffer) {
+      const at = out.byteOffset + start2;
+      whole.copyWithin(at, this.#base + begin, this.#base + from);
+    } else {
+      for (let k = begin, d = start2; k < from; k++, d++) out[d] = buf[k];
+    }
+    const resentEnd = i < this.sentCount ? i : this.sentCount;
+    if (resentEnd > first) {
+      this.resent += resentEnd - first;
+      if (this.#probing) {
+        const probe = seqDiff(this.#probeSeq, this.firstSeq);
+        if (probe >= first && probe < resentEnd) this.#probing = false;
+      }
+    }
+    if (i > this.sentCount) {
+      const firstNew = this.sentCount > first ? this.sentCount : first;
+      this.sent += i - firstNew;
+      if (!this.#probing) {
+        this.#probing = true;
+        this.#probeSeq = this.firstSeq + firstNew >>> 0;
+        this.#probeSent = now >>> 0;
+      }
+      this.sentCount = i;
+      this.sentBytes = from;
+    }
+    if (i > first) this.lastReliableSend = now;
+    out[12] = i - first;
+    this.filledMessages = i - first;
+    return o;
+  }
+};
+function finishPacket(out, unrel) {
+  out[13] = unrel;
+}
+
+// modules/text.ts
+function bytesToAscii(b, offset, length) {
+  let s = "";
+  for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
+  return s;
+}
+function isPrintable(c) {
+  return c >= 32 && c <= 126;
+}
+
+// modules/server/events.ts
+var LogEvent = Object.freeze({
+  /** value: player id */
+  Join: 1,
+  /** value: player id (the client sent Disconnect) */
+  Leave: 2,
+  /** value: KickReason */
+  Kick: 3,
+  /** slot is -1; value: RejectReason */
+  Reject: 4,
+  /** value: player id */
+  Timeout: 5,
+  /** value: player id; the name is in `server.names` */
+  Rename: 6,
+  /** value: player id; the text is in `server.lastChat` */
+  Chat: 7,
+  /**
+   * A ship was destroyed (the game's death hook, not the server): slot is the victim;
+   * value: `deathValue(killerSlot, cause)`.
+   */
+  Death: 8
+});
+function deathValue(killerSlot, cause) {
+  return killerSlot + 1 << 8 | cause & 255;
+}
+function deathKiller(value) {
+  return (value >> 8) - 1;
+}
+function deathCause(value) {
+  return value & 255;
+}
+var KickReason = Object.freeze({
+  QueueOverflow: 1,
+  Misbehaviour: 2,
+  Shutdown: 3
+});
+var eventNames = Object.freeze(["", "join", "leave", "kick", "reject", "timeout", "rename", "chat", "death"]);
+var kickNames = Object.freeze(["", "reliable queue overflow", "misbehaviour", "shutdown"]);
+function describeKick(reason) {
+  return kickNames[reason] ?? `reason ${reason}`;
+}
+var KICK_LABELS = Object.freeze(["", "queue_overflow", "misbehaviour", "shutdown"]);
+
+// modules/server/updates.ts
+var RoundRobinPlanner = class {
+  #entities;
+  #cursor;
+  /** The server's [slot × capacity + index] generations each client knows (0: none). */
+  #known;
+  /** Most entries one plan lists: what the server's packets per update can carry. */
+  limit;
+  constructor(entities, maxPlayers, known, limit = entities.capacity) {
+    this.#entities = entities;
+    this.#cursor = new Uint16Array(maxPlayers);
+    this.#known = known;
+    this.limit = limit;
+  }
+  plan(slot, list, _now) {
+    const known = this.#known;
+    const end = this.#entities.end;
+    const base = slot * this.#entities.capacity;
+    const start2 = this.#cursor[slot] < end ? this.#cursor[slot] : 0;
+    const limit = this.limit;
+    let n = 0;
+    for (let i = start2; i < end && n < limit; i++) if (known[base + i] !== 0) list[n++] = i;
+    for (let i = 0; i < start2 && n < limit; i++) if (known[base + i] !== 0) list[n++] = i;
+    return n;
+  }
+  commit(slot, list, sent, _now) {
+    if (sent > 0) this.#cursor[slot] = list[sent - 1] + 1;
+  }
+  resetSlot(slot) {
+    this.#cursor[slot] = 0;
+  }
+  added(_slot, _index) {
+  }
+  removed(_slot, _index) {
+  }
+  applyActions(_slot, _actions, _n) {
+  }
+  poolBytes() {
+    return this.#cursor.byteLength;
+  }
+};
+var MAX_UPDATE_GAP = 4;
+var WHEEL = 8;
+var FRESH = 0;
+var CARRIED = 1;
+var SETS = 2 + 2 * WHEEL;
+var PriorityPlanner = class {
+  #entities;
+  #cap;
+  #words;
+  focus;
+  near;
+  mid;
+  far;
+  limit;
+  /** Update ticks planned, per slot. */
+  #tick;
+  /** Per slot: the index the next scan of the carried-over set starts at. */
+  #carryCursor;
+  /** [(slot × SETS + set) × words + word]. */
+  #sets;
+  /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
+  #known;
+  #bytes;
+  /** The last plan: its slot, entries, and where its new and carried-over entries end. */
+  #plannedSlot = -1;
+  #planned = 0;
+  #ownEnd = 0;
+  #freshEnd = 0;
+  #carriedEnd = 0;
+  #kernels;
+  #binding = null;
+  #list;
+  #actions;
+  constructor(entities, maxPlayers, focus, options) {
+    this.#entities = entities;
+    this.#cap = entities.capacity;
+    this.#words = this.#cap + 31 >> 5;
+    this.focus = focus;
+    this.near = options?.near ?? 700;
+    this.mid = options?.mid ?? 1400;
+    this.far = options?.far ?? 2400;
+    this.limit = options?.limit ?? this.#cap;
+    const n = maxPlayers;
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.#tick = a.i32(n);
+      this.#carryCursor = a.i32(n);
+      this.#sets = a.i32(n * SETS * this.#words);
+      this.#known = a.u8(n * this.#cap);
+    }
+    a.done();
+    this.#bytes = a.bytes;
+    this.#kernels = options?.kernels ?? null;
+    this.#list = options?.list ?? null;
+    this.#actions = options?.actions ?? null;
+    if (this.#kernels !== null) {
+      if (this.#list === null) throw new RangeError("PriorityPlanner: native kernels need the list every plan uses");
+      const e = entities;
+      const f = focus;
+      const steady = f !== null && f.steady !== void 0 ? f.steady : null;
+      const b = new Binding([
+        e.x,
+        e.y,
+        e.vx,
+        e.vy,
+        e.owner,
+        steady ?? this.#tick,
+        f !== null ? f.focusX : this.#tick,
+        f !== null ? f.focusY : this.#tick,
+        f !== null ? f.focusIndex : this.#tick,
+        this.#sets,
+        this.#tick,
+        this.#carryCursor,
+        this.#known,
+        this.#list,
+        options?.actions ?? this.#list
+      ], 13 /* Count */);
+      const w = b.words;
+      const at = b.scalars;
+      w[at + 0 /* Capacity */] = this.#cap;
+      w[at + 1 /* Words */] = this.#words;
+      w[at + 2 /* Limit */] = this.limit;
+      w[at + 3 /* Near */] = this.near;
+      w[at + 4 /* Mid */] = this.mid;
+      w[at + 5 /* Far */] = this.far;
+      w[at + 6 /* HasFocus */] = f !== null ? 1 : 0;
+      w[at + 7 /* HasSteady */] = steady !== null ? 1 : 0;
+      w[at + 8 /* PosShift */] = POS_SHIFT;
+      this.#binding = b;
+    }
+  }
+  /** Forget what was sent to `slot` (a new player took it). */
+  resetSlot(slot) {
+    const perSlot = SETS * this.#words;
+    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
+    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
+    this.#carryCursor[slot] = 0;
+  }
+  added(slot, index) {
+    const k = slot * this.#cap + index;
+    if (this.#known[k] !== 0) this.#forget(slot, index);
+    this.#known[k] = 1;
+    this.#sets[slot * SETS * this.#words + (index >> 5)] |= 1 << (index & 31);
+  }
+  removed(slot, index) {
+    const k = slot * this.#cap + index;
+    if (this.#known[k] === 0) return;
+    this.#forget(slot, index);
+    this.#known[k] = 0;
+  }
+  applyActions(slot, actions, n) {
+    const b = this.#binding;
+    if (b !== null && actions === this.#actions) {
+      this.#kernels.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
+      return;
+    }
+    for (let j = 0; j < n; j++) {
+      const i = actions[j];
+      if (i < 0) this.removed(slot, ~i);
+      else this.added(slot, i);
+    }
+  }
+  /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */
+  #forget(slot, index) {
+    const words = this.#words;
+    const mask = ~(1 << (index & 31));
+    for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
+  }
+  plan(slot, list, _now) {
+    const b = this.#binding;
+    if (b !== null) {
+      if (list !== this.#list) throw new RangeError("PriorityPlanner: plan with a list other than the bound one");
+      const n2 = this.#kernels.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
+      this.#plannedSlot = slot;
+      return n2;
+    }
+    const tick = this.#tick[slot] + 1;
+    this.#tick[slot] = tick;
+    const words = this.#words;
+    const sets = this.#sets;
+    const base = slot * SETS * words;
+    const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
+    const limit = this.limit;
+    const clz = Math.clz32;
+    let n = 0;
+    if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
+    this.#ownEnd = n;
+    const wheel = 2 + 2 * (tick & WHEEL - 1);
+    for (let set = 0; set < 4; set++) {
+      const from = base + (set < 2 ? set : wheel + set - 2) * words;
+      const start2 = set === CARRIED ? this.#carryCursor[slot] : 0;
+      const j0 = start2 >> 5;
+      const cut = -1 << (start2 & 31);
+      for (let c = 0; c <= words && n < limit; c++) {
+        let j = j0 + c;
+        if (j >= words) j -= words;
+        const part = c === 0 ? cut : c === words ? ~cut : -1;
+        if (part === 0) continue;
+        const all = sets[from + j];
+        let bits = all & part;
+        if (bits === 0) continue;
+        while (bits !== 0 && n < limit) {
+          const low = bits & -bits;
+          bits ^= low;
+          const i = (j << 5) + 31 - clz(low);
+          if (i !== own) list[n++] = i;
+        }
+        sets[from + j] = all & ~part | bits;
+      }
+      if (set === FRESH) this.#freshEnd = n;
+      else if (set === CARRIED) this.#carriedEnd = n;
+    }
+    this.#planned = n;
+    this.#plannedSlot = slot;
+    return n;
+  }
+  /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
+  commit(slot, list, sent, _now) {
+    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
+    this.#plannedSlot = -1;
+    const b = this.#binding;
+    if (b !== null) {
+      this.#kernels.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
+      return;
+    }
+    const e = this.#entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const owner = e.owner;
+    const words = this.#words;
+    const sets = this.#sets;
+    const tick = this.#tick[slot];
+    const base = slot * SETS * words;
+    const focus = this.focus;
+    const fx = focus !== null ? focus.focusX[slot] : 0;
+    const fy = focus !== null ? focus.focusY[slot] : 0;
+    const steady = focus !== null && focus.steady !== void 0 ? focus.steady : null;
+    const near = this.near;
+    const mid = this.mid;
+    const far = this.far;
+    const n = this.#planned;
+    const ownEnd = this.#ownEnd;
+    const freshEnd = this.#freshEnd;
+    const carriedEnd = this.#carriedEnd;
+    let cursor = -1;
+    for (let k = 0; k < n; k++) {
+      const i = list[k];
+      let set;
+      if (k >= sent) set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
+      else {
+        let by;
+        if (owner[i] === NO_PLAYER || evx[i] === 0 && evy[i] === 0) by = MAX_UPDATE_GAP;
+        else {
+          let dx = ex[i] - fx >> POS_SHIFT;
+          let dy = ey[i] - fy >> POS_SHIFT;
+          if (dx < 0) dx = -dx;
+          if (dy < 0) dy = -dy;
+          const d = dx > dy ? dx + (dy * 13 >> 5) : dy + (dx * 13 >> 5);
+          by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
+          if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
+        }
+        set = 2 + 2 * (tick + by & WHEEL - 1) + (by === MAX_UPDATE_GAP ? 0 : 1);
+        if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
+      }
+      sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
+    }
+    if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
+    const due = base + (2 + 2 * (tick & WHEEL - 1)) * words;
+    const carried = base + CARRIED * words;
+    for (let j = 0; j < 2 * words; j++) {
+      const bits = sets[due + j];
+      if (bits === 0) continue;
+      sets[carried + (j < words ? j : j - words)] |= bits;
+      sets[due + j] = 0;
+    }
+  }
+  poolBytes() {
+    return this.#bytes;
+  }
+};
+
+// modules/server/server.ts
+var POS_HALF = 1 << POS_SHIFT - 1;
+var TIMEOUT_CHECK_MS = 100;
+var APP_ID_I32 = APP_ID | 0;
+var INPUT_SHAPE = 1 << 8 | Msg.Input;
+var ANGLE_HALF = 1 << ANGLE_BITS - 1;
+var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+function reserve(maxPlayers) {
+  return (maxPlayers + 1) * (RELIABLE_HEADER + 4);
+}
+var LEAVE_SIZE = RELIABLE_HEADER + 4;
+var ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
+var HANDSHAKE_MS = 3e3;
+var INPUT_STALE_MS = 500;
+var STRIKE_WINDOW_MS = 250;
+var STRIKE_DECAY_MS = 1e3;
+var ADMISSION_REFILL_MS = 250;
+var HANDSHAKE_PENALTY_MS = 1e4;
+var HANDSHAKE_MEMORY = 8;
+var LEFT_MEMORY_MS = 5e3;
+var LEFT_MEMORY = 8;
+var PORT_HINT_MASK = 63;
+var CHAT_BURST = 4;
+var CHAT_REFILL_MS = 250;
+var CHANGE_BURST = 2;
+var CHANGE_REFILL_MS = 500;
+var BROADCAST_BYTES = 2048;
+var ACK_CHECK_MS = 50;
+var ENTRY_HEADER = 3;
+var EVERYONE = 255;
+var EXCEPT = 128;
+function fold(c) {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+var Server = class {
+  config;
+  host;
+  counters;
+  entities;
+  #sim = null;
+  #planner;
+  // Player slots (struct of arrays, indexed by slot).
+  active;
+  generation;
+  address;
+  port;
+  endpoints;
+  names;
+  nameLength;
+  ship;
+  weapon;
+  /** Newest Input of each player as INPUT_* bits. */
+  input;
+  misbehaviour;
+  /** Entities below this index have been sent as Add to the player. */
+  /**
+   * [slot × capacity + index]: the generation of the entity at that index that the player
+   * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
+   */
+  known;
+  /** Scores are written by the game; pings by the server. Both sent in Stats. */
+  scores;
+  pings;
+  /** The last chat line accepted (for the host's log). */
+  lastChat;
+  lastChatLength = 0;
+  #pendingKick;
+  /** Where the tables above come from (its rows are the memory budget's). */
+  #arena;
+  /** A kick is pending in #pendingKick. */
+  #kickPending = false;
+  /** The datagram being handled, copied in with one native call, and a DataView on it. */
+  #rx;
+  #rxView;
+  /** Payload offsets of the datagram's messages, recorded by validatePacket. */
+  #offsets;
+  #tx;
+  /**
+   * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
+   * entity's Update entry as encoded in the current update tick. An entry is encoded once
+   * per update tick, by the first client whose plan has it, and copied into every packet
+   * with one native copyWithin: on XS that is about ten times cheaper than encoding it
+   * again for each client.
+   */
+  #txAndEntries;
+  /** Per entity: 1 once its entry is encoded in the current update tick. */
+  #encoded;
+  #list;
+  #fields = new Fields();
+  #nameScratch;
+  #now = 0;
+  /**
+   * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
+   * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
+   * over the ticks of the cycle instead of landing on one.
+   */
+  #cycleStart = 0;
+  #offset;
+  #updated;
+  /** A Stats is due in the player's next Update. */
+  #statsDue;
+  /** The entity table's version when the entries in #txAndEntries were encoded. */
+  #encodedVersion = -1;
+  #nextStats = 0;
+  #nextTimeoutCheck = 0;
+  #nextAckCheck = 0;
+  /**
+   * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
+   * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
+   * what it knows: a Remove for what it knows that is gone, an Add for what lives that it
+   * does not know. A stalled player's queue thus never fills with entity traffic, and what
+   * is born and dies while it is away never reaches it. [slot × words + word].
+   */
+  #dirty;
+  /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
+  #announced;
+  /** Per slot (plain arrays of integers): admission time, last Input, last counted strike, last chat or change. */
+  // Times in ms modulo 2^32, compared wrap-safe: `((now - t) | 0) > limit`.
+  #joinedAt;
+  #inputAt;
+  #strikeAt;
+  #chatAt;
+  #nameAt;
+  #selectAt;
+  /** Flood control: tokens left in each player's chat, rename and selection buckets. */
+  #chatTokens;
+  #nameTokens;
+  #selectTokens;
+  /**
+   * Session messages for many players (Chat, Name, Selection, the Join, Name and Selection
+   * that announce a newcomer, Leave) are stored once, in a ring every player reads with its
+   * own cursor, taking entries into its queue in order as it has room: nobody's message is
+   * refused or held back because one player is slow, and memory stays fixed. Positions count
+   * bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
+   * A player so far behind that a new entry would overwrite one it has not taken has failed
+   * to keep up, and is dropped (#broadcast).
+   */
+  #ring;
+  #ringHead = 0;
+  /** Some player's queue had no room for its next ring entry: pump again next tick. */
+  #ringWaiting = false;
+  #cursor;
+  /** A message's payload is built here before it goes into the ring. */
+  #scratch;
+  /**
+   * Liveness is acknowledgement: since when the message at the front of the player's queue
+   * has waited (queued into an empty queue, or the last acknowledgement that moved it).
+   */
+  #frontSince;
+  #nextDecay = 0;
+  #admitTokens;
+  /** Peers recently dropped at the handshake: a ring of address, port and until when. */
+  #penaltyAddress;
+  #penaltyPort;
+  #penaltyUntil;
+  #penaltyNext = 0;
+  /** Players who left recently: a ring of address, port and until when (LEFT_MEMORY_MS). */
+  #leftAddress;
+  #leftPort;
+  #leftUntil;
+  #leftNext = 0;
+  #nextToken = 0;
+  /** Bytes every queue keeps free for Leaves (see reserve()). */
+  #leaveReserve;
+  /** 1 while the slot has dirty bits. */
+  #dirtyAny;
+  #words;
+  #players = 0;
+  #closed = false;
+  /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
+  #kernels;
+  /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
+  #pack = null;
+  /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
+  #syncBinding = null;
+  /** [port & PORT_HINT_MASK]: 1 + the slot last admitted from such a port (0: none); #find checks it first. */
+  #slotByPort;
+  /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
+  #peek = null;
+  #actions;
+  /**
+   * With native kernels: the indices added or removed since the last sync, for everyone
+   * (#markIndex sets one bit; the sync merges them into each player's dirty bits).
+   */
+  #changed;
+  #changedAny = false;
+  constructor(config, host) {
+    const n = config.maxPlayers;
+    this.config = config;
+    this.host = host;
+    this.counters = createCounters();
+    this.entities = new EntityTable(config.maxEntities);
+    this.entities.listener = this;
+    const q = config.reliableQueueBytes;
+    const cap = config.maxEntities;
+    this.#words = cap + 31 >> 5;
+    this.#leaveReserve = reserve(n);
+    this.#admitTokens = n;
+    this.#penaltyAddress = new Array(HANDSHAKE_MEMORY).fill("");
+    this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
+    this.#leftAddress = new Array(LEFT_MEMORY).fill("");
+    this.#leftPort = new Int32Array(LEFT_MEMORY).fill(-1);
+    if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
+      throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
+    const queues = [];
+    let a = Arena.measuring();
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1) a = new Arena(a.bytes);
+      this.port = a.i32(n, "player tables");
+      this.#cursor = a.i32(n, "session broadcasts (ring, cursors)");
+      this.#joinedAt = a.i32(n, "player tables");
+      this.#inputAt = a.i32(n, "player tables");
+      this.#strikeAt = a.i32(n, "player tables");
+      this.#chatAt = a.i32(n, "player tables");
+      this.#nameAt = a.i32(n, "player tables");
+      this.#selectAt = a.i32(n, "player tables");
+      this.#frontSince = a.i32(n, "player tables");
+      this.#penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
+      this.#leftUntil = a.i32(LEFT_MEMORY, "player tables");
+      this.#dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
+      this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
+      this.#changed = a.i32(host.kernels ? cap + 31 >> 5 : 0, "entity sync (known, dirty)");
+      this.generation = a.u16(n, "player tables");
+      this.known = a.u16(n * cap, "entity sync (known, dirty)");
+      this.misbehaviour = a.u16(n, "player tables");
+      this.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      this.#list = a.u16(cap, "update plan list");
+      this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
+      this.#slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
+      this.active = a.u8(n, "player tables");
+      this.nameLength = a.u8(n, "player tables");
+      this.ship = a.u8(n, "player tables");
+      this.weapon = a.u8(n, "player tables");
+      this.input = a.u8(n, "player tables");
+      this.#pendingKick = a.u8(n, "player tables");
+      this.#updated = a.u8(n, "player tables");
+      this.#statsDue = a.u8(n, "player tables");
+      this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
+      this.#announced = a.u8(n, "player tables");
+      this.#chatTokens = a.u8(n, "player tables");
+      this.#nameTokens = a.u8(n, "player tables");
+      this.#selectTokens = a.u8(n, "player tables");
+      this.#scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
+      this.#ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
+      this.names = a.u8(n * NAME_LENGTH, "player tables");
+      this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
+      this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
+      this.#rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      this.#tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
+      this.#encoded = a.u8(cap, "update entries, encoded once per change");
+      for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
+    }
+    a.done();
+    this.#arena = a;
+    this.#txAndEntries = new Uint8Array(a.buffer, this.#tx.byteOffset, MAX_PACKET + cap * UPDATE_ENTRY);
+    this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
+    const whole = new Uint8Array(a.buffer);
+    this.endpoints = [];
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
+    this.address = new Array(n).fill("");
+    this.port.fill(-1);
+    this.#offset = new Array(n).fill(0);
+    for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * config.updateIntervalMs / n);
+    typeTable();
+    this.#kernels = host.kernels ?? null;
+    if (this.#kernels !== null) {
+      const e = this.entities;
+      const b = new Binding([this.#txAndEntries, this.#encoded, e.x, e.y, e.vx, e.vy, e.rot, e.health, this.#list], 8 /* Count */);
+      const w = b.words;
+      w[b.scalars + 0 /* MaxPacket */] = MAX_PACKET;
+      w[b.scalars + 1 /* Entry */] = UPDATE_ENTRY;
+      w[b.scalars + 2 /* StepHz */] = STEP_HZ;
+      w[b.scalars + 3 /* PosShift */] = POS_SHIFT;
+      w[b.scalars + 4 /* AngleBits */] = ANGLE_BITS;
+      w[b.scalars + 5 /* Centidegrees */] = CENTIDEGREES;
+      this.#pack = b;
+      const sb = new Binding(
+        [this.#dirty, e.alive, e.generation, this.known, e.owner, e.type, whole, this.#actions, this.#changed, this.active, this.#dirtyAny],
+        12 /* Queue0 */ + n
+      );
+      const sw = sb.words;
+      const at = sb.scalars;
+      sw[at + 0 /* Capacity */] = cap;
+      sw[at + 1 /* Words */] = this.#words;
+      sw[at + 2 /* ActionRoom */] = cap;
+      sw[at + 3 /* Header */] = RELIABLE_HEADER;
+      sw[at + 4 /* AddType */] = Msg.Add;
+      sw[at + 5 /* RemoveType */] = Msg.Remove;
+      sw[at + 6 /* QueueBytes */] = q;
+      sw[at + 7 /* Keep */] = MAX_PACKET + this.#leaveReserve;
+      for (let i = 0; i < n; i++) sw[at + 12 /* Queue0 */ + i] = queues[i].byteOffset;
+      this.#syncBinding = sb;
+      const pb = new Binding([this.#rx], 10 /* Count */);
+      const pw = pb.words;
+      const pt = pb.scalars;
+      pw[pt + 0 /* AppId */] = APP_ID_I32;
+      pw[pt + 1 /* InputType */] = Msg.Input;
+      pw[pt + 2 /* Forward */] = INPUT_FORWARD;
+      pw[pt + 3 /* Backward */] = INPUT_BACKWARD;
+      pw[pt + 4 /* Left */] = INPUT_LEFT;
+      pw[pt + 5 /* Right */] = INPUT_RIGHT;
+      pw[pt + 6 /* Shooting */] = INPUT_SHOOTING;
+      this.#peek = pb;
+    }
+    this.#now = host.now();
+    this.#cycleStart = this.#now;
+    this.#nextStats = this.#now;
+  }
+  /**
+   * Every pool the server allocated, as [name, bytes] rows, for the memory budget.
+   * Allocates; never called on a hot path.
+   */
+  pools() {
+    const rows = this.#arena.rows();
+    rows.push([`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()]);
+    rows.push(["counters", this.counters.byteLength]);
+    if (this.#planner.poolBytes) rows.push(["update planner", this.#planner.poolBytes()]);
+    if (this.#sim !== null && this.#sim.pools) for (const row of this.#sim.pools()) rows.push(row);
+    return rows;
+  }
+  /**
+   * Host a simulation: it is ticked, told of joins and leaves, and its focus centres each
+   * player's Update plan. Players already connected are joined. Start-up only (allocates).
+   */
+  attach(sim, focus) {
+    if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
+    this.#sim = sim;
+    if (focus !== null)
+      this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
+        limit: this.#updateLimit(),
+        kernels: this.#kernels,
+        list: this.#list,
+        actions: this.#actions
+      });
+    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
+  }
+  /** Most Update entries one player's update can carry: its packets, each without reliables. */
+  #updateLimit() {
+    return this.config.maxUpdatePacketsPerTick * Math.floor((MAX_PACKET - HEADER_SIZE - 2) / UPDATE_ENTRY);
+  }
+  /** The hosted simulation, or null. */
+  get simulation() {
+    return this.#sim;
+  }
+  /** The update planner in use. */
+  get planner() {
+    return this.#planner;
+  }
+  /** Players connected now. */
+  playerCount() {
+    return this.#players;
+  }
+  /** The generational id of the player in `slot` (valid while active). */
+  playerId(slot) {
+    return (this.generation[slot] << 16 | slot) >>> 0;
+  }
+  // ---------------------------------------------------------------- receive
+  receive(bytes, length, address, port) {
+    const counters = this.counters;
+    counters[C.PacketsIn]++;
+    counters[C.BytesIn] += length;
+    if (this.#closed) return;
+    if (length > MAX_PACKET) {
+      counters[C.TooLong]++;
+      return;
+    }
+    const rx = this.#rx;
+    if (bytes.length === length) rx.set(bytes);
+    else for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    const peek = this.#peek;
+    const kind = peek !== null ? this.#kernels.peek(peek.layout, peek.m0, peek.m1, peek.m2, peek.m3, length) : 0 /* Other */;
+    if (kind === 0 /* Other */ && !this.#validate(length)) return;
+    const now = this.host.now();
+    this.#now = now;
+    let slot = this.#find(address, port);
+    if (slot < 0) {
+      slot = this.#admit(length, address, port, now);
+      if (slot < 0) return;
+    }
+    if (kind !== 0 /* Other */) this.#handleFast(slot, now, kind, peek);
+    else this.#handle(slot, now);
+    if (this.#kickPending) this.#processKicks();
+  }
+  /**
+   * validatePacket, with a fast path for what clients send most: an ack alone (14 bytes) and
+   * an ack with one Input (20 bytes). Both are valid exactly when the app id and the counts
+   * and type bytes match; two DataView reads tell. On XS each typed-array access is costly.
+   */
+  #validate(length) {
+    const v = this.#rxView;
+    if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
+      const shape = v.getInt32(12) >> 8;
+      if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
+        this.#offsets[0] = HEADER_SIZE + 1;
+        return true;
+      }
+    }
+    return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
+  }
+  #find(address, port) {
+    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
+    if (hint >= 0 && this.port[hint] === port && this.address[hint] === address) return hint;
+    const ports = this.port;
+    const n = ports.length;
+    for (let s = 0; s < n; s++) if (ports[s] === port && this.address[s] === address) return s;
+    return -1;
+  }
+  /** A packet from an unknown address: admit it if its first reliable message is Connect #0. */
+  #admit(length, address, port, now) {
+    const rx = this.#rx;
+    if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
+      this.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
+      return -1;
+    }
+    let slot = -1;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0) {
+        slot = s;
+        break;
+      }
+    }
+    if (slot < 0) {
+      this.#reject(address, port, RejectReason.ServerFull);
+      return -1;
+    }
+    if (this.#admitTokens === 0) {
+      this.counters[C.AdmissionsDeferred]++;
+      return -1;
+    }
+    for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
+      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && (now - this.#penaltyUntil[k] | 0) < 0) {
+        this.counters[C.AdmissionsDeferred]++;
+        return -1;
+      }
+    }
+    this.#admitTokens--;
+    this.generation[slot] = this.generation[slot] + 1 & 65535 || 1;
+    this.active[slot] = 1;
+    this.address[slot] = address;
+    this.port[slot] = port;
+    this.#slotByPort[port & PORT_HINT_MASK] = slot + 1;
+    this.endpoints[slot].reset(now);
+    this.ship[slot] = 0;
+    this.weapon[slot] = 0;
+    this.input[slot] = 0;
+    this.misbehaviour[slot] = 0;
+    const cap = this.entities.capacity;
+    this.known.fill(0, slot * cap, (slot + 1) * cap);
+    this.#markAll(slot);
+    this.scores[slot] = 0;
+    this.pings[slot] = 0;
+    this.#pendingKick[slot] = 0;
+    this.#updated[slot] = 0;
+    this.#statsDue[slot] = 0;
+    this.#announced[slot] = 0;
+    this.#joinedAt[slot] = now;
+    this.#inputAt[slot] = now;
+    this.#strikeAt[slot] = now - STRIKE_WINDOW_MS;
+    this.#chatTokens[slot] = CHAT_BURST;
+    this.#nameTokens[slot] = CHANGE_BURST;
+    this.#selectTokens[slot] = CHANGE_BURST;
+    this.#chatAt[slot] = now;
+    this.#nameAt[slot] = now;
+    this.#selectAt[slot] = now;
+    this.#cursor[slot] = this.#ringHead;
+    this.#frontSince[slot] = now;
+    this.#players++;
+    this.#defaultName(slot);
+    const id = this.playerId(slot);
+    this.counters[C.Joins]++;
+    this.host.log(LogEvent.Join, slot, id);
+    this.#sendJoin(slot, slot);
+    this.#sendName(slot, slot);
+    this.#sendSelection(slot, slot);
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (s === slot || this.active[s] === 0 || this.#announced[s] === 0) continue;
+      this.#sendJoin(slot, s);
+      this.#sendName(slot, s);
+      this.#sendSelection(slot, s);
+    }
+    this.#planner.resetSlot(slot);
+    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
+    return slot;
+  }
+  #reject(address, port, reason) {
+    const tx = this.#tx;
+    let o = writeHeader(tx, NO_ACK, this.host.now() >>> 0, 0, 1);
+    tx[o++] = Msg.Reject;
+    o = writeReject(tx, o, reason);
+    this.counters[C.Rejects]++;
+    this.host.log(LogEvent.Reject, -1, reason);
+    this.#send(o, address, port);
+  }
+  /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
+  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
+  #acknowledged(slot, ep, ack, now) {
+    if ((ack - ep.firstSeq | 0) >= 0) {
+      const front = ep.firstSeq;
+      if (!ep.acknowledge(ack, now)) {
+        this.counters[C.BadAck]++;
+        this.#misbehave(slot);
+        return false;
+      }
+      if (ep.firstSeq !== front) this.#frontSince[slot] = now;
+    }
+    ep.lastHeard = now;
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
+    return true;
+  }
+  /** #handle for an ack alone or an ack and one Input, as `peek` read them (native kernels). */
+  #handleFast(slot, now, kind, peek) {
+    const ep = this.endpoints[slot];
+    const w = peek.words;
+    const at = peek.scalars;
+    const ack = w[at + 7 /* Ack */];
+    if ((ack - ep.firstSeq | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
+    else if (!this.#acknowledged(slot, ep, ack, now)) return;
+    if (kind === 1 /* Ack */) return;
+    const ts = w[at + 8 /* Timestamp */];
+    if (ep.hasTimestamp) {
+      const ahead = ts - ep.newestTimestamp | 0;
+      if (ahead < 0) {
+        this.counters[C.StaleUnreliable]++;
+        return;
+      }
+      const elapsed = now - ep.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
+        this.counters[C.FutureTimestamp]++;
+        return;
+      }
+    }
+    ep.newestTimestamp = ts;
+    ep.newestAt = now;
+    ep.hasTimestamp = true;
+    this.#inputAt[slot] = now;
+    this.input[slot] = w[at + 9 /* Input */];
+  }
+  #handle(slot, now) {
+    const rx = this.#rx;
+    const ep = this.endpoints[slot];
+    const counters = this.counters;
+    const v = this.#rxView;
+    if (!this.#acknowledged(slot, ep, v.getInt32(4), now)) return;
+    const rel = rx[12];
+    const unrel = rx[13];
+    const offsets = this.#offsets;
+    if (rel !== 0) {
+      const id = this.playerId(slot);
+      for (let m = 0; m < rel; m++) {
+        const p = offsets[m];
+        const seq = v.getUint32(p - 5);
+        const verdict = ep.acceptReliable(seq);
+        if (verdict !== PROCESS) {
+          counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+          continue;
+        }
+        counters[C.ReliableReceived]++;
+        this.#reliable(slot, id, rx[p - 1], p);
+        if (this.active[slot] === 0 || this.#pendingKick[slot] !== 0) return;
+      }
+    }
+    if (unrel === 0) return;
+    const ts = v.getInt32(8);
+    if (ep.hasTimestamp) {
+      const ahead = ts - ep.newestTimestamp | 0;
+      if (ahead < 0) {
+        counters[C.StaleUnreliable] += unrel;
+        return;
+      }
+      const elapsed = now - ep.newestAt;
+      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
+        counters[C.FutureTimestamp]++;
+        return;
+      }
+    }
+    ep.newestTimestamp = ts;
+    ep.newestAt = now;
+    ep.hasTimestamp = true;
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      if (rx[p - 1] === Msg.Input) {
+        this.#inputAt[slot] = now;
+        const w = v.getInt32(p);
+        this.input[slot] = ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
+      }
+    }
+  }
+  #reliable(slot, id, type, p) {
+    const rx = this.#rx;
+    const f = this.#fields;
+    switch (type) {
+      case Msg.Connect:
+        return;
+      // already admitted; a later Connect changes nothing
+      case Msg.Disconnect:
+        this.#disconnect(slot);
+        return;
+      case Msg.Chat: {
+        readChat(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+          this.counters[C.BadChat]++;
+          return this.#misbehave(slot);
+        }
+        if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
+          this.counters[C.Refused]++;
+          return;
+        }
+        const chat = this.lastChat;
+        for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+        this.lastChatLength = f.textLength;
+        const n = writeChat(this.#scratch, 0, id, chat, 0, f.textLength);
+        this.#broadcast(Msg.Chat, EVERYONE, n);
+        this.host.log(LogEvent.Chat, slot, id);
+        return;
+      }
+      case Msg.Name: {
+        readName(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+          this.counters[C.BadName]++;
+          return this.#misbehave(slot);
+        }
+        if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+          this.counters[C.Refused]++;
+          return;
+        }
+        this.#setName(slot, rx, f.textOffset, f.textLength);
+        this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+        this.host.log(LogEvent.Rename, slot, id);
+        return;
+      }
+      case Msg.Selection: {
+        readSelection(rx, p, f);
+        if (f.id !== id) return this.#spoofed(slot);
+        if (f.a >= this.config.shipTypes || f.b >= this.config.weaponTypes) {
+          this.counters[C.BadSelection]++;
+          return this.#misbehave(slot);
+        }
+        if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+          this.counters[C.Refused]++;
+          return;
+        }
+        this.ship[slot] = f.a;
+        this.weapon[slot] = f.b;
+        this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+        return;
+      }
+    }
+  }
+  /**
+   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
+   * `at`, up to `burst`): false when it is empty.
+   */
+  #take(tokens, at, slot, burst, refillMs) {
+    const now = this.#now;
+    let t = tokens[slot];
+    while (t < burst && (now - at[slot] | 0) >= refillMs) {
+      t++;
+      at[slot] += refillMs;
+    }
+    if (t === 0) {
+      tokens[slot] = 0;
+      return false;
+    }
+    if (t === burst) at[slot] = now;
+    tokens[slot] = t - 1;
+    return true;
+  }
+  /**
+   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
+   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
+   */
+  #broadcastAbout(type, target, who) {
+    const b = this.#scratch;
+    const id = this.playerId(who);
+    let n;
+    if (type === Msg.Name) n = writeName(b, 0, id, this.names, who * NAME_LENGTH, this.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 0, id, this.ship[who], this.weapon[who]);
+    else n = writeId(b, 0, id);
+    this.#broadcast(type, target, n);
+  }
+  /**
+   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
+   * holds it back: each takes the announcement from the ring as it has room).
+   */
+  #announce(slot) {
+    this.#announced[slot] = 1;
+    const target = EXCEPT | slot;
+    this.#broadcastAbout(Msg.Join, target, slot);
+    this.#broadcastAbout(Msg.Name, target, slot);
+    this.#broadcastAbout(Msg.Selection, target, slot);
+  }
+  /**
+   * Puts the `length` bytes in #scratch into the ring for `target`, then lets every player
+   * take what it has room for. A player the new entry would lap (it has not taken an entry
+   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
+   * timed out.
+   */
+  #broadcast(type, target, length) {
+    const n = this.config.maxPlayers;
+    const head = this.#ringHead;
+    let lapped = 0;
+    for (let s = 0; s < n; s++) if (this.active[s] !== 0 && (head - this.#cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const b = this.#ring;
+    const m = BROADCAST_BYTES - 1;
+    const from = this.#scratch;
+    b[head & m] = length;
+    b[head + 1 & m] = type;
+    b[head + 2 & m] = target;
+    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    this.#ringHead = head + ENTRY_HEADER + length | 0;
+    for (let s = 0; s < n; s++) {
+      if (this.active[s] === 0) continue;
+      if ((lapped & 1 << s) === 0) {
+        this.#pump(s);
+        continue;
+      }
+      this.counters[C.Timeouts]++;
+      this.counters[C.Laggards]++;
+      this.host.log(LogEvent.Timeout, s, this.playerId(s));
+      this.#remove(s);
+    }
+  }
+  /**
+   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
+   * use the reserve). An entry is `length, type, target, payload` (broadcasts.ts); target
+   * EVERYONE, EXCEPT | slot, or a slot.
+   */
+  #pump(slot) {
+    const head = this.#ringHead;
+    let c = this.#cursor[slot];
+    if (c === head || this.#pendingKick[slot] !== 0) return;
+    const ep = this.endpoints[slot];
+    const reserve2 = this.#leaveReserve;
+    const b = this.#ring;
+    const m = BROADCAST_BYTES - 1;
+    while ((head - c | 0) > 0) {
+      const n = b[c & m];
+      const target = b[c + 2 & m];
+      if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
+        const type = b[c + 1 & m];
+        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve2))) {
+          this.#ringWaiting = true;
+          break;
+        }
+        if (ep.count === 0) this.#frontSince[slot] = this.#now;
+        const o = ep.queue(type, n);
+        const out = ep.buf;
+        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+      }
+      c = c + ENTRY_HEADER + n | 0;
+    }
+    this.#cursor[slot] = c;
+  }
+  /**
+   * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
+   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. The wait
+   * starts when a message goes into an empty queue (#reserve, #pump, the entity sync) or
+   * when an acknowledgement moves the queue (#acknowledged); it is looked at every
+   * ACK_CHECK_MS.
+   */
+  #checkAcks(now) {
+    const limit = this.config.timeoutMs;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.active[s] === 0) continue;
+      if (this.endpoints[s].count !== 0 && (now - this.#frontSince[s] | 0) > limit) {
+        this.counters[C.Timeouts]++;
+        this.counters[C.AckStalls]++;
+        this.host.log(LogEvent.Timeout, s, this.playerId(s));
+        this.#remove(s);
+      }
+    }
+  }
+  #printable(b, o, n) {
+    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
+    return true;
+  }
+  #spoofed(slot) {
+    this.counters[C.SpoofedId]++;
+    this.#misbehave(slot);
+  }
+  /**
+   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
+   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
+   */
+  #misbehave(slot) {
+    this.counters[C.Misbehaviour]++;
+    const now = this.#now;
+    if ((now - this.#strikeAt[slot] | 0) < STRIKE_WINDOW_MS) return;
+    this.#strikeAt[slot] = now;
+    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
+      this.#pendingKick[slot] = KickReason.Misbehaviour;
+      this.#kickPending = true;
+    }
+  }
+  // ---------------------------------------------------------------- names
+  #defaultName(slot) {
+    const s = this.#nameScratch;
+    s[0] = 80;
+    s[1] = 108;
+    s[2] = 97;
+    s[3] = 121;
+    s[4] = 101;
+    s[5] = 114;
+    s[6] = 32;
+    s[7] = 49 + slot;
+    this.#setName(slot, s, 0, 8);
+  }
+  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
+  #setName(slot, src, from, length) {
+    const names = this.names;
+    const base = slot * NAME_LENGTH;
+    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
+    let len = length;
+    this.nameLength[slot] = len;
+    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
+      const digits = suffix < 10 ? 1 : 2;
+      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
+      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
+      names[base + len] = 45;
+      if (digits === 2) names[base + len + 1] = 48 + (suffix / 10 | 0);
+      names[base + len + digits] = 48 + suffix % 10;
+      this.nameLength[slot] = len + 1 + digits;
+    }
+    for (let i = this.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
+  }
+  #nameTaken(slot) {
+    const names = this.names;
+    const len = this.nameLength[slot];
+    const a = slot * NAME_LENGTH;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (s === slot || this.active[s] === 0 || this.nameLength[s] !== len) continue;
+      const b = s * NAME_LENGTH;
+      let same = true;
+      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
+      if (same) return true;
+    }
+    return false;
+  }
+  // ---------------------------------------------------------------- queueing
+  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
+  #reserve(to, type, payload) {
+    if (this.#pendingKick[to] !== 0) return -1;
+    const ep = this.endpoints[to];
+    if (ep.count === 0) this.#frontSince[to] = this.#now;
+    const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.#leaveReserve)) ? ep.queue(type, payload) : -1;
+    if (o < 0) {
+      this.counters[C.QueueOverflows]++;
+      this.#pendingKick[to] = KickReason.QueueOverflow;
+      this.#kickPending = true;
+    }
+    return o;
+  }
+  #sendJoin(to, who) {
+    const o = this.#reserve(to, Msg.Join, 4);
+    if (o >= 0) writeId(this.endpoints[to].buf, o, this.playerId(who));
+  }
+  #sendName(to, who) {
+    const o = this.#reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) writeName(this.endpoints[to].buf, o, this.playerId(who), this.names, who * NAME_LENGTH, this.nameLength[who]);
+  }
+  #sendSelection(to, who) {
+    const o = this.#reserve(to, Msg.Selection, 6);
+    if (o >= 0) writeSelection(this.endpoints[to].buf, o, this.playerId(who), this.ship[who], this.weapon[who]);
+  }
+  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
+  #sendAdd(to, index) {
+    const o = this.#reserve(to, Msg.Add, 9);
+    const e = this.entities;
+    if (o < 0) return false;
+    const ep = this.endpoints[to];
+    ep.view.setUint32(o, (e.generation[index] << 16 | index) >>> 0);
+    ep.view.setUint32(o + 4, e.owner[index]);
+    ep.buf[o + 8] = e.type[index];
+    this.known[to * e.capacity + index] = e.generation[index];
+    this.#planner.added(to, index);
+    return true;
+  }
+  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
+  #sendRemove(to, index) {
+    const k = to * this.entities.capacity + index;
+    const o = this.#reserve(to, Msg.Remove, 4);
+    if (o < 0) return false;
+    this.endpoints[to].view.setUint32(o, (this.known[k] << 16 | index) >>> 0);
+    this.known[k] = 0;
+    this.#planner.removed(to, index);
+    return true;
+  }
+  /** EntityListener: every player reconciles this index at its next chance. */
+  entityAdded(index) {
+    const id = this.entities.id(index);
+    const all = this.#txAndEntries;
+    const at = MAX_PACKET + index * UPDATE_ENTRY;
+    all[at] = id >>> 24;
+    all[at + 1] = id >>> 16;
+    all[at + 2] = id >>> 8;
+    all[at + 3] = id;
+    this.#encoded[index] = 0;
+    this.#markIndex(index);
+  }
+  entityRemoved(index, _id) {
+    this.#markIndex(index);
+  }
+  #markIndex(index) {
+    if (this.#syncBinding !== null) {
+      this.#changed[index >> 5] |= 1 << (index & 31);
+      this.#changedAny = true;
+      return;
+    }
+    const words = this.#words;
+    const bit = 1 << (index & 31);
+    const dirty = this.#dirty;
+    for (let s = 0, w = index >> 5; s < this.config.maxPlayers; s++, w += words) {
+      if (this.active[s] === 0) continue;
+      dirty[w] |= bit;
+      this.#dirtyAny[s] = 1;
+    }
+  }
+  /** Mark every index up to the pool's high-water mark dirty for `slot`. */
+  #markAll(slot) {
+    const words = this.#words;
+    const end = this.entities.end;
+    const base = slot * words;
+    this.#dirty.fill(0, base, base + words);
+    for (let w = 0; w < words && w << 5 < end; w++) this.#dirty[base + w] = -1;
+    this.#dirtyAny[slot] = 1;
+  }
+  /**
+   * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
+   * (the rest of the queue is for player events and the final Leave): Remove what it knows
+   * that is gone or replaced, Add what lives that it does not know.
+   */
+  #sync() {
+    if (this.#syncBinding !== null) {
+      this.#syncNative(this.#syncBinding);
+      return;
+    }
+    const e = this.entities;
+    const cap = e.capacity;
+    const alive = e.alive;
+    const gen = e.generation;
+    const words = this.#words;
+    const dirty = this.#dirty;
+    const known = this.known;
+    const clz = Math.clz32;
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.#dirtyAny[s] === 0) continue;
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+        this.#dirtyAny[s] = 0;
+        continue;
+      }
+      const ep = this.endpoints[s];
+      let done = true;
+      for (let j = 0, w = s * words; j < words; j++, w++) {
+        let bits = dirty[w];
+        while (bits !== 0) {
+          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + this.#leaveReserve) {
+            done = false;
+            break;
+          }
+          const low = bits & -bits;
+          const i = (j << 5) + 31 - clz(low);
+          const k = s * cap + i;
+          const now = alive[i] !== 0 ? gen[i] : 0;
+          if (known[k] !== now) {
+            if (known[k] !== 0 && !this.#sendRemove(s, i)) {
+              done = false;
+              break;
+            }
+            if (now !== 0 && !this.#sendAdd(s, i)) {
+              done = false;
+              break;
+            }
+          }
+          bits ^= low;
+        }
+        dirty[w] = bits;
+        if (!done) break;
+      }
+      if (done) this.#dirtyAny[s] = 0;
+    }
+  }
+  /**
+   * #sync in C (hosts/moddable/kernels.c, xs_lwar_sync): per player, the C reconciles the
+   * dirty indices and writes the Adds and Removes into the queue while it keeps its line;
+   * the endpoint's counts and the planner are brought up to date here from what it did.
+   */
+  #syncNative(b) {
+    const k = this.#kernels;
+    const w = b.words;
+    const at = b.scalars;
+    const actions = this.#actions;
+    const planner = this.#planner;
+    if (this.#changedAny) {
+      this.#changedAny = false;
+      k.merge(b.layout, b.m0, b.m1, b.m2, b.m3, this.config.maxPlayers);
+    }
+    for (let s = 0; s < this.config.maxPlayers; s++) {
+      if (this.#dirtyAny[s] === 0) continue;
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+        this.#dirtyAny[s] = 0;
+        continue;
+      }
+      const ep = this.endpoints[s];
+      let state = 2 /* Actions */;
+      while (state === 2 /* Actions */) {
+        w[at + 8 /* Used */] = ep.usedBytes;
+        w[at + 9 /* Seq */] = ep.nextSeq;
+        const n = k.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
+        ep.usedBytes = w[at + 8 /* Used */];
+        if (ep.count === 0) this.#frontSince[s] = this.#now;
+        ep.count += w[at + 10 /* Messages */];
+        ep.nextSeq = w[at + 9 /* Seq */] >>> 0;
+        state = w[at + 11 /* State */];
+        if (n !== 0) planner.applyActions(s, actions, n);
+      }
+      if (state === 0 /* Done */) this.#dirtyAny[s] = 0;
+    }
+  }
+  // ---------------------------------------------------------------- leaving
+  #disconnect(slot) {
+    const id = this.playerId(slot);
+    const tx = this.#tx;
+    const o = writeHeader(tx, this.endpoints[slot].lastProcessed, this.host.now() >>> 0, 0, 0);
+    this.#send(o, this.address[slot], this.port[slot]);
+    this.counters[C.Leaves]++;
+    this.host.log(LogEvent.Leave, slot, id);
+    this.#remove(slot);
+  }
+  /**
+   * The host's transport lost the peer for good (a WebSocket closed): a Disconnect with
+   * nothing sent back. Returns whether a player was there.
+   */
+  disconnectPeer(address, port) {
+    const slot = this.#find(address, port);
+    if (slot < 0 || this.#closed) return false;
+    this.counters[C.Leaves]++;
+    this.host.log(LogEvent.Leave, slot, this.playerId(slot));
+    this.#remove(slot);
+    if (this.#kickPending) this.#processKicks();
+    return true;
+  }
+  /** Free the slot; the others get Leave, then Remove for the player's entities. */
+  #leftRecently(address, port, now) {
+    for (let k = 0; k < LEFT_MEMORY; k++)
+      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && (now - this.#leftUntil[k] | 0) < 0) return true;
+    return false;
+  }
+  #remove(slot) {
+    const id = this.playerId(slot);
+    const k = this.#leftNext;
+    this.#leftNext = (k + 1) % LEFT_MEMORY;
+    this.#leftAddress[k] = this.address[slot];
+    this.#leftPort[k] = this.port[slot];
+    this.#leftUntil[k] = this.#now + LEFT_MEMORY_MS;
+    this.active[slot] = 0;
+    this.port[slot] = -1;
+    this.#players--;
+    this.#pendingKick[slot] = 0;
+    this.input[slot] = 0;
+    this.scores[slot] = 0;
+    this.pings[slot] = 0;
+    if (this.#announced[slot] !== 0) {
+      this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#scratch, 0, id));
+    }
+    this.#announced[slot] = 0;
+    if (this.#sim !== null) this.#sim.playerLeft(slot, id);
+    this.entities.removeOwnedBy(id);
+  }
+  /**
+   * Queue `Leave(own id)` and flush the whole queue once, in as many packets as it
+   * takes, so the player can process Leave wherever its receive cursor stands. A byte
+   * budget of one Leave is kept free in every queue for this (see #reserve).
+   */
+  #kick(slot, reason) {
+    const ep = this.endpoints[slot];
+    const id = this.playerId(slot);
+    const o = ep.queue(Msg.Leave, 4);
+    if (o >= 0) writeId(ep.buf, o, id);
+    const now = this.host.now();
+    for (let first = 0; first < ep.count; ) {
+      const end = this.#fill(ep, now, first);
+      this.#send(end, this.address[slot], this.port[slot]);
+      if (ep.filledMessages === 0) break;
+      first += ep.filledMessages;
+    }
+    this.counters[C.Kicks]++;
+    this.host.log(LogEvent.Kick, slot, reason);
+    this.#remove(slot);
+  }
+  #processKicks() {
+    this.#kickPending = false;
+    for (let again = true; again; ) {
+      again = false;
+      for (let s = 0; s < this.config.maxPlayers; s++) {
+        const reason = this.#pendingKick[s];
+        if (reason === 0 || this.active[s] === 0) continue;
+        this.#pendingKick[s] = 0;
+        this.#kick(s, reason);
+        again = true;
+      }
+    }
+  }
+  /** Kick everyone with one final flushed packet each; the server then ignores input. */
+  shutdown() {
+    if (this.#closed) return;
+    this.#now = this.host.now();
+    for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#kick(s, KickReason.Shutdown);
+    this.#closed = true;
+  }
+  // ---------------------------------------------------------------- tick
+  tick(now) {
+    if (this.#closed) return;
+    this.#now = now;
+    const cfg = this.config;
+    if (now >= this.#nextTimeoutCheck) {
+      this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
+      if (now >= this.#nextToken) {
+        this.#nextToken = now + ADMISSION_REFILL_MS;
+        if (this.#admitTokens < cfg.maxPlayers) this.#admitTokens++;
+      }
+      const decay = now >= this.#nextDecay;
+      if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
+      for (let s = 0; s < cfg.maxPlayers; s++) {
+        if (this.active[s] === 0) continue;
+        if (now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
+          this.counters[C.Timeouts]++;
+          this.host.log(LogEvent.Timeout, s, this.playerId(s));
+          this.#remove(s);
+          continue;
+        }
+        if (this.endpoints[s].firstSeq === 0) {
+          if ((now - this.#joinedAt[s] | 0) > HANDSHAKE_MS) {
+            this.counters[C.HandshakeTimeouts]++;
+            this.host.log(LogEvent.Timeout, s, this.playerId(s));
+            const k = this.#penaltyNext;
+            this.#penaltyNext = (k + 1) % HANDSHAKE_MEMORY;
+            this.#penaltyAddress[k] = this.address[s];
+            this.#penaltyPort[k] = this.port[s];
+            this.#penaltyUntil[k] = now + HANDSHAKE_PENALTY_MS;
+            this.#remove(s);
+            continue;
+          }
+        } else if (this.#announced[s] === 0) this.#announce(s);
+        if (this.input[s] !== 0 && (now - this.#inputAt[s] | 0) > INPUT_STALE_MS) {
+          this.input[s] = 0;
+          this.counters[C.StaleInputs]++;
+        }
+        if (decay && this.misbehaviour[s] > 0) this.misbehaviour[s]--;
+      }
+    }
+    const version2 = this.entities.version;
+    if (this.#sim !== null) this.#sim.tick(now);
+    const stepped = this.entities.version !== version2;
+    if (this.#kickPending) this.#processKicks();
+    if (this.#ringWaiting) {
+      this.#ringWaiting = false;
+      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
+    }
+    this.#sync();
+    if (this.#kickPending) this.#processKicks();
+    if (now >= this.#nextAckCheck) {
+      this.#nextAckCheck = now + ACK_CHECK_MS;
+      this.#checkAcks(now);
+    }
+    if (now >= this.#nextStats) {
+      this.#nextStats += cfg.statsIntervalMs;
+      if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
+      for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
+      this.#statsDue.fill(1);
+    }
+    if (now - this.#cycleStart >= cfg.updateIntervalMs) {
+      for (let s = 0; s < cfg.maxPlayers; s++) {
+        if (this.active[s] === 0 || this.#updated[s] !== 0) continue;
+        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
+        this.#statsDue[s] = 0;
+      }
+      this.#cycleStart += cfg.updateIntervalMs;
+      if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
+      this.#updated.fill(0);
+    }
+    const into = now - this.#cycleStart;
+    const resend = cfg.resendIntervalMs;
+    for (let s = 0; s < cfg.maxPlayers; s++) {
+      if (this.active[s] === 0) continue;
+      if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
+        this.#updated[s] = 1;
+        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
+        this.#statsDue[s] = 0;
+        continue;
+      }
+      const ep = this.endpoints[s];
+      const count = ep.count;
+      if (ep.ackDue || count !== 0 && (now - ep.lastReliableSend >= resend || count > ep.sentCount && ep.wantsSend(now, resend))) {
+        const o = this.#fill(ep, now);
+        this.#send(o, this.address[s], this.port[s]);
+      }
+    }
+  }
+  /** One update tick for one player: reliables first, then Stats (if due) and Update. */
+  #sendUpdates(slot, now, stats) {
+    const ep = this.endpoints[slot];
+    const tx = this.#tx;
+    const all = this.#txAndEntries;
+    const encoded = this.#encoded;
+    const list = this.#list;
+    const e = this.entities;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const erot = e.rot;
+    const ehealth = e.health;
+    if (e.version !== this.#encodedVersion) {
+      encoded.fill(0);
+      this.#encodedVersion = e.version;
+    }
+    const n = this.#planner.plan(slot, list, now);
+    let pos = 0;
+    for (let packets = 0; packets < this.config.maxUpdatePacketsPerTick; packets++) {
+      let o = this.#fill(ep, now);
+      let unrel = 0;
+      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
+        tx[o] = Msg.Stats;
+        o = writeStats(tx, o + 1, this.scores, this.pings);
+        unrel++;
+        this.counters[C.StatsSent]++;
+      }
+      let k = 0;
+      if (o + 2 <= MAX_PACKET) {
+        tx[o] = Msg.Update;
+        const numAt = o + 1;
+        o += 2;
+        const room = MAX_PACKET - UPDATE_ENTRY;
+        const pack = this.#pack;
+        if (pack !== null) {
+          pos = this.#kernels.pack(pack.layout, pack.m0, pack.m1, pack.m2, pack.m3, pos, n, o);
+          o = pack.words[pack.scalars + 6 /* O */];
+          k = pack.words[pack.scalars + 7 /* K */];
+        }
+        while (pos < n && o <= room && k < 255) {
+          const first = list[pos];
+          let i = first;
+          const start2 = o;
+          do {
+            if (encoded[i] === 0) {
+              const at = MAX_PACKET + i * UPDATE_ENTRY;
+              let v = ex[i] + POS_HALF >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 4] = v >> 8;
+              all[at + 5] = v;
+              v = ey[i] + POS_HALF >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 6] = v >> 8;
+              all[at + 7] = v;
+              v = evx[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 8] = v >> 8;
+              all[at + 9] = v;
+              v = evy[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
+              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+              all[at + 10] = v >> 8;
+              all[at + 11] = v;
+              v = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS;
+              all[at + 12] = v >> 8;
+              all[at + 13] = v;
+              v = ehealth[i];
+              all[at + 14] = v > 100 ? 100 : v;
+              encoded[i] = 1;
+            }
+            pos++;
+            i++;
+            o += UPDATE_ENTRY;
+            k++;
+          } while (pos < n && list[pos] === i && o <= room && k < 255);
+          all.copyWithin(start2, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
+        }
+        tx[numAt] = k;
+        unrel++;
+        this.counters[C.UpdatesSent]++;
+        this.counters[C.UpdateEntitiesSent] += k;
+      }
+      finishPacket(tx, unrel);
+      this.#send(o, this.address[slot], this.port[slot]);
+      if (pos >= n || k === 0) break;
+    }
+    this.#planner.commit(slot, list, pos, now);
+  }
+  /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */
+  #fill(ep, now, first = 0) {
+    const sent = ep.sent;
+    const resent = ep.resent;
+    const o = ep.fill(this.#tx, now, now, first);
+    this.counters[C.ReliableSent] += ep.sent - sent;
+    this.counters[C.ReliableResent] += ep.resent - resent;
+    return o;
+  }
+  #send(length, address, port) {
+    this.counters[C.PacketsOut]++;
+    this.counters[C.BytesOut] += length;
+    this.host.send(this.#tx, length, address, port);
+  }
+};
+function createServer(config, host) {
+  return new Server(config, host);
+}
+
+// modules/match.ts
+function createGame(config, server, seed) {
+  const game = new Game(config, server.entities, server, seed, server.host.kernels ?? null);
+  server.attach(game, game);
+  return game;
+}
+function createMatch(config, host, seed) {
+  const server = createServer(config, host);
+  const game = seed === null ? null : createGame(config, server, seed);
+  return { server, game };
+}
+
+// modules/report.ts
+var DROP_COUNTERS = Object.freeze([
+  C.TooShort,
+  C.TooLong,
+  C.BadAppId,
+  C.UnknownType,
+  C.WrongChannel,
+  C.WrongDirection,
+  C.Truncated,
+  C.UnterminatedChat,
+  C.UnterminatedName,
+  C.TrailingBytes,
+  C.BadAck,
+  C.SpoofedId,
+  C.BadName,
+  C.BadSelection,
+  C.BadChat,
+  C.FutureTimestamp
+]);
+var HARMLESS_COUNTERS = Object.freeze([
+  C.UnknownPeer,
+  C.AfterLeave,
+  C.DuplicateReliable,
+  C.OutOfOrderReliable,
+  C.StaleUnreliable
+]);
+function causeName(cause) {
+  if (TEMPLATE_KIND[cause] === Kind.Ship) return "ram";
+  return TEMPLATE_NAME[cause] ?? `template ${cause}`;
+}
+function percent(share) {
+  const p = share * 100;
+  return `${p < 10 ? p.toFixed(1) : p.toFixed(0)}%`;
+}
+function quote(name) {
+  return `'${name}'`;
+}
+function seconds(us) {
+  return String(us / 1e6);
+}
+function label(value) {
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    out += c === "\\" ? "\\\\" : c === '"' ? '\\"' : c === "\n" ? "\\n" : c;
+  }
+  return out;
+}
+function snake(name) {
+  let out = "";
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    out += c >= "A" && c <= "Z" ? `_${c.toLowerCase()}` : c;
+  }
+  return out;
+}
+var Reporter = class {
+  #o;
+  /** Kicks by KickReason (counted from the log events). */
+  kicks = new Uint32Array(KICK_LABELS.length);
+  #startedAt;
+  #last;
+  #lastAt;
+  #lastTicks = null;
+  constructor(options) {
+    this.#o = options;
+    this.#startedAt = options.now();
+    this.#lastAt = this.#startedAt;
+    this.#last = new Uint32Array(options.server.counters.length);
+  }
+  playerName(slot) {
+    const s = this.#o.server;
+    return bytesToAscii(s.names, slot * NAME_LENGTH, s.nameLength[slot]);
+  }
+  /** Every player now in the match, by slot. */
+  players() {
+    const { server, game } = this.#o;
+    const rows = [];
+    for (let s = 0; s < server.config.maxPlayers; s++) {
+      if (server.active[s] === 0) continue;
+      rows.push({
+        slot: s,
+        id: server.playerId(s),
+        name: this.playerName(s),
+        peer: this.#o.describePeer(server.address[s], server.port[s]),
+        score: server.scores[s],
+        kills: game !== null ? game.kills[s] : 0,
+        deaths: game !== null ? game.deaths[s] : 0,
+        pingMs: server.pings[s]
+      });
+    }
+    return rows;
+  }
+  /** Count what the report keeps of a log event (kicks by reason); the host calls it for every event. */
+  count(event, value) {
+    if (event === LogEvent.Kick && value > 0 && value < this.kicks.length) this.kicks[value]++;
+  }
+  /** The line for a log event, seen while the slot still holds its player; null for an event this report does not know. */
+  event(event, slot, value) {
+    const server = this.#o.server;
+    const name = slot >= 0 ? this.playerName(slot) : "";
+    const peer = slot >= 0 ? this.#o.describePeer(server.address[slot], server.port[slot]) : "";
+    const who = `slot ${slot} ${quote(name)} ${peer}`;
+    switch (event) {
+      case LogEvent.Join:
+        return { event: "join", text: `join    ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
+      case LogEvent.Leave:
+        return { event: "leave", text: `leave   ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
+      case LogEvent.Timeout:
+        return { event: "timeout", text: `timeout ${who} id 0x${value.toString(16)}`, fields: { slot, name, peer, id: value } };
+      case LogEvent.Kick: {
+        const reason = describeKick(value);
+        return { event: "kick", text: `kick    ${who}: ${reason}`, fields: { slot, name, peer, reason: KICK_LABELS[value] ?? String(value) } };
+      }
+      case LogEvent.Reject:
+        return { event: "reject", text: "reject  a client: server full", fields: { reason: "server_full" } };
+      case LogEvent.Rename:
+        return { event: "rename", text: `name    slot ${slot} is now ${quote(name)}`, fields: { slot, name } };
+      case LogEvent.Chat: {
+        const text = bytesToAscii(server.lastChat, 0, server.lastChatLength);
+        return { event: "chat", text: `chat    ${quote(name)}: ${text}`, fields: { slot, name, text } };
+      }
+      case LogEvent.Death: {
+        const killer = deathKiller(value);
+        const cause = causeName(deathCause(value));
+        if (killer >= 0 && killer !== slot) {
+          const killerName = this.playerName(killer);
+          return {
+            event: "kill",
+            text: `kill    ${quote(killerName)} → ${quote(name)} (${cause})`,
+            fields: { killer: killerName, killerSlot: killer, victim: name, victimSlot: slot, cause }
+          };
+        }
+        const suicide = killer === slot;
+        return {
+          event: "death",
+          text: `death   ${quote(name)} (${suicide ? `own ${cause}` : cause})`,
+          fields: { victim: name, victimSlot: slot, cause, suicide }
+        };
+      }
+    }
+    return null;
+  }
+  /** Mean, p99 and share of the period of the ticks since the last status line (or since start). */
+  #tickSince() {
+    const cost = this.#o.tickCost;
+    if (cost === null) return null;
+    const summary = summarize(cost, this.#lastTicks);
+    this.#lastTicks = { buckets: cost.buckets.slice(), count: cost.count, sumUs: cost.sumUs };
+    return summary;
+  }
+  /** The periodic status line: rates since the last one, tick cost since the last one, drop totals. */
+  status() {
+    const { server, web } = this.#o;
+    const c = server.counters;
+    const now = this.#o.now();
+    const dt = (now - this.#lastAt) / 1e3;
+    const rate = (i) => dt > 0 ? Math.round((c[i] - this.#last[i]) / dt) : 0;
+    const rates = { packetsIn: rate(C.PacketsIn), bytesIn: rate(C.BytesIn), packetsOut: rate(C.PacketsOut), bytesOut: rate(C.BytesOut) };
+    this.#last.set(c);
+    this.#lastAt = now;
+    const tick = this.#tickSince();
+    const drops = this.drops();
+    const players = server.playerCount();
+    const max = server.config.maxPlayers;
+    let dropText = "";
+    for (const d of drops) dropText += ` ${d.reason}=${d.total}`;
+    let text = `status  players ${players}/${max}, entities ${server.entities.count} | rate in ${rates.packetsIn} pkt/s ${rates.bytesIn} B/s, out ${rates.packetsOut} pkt/s ${rates.bytesOut} B/s`;
+    if (tick !== null && this.#o.tickCost !== null)
+      text += ` | tick mean ${Math.round(tick.meanUs)} µs, p99 ${tick.p99Us} µs, ${percent(tick.share)} of ${this.#o.tickCost.periodMs} ms`;
+    if (web) text += ` | ws ${web.open()} open`;
+    const sendErrors = this.#o.sendErrors ? this.#o.sendErrors() : 0;
+    if (sendErrors !== 0) text += ` | total send errors ${sendErrors}`;
+    text += ` | total drops${dropText === "" ? " none" : dropText}`;
+    const fields = { players, maxPlayers: max, entities: server.entities.count, rates };
+    if (tick !== null) fields.tick = { meanUs: Math.round(tick.meanUs), p99Us: tick.p99Us, share: round4(tick.share), ticks: tick.ticks };
+    if (web) fields.wsOpen = web.open();
+    fields.sendErrors = sendErrors;
+    fields.drops = drops;
+    return { event: "status", text, fields };
+  }
+  /** Totals of every drop that is not harmless, zeros left out (the web transport's reasons prefixed "ws."). */
+  drops() {
+    const { server, web } = this.#o;
+    const out = [];
+    for (const i of DROP_COUNTERS) if (server.counters[i] !== 0) out.push({ reason: COUNTER_NAMES[i], total: server.counters[i] });
+    if (web) {
+      for (const i of web.drops) if (web.counters[i] !== 0) out.push({ reason: `ws.${web.names[i]}`, total: web.counters[i] });
+    }
+    return out;
+  }
+  /** The final scoreboard, best first: take it before the shutdown kicks everyone. */
+  scoreboard() {
+    const rows = this.players().sort((a, b) => b.score - a.score || b.kills - a.kills || a.deaths - b.deaths || a.slot - b.slot);
+    let text = `scoreboard (${rows.length} player${rows.length === 1 ? "" : "s"})`;
+    let rank = 0;
+    for (const r of rows) {
+      rank++;
+      text += `
+  ${String(rank).padStart(2)}. ${quote(r.name).padEnd(NAME_LENGTH + 2)} score ${String(r.score).padStart(4)}  kills ${String(r.kills).padStart(4)}  deaths ${String(r.deaths).padStart(4)}`;
+    }
+    return {
+      event: "scoreboard",
+      text,
+      fields: { players: rows.map((r, i) => ({ rank: i + 1, name: r.name, score: r.score, kills: r.kills, deaths: r.deaths })) }
+    };
+  }
+  /** Shutdown totals (after the shutdown, whose kicks are counted). */
+  totals(signal, players) {
+    const { server, web } = this.#o;
+    const c = server.counters;
+    const fields = {
+      signal,
+      players,
+      joins: c[C.Joins],
+      leaves: c[C.Leaves],
+      timeouts: c[C.Timeouts],
+      kicks: c[C.Kicks],
+      rejects: c[C.Rejects],
+      packetsIn: c[C.PacketsIn],
+      packetsOut: c[C.PacketsOut]
+    };
+    let text = `${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}`;
+    if (web) {
+      const connections = web.counters[web.names.indexOf("connections")];
+      const requests = web.counters[web.names.indexOf("httpRequests")];
+      text += `, ws connections ${connections}, page requests ${requests}`;
+      fields.wsConnections = connections;
+      fields.httpRequests = requests;
+    }
+    return { event: "shutdown", text, fields };
+  }
+  /** `/status`: the match now, as JSON text. Tick cost is over the whole run. */
+  statusJson() {
+    const { server, game, web, tickCost } = this.#o;
+    const c = server.counters;
+    let json = `{"host":${JSON.stringify(this.#o.host)},"uptimeS":${Math.round((this.#o.now() - this.#startedAt) / 1e3)},"seed":${JSON.stringify(this.#o.seed)},"maxPlayers":${server.config.maxPlayers},"players":${JSON.stringify(this.players())},"entities":${server.entities.count}`;
+    if (tickCost !== null) {
+      const t = summarize(tickCost, null);
+      json += `,"tick":${JSON.stringify({
+        periodMs: tickCost.periodMs,
+        clock: tickCost.clock,
+        ticks: t.ticks,
+        meanUs: Math.round(t.meanUs),
+        p99Us: t.p99Us,
+        maxUs: tickCost.maxUs,
+        share: round4(t.share)
+      })}`;
+    }
+    json += `,"packets":{"in":${c[C.PacketsIn]},"out":${c[C.PacketsOut]}},"bytes":{"in":${c[C.BytesIn]},"out":${c[C.BytesOut]}}`;
+    let drops = "";
+    for (const d of this.drops()) drops += `${drops === "" ? "" : ","}${JSON.stringify(d.reason)}:${d.total}`;
+    json += `,"drops":{${drops}},"harmless":${jsonMap(COUNTER_NAMES, c, HARMLESS_COUNTERS)}`;
+    json += `,"kicks":${jsonMap(KICK_LABELS, this.kicks, [KickReason.QueueOverflow, KickReason.Misbehaviour, KickReason.Shutdown])}`;
+    if (game !== null) json += `,"game":${jsonMap(GAME_COUNTER_NAMES, game.counters, null)}`;
+    if (web) json += `,"web":{"open":${web.open()},${jsonMap(web.names, web.counters, null).slice(1)}`;
+    json += `,"sendErrors":${this.#o.sendErrors ? this.#o.sendErrors() : 0},"counters":${jsonMap(COUNTER_NAMES, c, null)}}`;
+    return json;
+  }
+  /** `/metrics`: the Prometheus text exposition format (version 0.0.4). */
+  metrics() {
+    const { server, game, web, tickCost } = this.#o;
+    const c = server.counters;
+    const lines = [];
+    const family = (name, type, help) => {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    };
+    family("lwar_players", "gauge", "Players in the match.");
+    lines.push(`lwar_players ${server.playerCount()}`);
+    family("lwar_max_players", "gauge", "Player slots.");
+    lines.push(`lwar_max_players ${server.config.maxPlayers}`);
+    family("lwar_entities", "gauge", "Live entities: sun, planets, ships, projectiles.");
+    lines.push(`lwar_entities ${server.entities.count}`);
+    family("lwar_uptime_seconds", "gauge", "Seconds since the server started.");
+    lines.push(`lwar_uptime_seconds ${Math.round((this.#o.now() - this.#startedAt) / 1e3)}`);
+    family("lwar_packets_total", "counter", "Packets, by direction.");
+    lines.push(`lwar_packets_total{direction="in"} ${c[C.PacketsIn]}`, `lwar_packets_total{direction="out"} ${c[C.PacketsOut]}`);
+    family("lwar_bytes_total", "counter", "Bytes of packets, by direction.");
+    lines.push(`lwar_bytes_total{direction="in"} ${c[C.BytesIn]}`, `lwar_bytes_total{direction="out"} ${c[C.BytesOut]}`);
+    family("lwar_drops_total", "counter", "Packets and messages dropped as malformed, misdirected or not believed, by reason.");
+    for (const i of DROP_COUNTERS) lines.push(`lwar_drops_total{reason="${COUNTER_NAMES[i]}"} ${c[i]}`);
+    family("lwar_harmless_total", "counter", "Packets and messages set aside in the normal run of things (late, repeated or stale), by reason.");
+    for (const i of HARMLESS_COUNTERS) lines.push(`lwar_harmless_total{reason="${COUNTER_NAMES[i]}"} ${c[i]}`);
+    family("lwar_kicks_total", "counter", "Players kicked, by reason.");
+    for (let r = KickReason.QueueOverflow; r <= KickReason.Shutdown; r++) lines.push(`lwar_kicks_total{reason="${KICK_LABELS[r]}"} ${this.kicks[r]}`);
+    family("lwar_server_events_total", "counter", "Every counter of the server core, by name (docs/operating.md).");
+    for (let i = 0; i < COUNTER_NAMES.length; i++) lines.push(`lwar_server_events_total{counter="${COUNTER_NAMES[i]}"} ${c[i]}`);
+    if (tickCost !== null) {
+      family("lwar_tick_seconds", "histogram", "What each server tick took.");
+      let cumulative = 0;
+      for (let b = 0; b < TICK_BUCKETS; b++) {
+        cumulative += tickCost.buckets[b];
+        if ((b & 3) === 3 && b < TICK_BUCKETS - 1) lines.push(`lwar_tick_seconds_bucket{le="${seconds(tickBucketLower(b + 1))}"} ${cumulative}`);
+      }
+      lines.push(`lwar_tick_seconds_bucket{le="+Inf"} ${tickCost.count}`);
+      lines.push(`lwar_tick_seconds_sum ${seconds(tickCost.sumUs)}`, `lwar_tick_seconds_count ${tickCost.count}`);
+      family("lwar_tick_max_seconds", "gauge", "The longest tick so far.");
+      lines.push(`lwar_tick_max_seconds ${seconds(tickCost.maxUs)}`);
+      family("lwar_tick_period_seconds", "gauge", "How often the host ticks.");
+      lines.push(`lwar_tick_period_seconds ${tickCost.periodMs / 1e3}`);
+    }
+    if (game !== null) {
+      for (let i = 0; i < GAME_COUNTER_NAMES.length; i++) {
+        const name = `lwar_game_${snake(GAME_COUNTER_NAMES[i])}_total`;
+        family(name, "counter", `Game counter ${GAME_COUNTER_NAMES[i]}.`);
+        lines.push(`${name} ${game.counters[i]}`);
+      }
+    }
+    const players = this.players();
+    family("lwar_player_score", "gauge", "Each player's score.");
+    for (const p of players) lines.push(`lwar_player_score{slot="${p.slot}",name="${label(p.name)}"} ${p.score}`);
+    family("lwar_player_kills", "gauge", "Each player's kills since joining.");
+    for (const p of players) lines.push(`lwar_player_kills{slot="${p.slot}",name="${label(p.name)}"} ${p.kills}`);
+    family("lwar_player_deaths", "gauge", "Each player's deaths since joining.");
+    for (const p of players) lines.push(`lwar_player_deaths{slot="${p.slot}",name="${label(p.name)}"} ${p.deaths}`);
+    family("lwar_send_errors_total", "counter", "Sends the host's socket refused.");
+    lines.push(`lwar_send_errors_total ${this.#o.sendErrors ? this.#o.sendErrors() : 0}`);
+    if (web) {
+      family("lwar_ws_open", "gauge", "Open WebSocket connections.");
+      lines.push(`lwar_ws_open ${web.open()}`);
+      family("lwar_web_events_total", "counter", "Every counter of the HTTP and WebSocket transport, by name.");
+      for (let i = 0; i < web.names.length; i++) lines.push(`lwar_web_events_total{counter="${web.names[i]}"} ${web.counters[i]}`);
+    }
+    return lines.join("\n") + "\n";
+  }
+};
+function jsonMap(names, values, indices) {
+  let out = "";
+  const n = indices === null ? names.length : indices.length;
+  for (let k = 0; k < n; k++) {
+    const i = indices === null ? k : indices[k];
+    out += `${k === 0 ? "" : ","}${JSON.stringify(names[i])}:${values[i]}`;
+  }
+  return `{${out}}`;
+}
+function round4(x) {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+// web/page.ts
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+var PAGE_FILES = Object.freeze([
+  Object.freeze({ path: "/", name: "index.html", type: "text/html; charset=utf-8" }),
+  Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" })
+]);
+function pageFile(path, body) {
+  const entry = PAGE_FILES.find((f) => f.path === path);
+  if (entry === void 0) throw new Error(`${path} is not a file of the page`);
+  return { path, type: entry.type, body, gzip: new Uint8Array(gzipSync(body, { level: 9 })) };
+}
+var PageError = class extends Error {
+  name = "PageError";
+};
+function readPage(dir) {
+  return PAGE_FILES.map((f) => {
+    const url = new URL(f.name, dir);
+    let body;
+    try {
+      body = new Uint8Array(readFileSync(url));
+    } catch (err) {
+      throw new PageError(`the game page is not built (${err.message}): run \`npm run build:web\`, or start with --http-port 0`);
+    }
+    return pageFile(f.path, body);
+  });
+}
+
+// hosts/node/web.ts
+import http from "node:http";
+import { WebSocketServer, WebSocket } from "ws";
+
+// hosts/node/frames.ts
+var FrameTracker = class {
+  #head = new Uint8Array(14);
+  #headLength = 0;
+  /** Header bytes wanted: 2 until byte 1 tells the rest. */
+  #headWanted = 2;
+  /** Payload bytes of the current frame still to pass over. */
+  #skip = 0;
+  #fragmented = false;
+  /** One entry per complete data message: true if it was fragmented. */
+  #done = [];
+  /** Bytes as they arrive on the socket. */
+  feed(chunk) {
+    const head = this.#head;
+    let i = 0;
+    const n = chunk.length;
+    while (i < n) {
+      if (this.#skip > 0) {
+        const step = Math.min(this.#skip, n - i);
+        this.#skip -= step;
+        i += step;
+        continue;
+      }
+      head[this.#headLength++] = chunk[i++];
+      if (this.#headLength === 2) {
+        const len7 = head[1] & 127;
+        this.#headWanted = 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (head[1] & 128 ? 4 : 0);
+      }
+      if (this.#headLength === this.#headWanted) {
+        this.#frame();
+        this.#headLength = 0;
+        this.#headWanted = 2;
+      }
+    }
+  }
+  #frame() {
+    const head = this.#head;
+    const len7 = head[1] & 127;
+    let length = len7;
+    if (len7 === 126) length = head[2] << 8 | head[3];
+    else if (len7 === 127) {
+      length = 0;
+      for (let k = 2; k < 10; k++) length = length * 256 + head[k];
+    }
+    this.#skip = length;
+    const fin = (head[0] & 128) !== 0;
+    const opcode = head[0] & 15;
+    if (opcode >= 8) return;
+    if (opcode !== 0) this.#fragmented = !fin;
+    if (fin) {
+      this.#done.push(opcode === 0 || this.#fragmented);
+      this.#fragmented = false;
+    }
+  }
+  /** Whether the oldest message not yet taken came in fragments (false if none is known). */
+  take() {
+    return this.#done.length > 0 ? this.#done.shift() : false;
+  }
+  /** Messages seen but not yet taken. */
+  get pending() {
+    return this.#done.length;
+  }
+};
+
+// hosts/node/web.ts
+var SWEEP_MS = 1e3;
+var WebTransport = class {
+  counters = new Uint32Array(WEB_COUNTER_NAMES.length);
+  http;
+  #wss;
+  #files = /* @__PURE__ */ new Map();
+  #routes = /* @__PURE__ */ new Map();
+  #peers = /* @__PURE__ */ new Map();
+  #maxConnections;
+  #idleMs;
+  #maxBuffered;
+  #core = null;
+  #nextPort = WS_PORT_BASE + 1;
+  #sweep = null;
+  #closed = false;
+  constructor(options) {
+    for (const f of options.files) this.#files.set(f.path, f);
+    this.#maxConnections = options.maxConnections ?? 128;
+    this.#idleMs = options.idleMs ?? 15e3;
+    this.#maxBuffered = options.maxBufferedBytes ?? 65536;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: options.maxMessageBytes ?? 65536,
+      maxFragments: 64
+    });
+    this.http = http.createServer((req, res) => this.#request(req, res));
+    this.http.on("upgrade", (req, socket, head) => this.#upgrade(req, socket, head));
+    this.http.on("clientError", (_err, socket) => socket.destroy());
+  }
+  /** Bind the HTTP port and resolve with the bound address and port. */
+  listen(port, address) {
+    return new Promise((resolve, reject) => {
+      const onError = (err) => reject(err);
+      this.http.once("error", onError);
+      this.http.listen(port, address, () => {
+        this.http.off("error", onError);
+        const a = this.http.address();
+        if (a === null || typeof a === "string") throw new Error("HTTP server has no port");
+        resolve({ address: a.address, port: a.port });
+      });
+    });
+  }
+  /** Answer GET and HEAD of `path` with what `handler` makes, each time. */
+  route(path, handler) {
+    this.#routes.set(path, handler);
+  }
+  /** Deliver messages to `core` and disconnect its peers when their sockets close. */
+  attach(core) {
+    this.#core = core;
+    if (this.#sweep === null) this.#sweep = setInterval(() => this.#idleSweep(), SWEEP_MS);
+  }
+  /** Open WebSocket connections. */
+  get open() {
+    return this.#peers.size;
+  }
+  /** One packet to the connection numbered `port`. */
+  send(bytes, length, port) {
+    const peer = this.#peers.get(port);
+    if (peer === void 0 || peer.closing || peer.socket.readyState !== WebSocket.OPEN || peer.socket.bufferedAmount > this.#maxBuffered) {
+      this.counters[WebCounter.SendDropped]++;
+      return;
+    }
+    peer.socket.send(Buffer.from(bytes.subarray(0, length)), { binary: true, compress: false });
+    if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
+      this.counters[WebCounter.RejectCloses]++;
+      const reason = bytes[15];
+      this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : `rejected (${reason})`);
+    }
+  }
+  /** The server's log events, seen before the slot is freed: close the connections it dropped. */
+  event(event, slot, value) {
+    const core = this.#core;
+    if (core === null || slot < 0) return;
+    const peer = this.#peers.get(core.port[slot]);
+    if (peer === void 0) return;
+    if (event === LogEvent.Kick) this.#closePlayer(peer, CloseCode.Kicked + value, `kicked: ${describeKick(value)}`);
+    else if (event === LogEvent.Timeout) this.#closePlayer(peer, CloseCode.TimedOut, "timed out");
+    else if (event === LogEvent.Leave) this.#closePlayer(peer, CloseCode.Left, "left");
+  }
+  /** Close every connection and the HTTP server. */
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#sweep !== null) clearInterval(this.#sweep);
+    this.#sweep = null;
+    for (const peer of this.#peers.values()) this.#close(peer, CloseCode.GoingAway, "server shutting down");
+    await new Promise((r) => setTimeout(r, 100));
+    for (const peer of this.#peers.values()) peer.socket.terminate();
+    this.#core = null;
+    this.http.closeAllConnections();
+    await new Promise((resolve) => this.http.close(() => resolve()));
+  }
+  // ---------------------------------------------------------------- HTTP
+  #request(req, res) {
+    this.counters[WebCounter.HttpRequests]++;
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const file = this.#files.get(path === "/index.html" ? "/" : path);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": 0 });
+      res.end();
+      return;
+    }
+    const route = this.#routes.get(path);
+    if (route !== void 0) {
+      const r = route();
+      const body2 = Buffer.from(r.body, "utf8");
+      res.writeHead(200, { "Content-Type": r.type, "Content-Length": body2.length, "Cache-Control": "no-store" });
+      res.end(req.method === "HEAD" ? void 0 : body2);
+      return;
+    }
+    if (file === void 0) {
+      this.counters[WebCounter.HttpNotFound]++;
+      res.writeHead(404, { "Content-Type": "text/plain", "Content-Length": 10 });
+      res.end(req.method === "HEAD" ? void 0 : "not found\n");
+      return;
+    }
+    const gzip = file.gzip !== null && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    const body = gzip ? file.gzip : file.body;
+    const headers = {
+      "Content-Type": file.type,
+      "Content-Length": body.length,
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+      Vary: "Accept-Encoding"
+    };
+    if (gzip) headers["Content-Encoding"] = "gzip";
+    res.writeHead(200, headers);
+    res.end(req.method === "HEAD" ? void 0 : body);
+  }
+  #upgrade(req, socket, head) {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path !== WS_PATH || this.#closed || this.#peers.size >= this.#maxConnections) {
+      this.counters[WebCounter.UpgradesRefused]++;
+      const status = path !== WS_PATH ? "404 Not Found" : "503 Service Unavailable";
+      socket.end(`HTTP/1.1 ${status}\r
+Connection: close\r
+Content-Length: 0\r
+\r
+`);
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, req, socket));
+  }
+  // ---------------------------------------------------------------- WebSocket peers
+  #open(socket, req, raw) {
+    let remote = req.socket.remoteAddress ?? "?";
+    if (remote.startsWith("::ffff:")) remote = remote.slice(7);
+    const peer = {
+      socket,
+      address: `ws:${remote}`,
+      port: this.#nextPort++,
+      frames: new FrameTracker(),
+      lastPlayer: performance.now(),
+      closing: false
+    };
+    this.#peers.set(peer.port, peer);
+    this.counters[WebCounter.Connections]++;
+    raw.prependListener("data", (chunk) => peer.frames.feed(chunk));
+    socket.on("message", (data, isBinary) => this.#message(peer, data, isBinary));
+    socket.on("error", () => this.counters[WebCounter.ProtocolErrors]++);
+    socket.on("close", () => {
+      this.#peers.delete(peer.port);
+      const core = this.#core;
+      if (core !== null) core.disconnectPeer(peer.address, peer.port);
+    });
+  }
+  #message(peer, data, isBinary) {
+    const fragmented = peer.frames.take();
+    if (peer.closing || this.#core === null) return;
+    if (!isBinary) {
+      this.counters[WebCounter.TextDropped]++;
+      return;
+    }
+    if (fragmented) {
+      this.counters[WebCounter.FragmentedDropped]++;
+      return;
+    }
+    this.#core.receive(data, data.length, peer.address, peer.port);
+  }
+  #closePlayer(peer, code, reason) {
+    if (peer.closing) return;
+    this.counters[WebCounter.PlayerCloses]++;
+    this.#close(peer, code, reason);
+  }
+  #close(peer, code, reason) {
+    if (peer.closing) return;
+    peer.closing = true;
+    peer.socket.close(code, reason);
+  }
+  #idleSweep() {
+    const core = this.#core;
+    if (core === null) return;
+    const now = performance.now();
+    const ports = core.port;
+    for (const peer of this.#peers.values()) {
+      if (peer.closing) continue;
+      let player = false;
+      for (let s = 0; s < ports.length; s++) if (ports[s] === peer.port) player = true;
+      if (player) peer.lastPlayer = now;
+      else if (now - peer.lastPlayer > this.#idleMs) {
+        this.counters[WebCounter.IdleCloses]++;
+        this.#close(peer, CloseCode.Idle, "not a player");
+      }
+    }
+  }
+};
+
+// hosts/node/serve.ts
+var PAGE_DIR = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/" : "./web/", import.meta.url);
+var ListenError = class extends Error {
+  constructor(what, address, port, cause) {
+    super(`cannot listen on ${what} ${address.includes(":") ? `[${address}]` : address}:${port}: ${cause.message}`);
+    this.what = what;
+  }
+  what;
+  name = "ListenError";
+};
+async function serve(o) {
+  let report = null;
+  const sink = o.log ?? null;
+  const host = new NodeHost({
+    log(event, slot, value) {
+      if (report !== null) report.count(event, value);
+      if (sink !== null) sink(event, slot, value);
+    }
+  });
+  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
+  const files = o.httpPort === null ? null : o.files ?? readPage(PAGE_DIR);
+  let udp;
+  let address = o.address;
+  try {
+    udp = await host.listen(o.udpPort, address);
+  } catch (err) {
+    const code = err.code;
+    if (address !== "::" || code !== "EAFNOSUPPORT" && code !== "EADDRNOTAVAIL") throw new ListenError("udp", address, o.udpPort, err);
+    address = "0.0.0.0";
+    try {
+      udp = await host.listen(o.udpPort, address);
+    } catch (err2) {
+      throw new ListenError("udp", address, o.udpPort, err2);
+    }
+  }
+  let web = null;
+  let http2 = null;
+  if (files !== null && o.httpPort !== null) {
+    web = new WebTransport({ idleMs: o.config.timeoutMs, ...o.web, files });
+    try {
+      http2 = await web.listen(o.httpPort, address);
+    } catch (err) {
+      await host.close();
+      throw new ListenError("http", address, o.httpPort, err);
+    }
+    host.addPeers(web);
+  }
+  const core = o.tap ? o.tap.core(server, game, o.seed, udp) : server;
+  if (web !== null) web.attach(core);
+  const transport = web;
+  report = new Reporter({
+    server,
+    game,
+    seed: o.seed,
+    host: "node",
+    describePeer,
+    tickCost: host.tickCost,
+    now: () => host.now(),
+    sendErrors: () => host.sendErrors,
+    web: transport === null ? null : { counters: transport.counters, names: WEB_COUNTER_NAMES, drops: WEB_DROPS, open: () => transport.open }
+  });
+  const r = report;
+  if (web !== null) {
+    web.route("/status", () => ({ type: "application/json", body: r.statusJson() + "\n" }));
+    web.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
+  }
+  host.attach(core);
+  return {
+    server,
+    game,
+    host,
+    web,
+    udp,
+    http: http2,
+    report,
+    async close() {
+      server.shutdown();
+      await host.close();
+    }
+  };
+}
+function pageUrls(address, port) {
+  const suffix = port === 80 ? "/" : `:${port}/`;
+  if (address !== "0.0.0.0" && address !== "::") return [`http://${address.includes(":") ? `[${address}]` : address}${suffix}`];
+  const urls = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === "IPv4") urls.push(`http://${a.address}${suffix}`);
+  }
+  if (urls.length === 0) urls.push(`http://127.0.0.1${suffix}`);
+  return urls;
+}
+
+// hosts/node/recorder.ts
+import { closeSync, openSync, writeSync } from "node:fs";
+
+// modules/recording/format.ts
+var RECORDING_VERSION = 1;
+var MAGIC = Object.freeze([76, 87, 82, 67]);
+var PREFIX_BYTES = 12;
+var Rec = Object.freeze({ Tick: 1, Datagram: 2, Peer: 3, Hash: 4, Gone: 5, Mark: 6, End: 7 });
+var KIND_NAMES = Object.freeze(["?", "tick", "datagram", "peer", "hash", "gone", "mark", "end"]);
+var EndReason = Object.freeze({
+  /** The server shut down. */
+  Shutdown: 0,
+  /** The file reached its size limit; the match went on unrecorded. */
+  SizeLimit: 1,
+  /** The recording program stopped (the bench, a test). */
+  Finished: 2
+});
+var REASON_NAMES = Object.freeze(["shutdown", "size limit", "finished"]);
+function describeEndReason(reason) {
+  return REASON_NAMES[reason] ?? `reason ${reason}`;
+}
+var TIME_UNITS = 1024;
+var HASH_EVERY_MS = 1e3;
+var MAX_DATAGRAM = 65535;
+var END_BYTES = 1 + 1 + 9 + 12;
+var RECORD_OVERHEAD = 1 + 9 + 4 + 4;
+var PEER_BYTES = 1 + 4 + 4 + 1 + 255;
+var DELTA_LIMIT = 1 << 27;
+function encodeHeader(header) {
+  const json = JSON.stringify(header);
+  let ascii = "";
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    ascii += c < 127 ? json[i] : "\\u" + (65536 + c).toString(16).slice(1);
+  }
+  const h = ascii.length;
+  const out = new Uint8Array(PREFIX_BYTES + h);
+  for (let i = 0; i < 4; i++) out[i] = MAGIC[i];
+  out[4] = RECORDING_VERSION;
+  out[8] = h & 255;
+  out[9] = h >> 8 & 255;
+  out[10] = h >> 16 & 255;
+  out[11] = h >>> 24 & 255;
+  for (let i = 0; i < h; i++) out[PREFIX_BYTES + i] = ascii.charCodeAt(i);
+  return out;
+}
+var RecordWriter = class {
+  /** Bytes handed to the sink or buffered: the file's size once flushed. */
+  written = 0;
+  /** Set when a record did not fit under the limit. */
+  full = false;
+  /** Set once End is written: nothing more is. */
+  ended = false;
+  limit;
+  /** The peer table: address and port of each peer id. */
+  address = [];
+  port = [];
+  #buf;
+  #n = 0;
+  /** Offset in the buffer where the record being written began. */
+  #start = 0;
+  #sink;
+  /** Peer ids by port. */
+  #byPort = /* @__PURE__ */ new Map();
+  #last;
+  #units;
+  #onGrid;
+  #f64 = new Float64Array(1);
+  #b64 = new Uint8Array(this.#f64.buffer);
+  constructor(o) {
+    this.#sink = o.sink;
+    this.limit = o.limitBytes ?? Number.MAX_SAFE_INTEGER;
+    if (this.limit < o.header.length + END_BYTES) throw new RangeError(`a ${this.limit}-byte limit leaves no room for the records`);
+    this.#buf = new Uint8Array(Math.max(o.bufferBytes ?? 65536, MAX_DATAGRAM + RECORD_OVERHEAD + PEER_BYTES, o.header.length));
+    this.#buf.set(o.header);
+    this.#n = o.header.length;
+    this.#start = this.#n;
+    this.written = o.header.length;
+    this.#last = o.start;
+    this.#units = o.start * TIME_UNITS;
+    this.#onGrid = Number.isInteger(this.#units);
+  }
+  /** server.tick(time). */
+  tick(time) {
+    if (!this.#room(1 + 9)) return false;
+    this.#buf[this.#n++] = Rec.Tick;
+    this.#time(time);
+    this.#done();
+    return true;
+  }
+  /** server.receive(bytes, length, address, port) at `time`. */
+  datagram(time, bytes, length, address, port) {
+    if (length > MAX_DATAGRAM) throw new RangeError(`a ${length}-byte datagram: at most ${MAX_DATAGRAM}`);
+    const peer = this.#peer(address, port);
+    if (peer < 0 || !this.#room(RECORD_OVERHEAD + length)) return false;
+    const b = this.#buf;
+    b[this.#n++] = Rec.Datagram;
+    this.#time(time);
+    this.#vu(peer);
+    this.#vu(length);
+    if (bytes.length === length) b.set(bytes, this.#n);
+    else for (let i = 0; i < length; i++) b[this.#n + i] = bytes[i];
+    this.#n += length;
+    this.#done();
+    return true;
+  }
+  /** server.disconnectPeer(address, port) at `time`. */
+  gone(time, address, port) {
+    const peer = this.#peer(address, port);
+    if (peer < 0 || !this.#room(1 + 9 + 4)) return false;
+    this.#buf[this.#n++] = Rec.Gone;
+    this.#time(time);
+    this.#vu(peer);
+    this.#done();
+    return true;
+  }
+  /** The world's hash, after the last Tick. */
+  hash(hash) {
+    if (!this.#room(5)) return false;
+    this.#buf[this.#n++] = Rec.Hash;
+    this.#u32(hash);
+    this.#done();
+    return true;
+  }
+  /** The bench's window starts here. */
+  mark() {
+    if (!this.#room(1)) return false;
+    this.#buf[this.#n++] = Rec.Mark;
+    this.#done();
+    return true;
+  }
+  /** The last record: why, when, and the world's hash and the server's totals then. Flushes. */
+  end(reason, time, hash, packetsOut, bytesOut) {
+    if (this.ended) return;
+    if (this.#n + END_BYTES > this.#buf.length) this.flush();
+    this.#buf[this.#n++] = Rec.End;
+    this.#buf[this.#n++] = reason;
+    this.#time(time);
+    this.#u32(hash);
+    this.#u32(packetsOut);
+    this.#u32(bytesOut);
+    this.#done();
+    this.ended = true;
+    this.flush();
+  }
+  /** Hand what is buffered to the sink. */
+  flush() {
+    if (this.#n === 0) return;
+    this.#sink(this.#buf, this.#n);
+    this.#n = 0;
+    this.#start = 0;
+  }
+  /** Room for `n` more bytes under the limit (End's kept aside), flushing if the buffer lacks it. */
+  #room(n) {
+    if (this.ended || this.full) return false;
+    if (this.written + n + END_BYTES > this.limit) {
+      this.full = true;
+      return false;
+    }
+    if (this.#n + n > this.#buf.length) this.flush();
+    return true;
+  }
+  #done() {
+    this.written += this.#n - this.#start;
+    this.#start = this.#n;
+  }
+  #peer(address, port) {
+    const ids = this.#byPort.get(port);
+    if (ids !== void 0) {
+      for (let i = 0; i < ids.length; i++) if (this.address[ids[i]] === address) return ids[i];
+    }
+    if (address.length > 255) throw new RangeError(`a peer address of ${address.length} characters: at most 255`);
+    if (!this.#room(1 + 4 + 4 + 1 + address.length)) return -1;
+    const id = this.address.length;
+    this.address.push(address);
+    this.port.push(port);
+    if (ids !== void 0) ids.push(id);
+    else this.#byPort.set(port, [id]);
+    const b = this.#buf;
+    b[this.#n++] = Rec.Peer;
+    this.#vu(id);
+    this.#u32(port);
+    b[this.#n++] = address.length;
+    for (let i = 0; i < address.length; i++) {
+      const c = address.charCodeAt(i);
+      b[this.#n++] = c < 128 ? c : 63;
+    }
+    this.#done();
+    return id;
+  }
+  #time(t) {
+    if (!(t >= this.#last)) throw new RangeError(`a record's time went backwards: ${t} after ${this.#last}`);
+    const u = t * TIME_UNITS;
+    const whole = Number.isInteger(u);
+    if (this.#onGrid && whole && u - this.#units < DELTA_LIMIT) {
+      this.#vu((u - this.#units) * 2);
+    } else {
+      this.#buf[this.#n++] = 1;
+      this.#f64[0] = t;
+      for (let i = 0; i < 8; i++) this.#buf[this.#n++] = this.#b64[i];
+      this.#onGrid = whole && Math.abs(u) <= Number.MAX_SAFE_INTEGER;
+    }
+    this.#units = u;
+    this.#last = t;
+  }
+  #vu(v) {
+    const b = this.#buf;
+    while (v >= 128) {
+      b[this.#n++] = v & 127 | 128;
+      v = Math.floor(v / 128);
+    }
+    b[this.#n++] = v;
+  }
+  #u32(v) {
+    const b = this.#buf;
+    b[this.#n++] = v & 255;
+    b[this.#n++] = v >>> 8 & 255;
+    b[this.#n++] = v >>> 16 & 255;
+    b[this.#n++] = v >>> 24;
+  }
+};
+
+// modules/recording/replay.ts
+function stateHash(game) {
+  return game === null ? 0 : game.hash();
+}
+function hex(h) {
+  return "0x" + (h >>> 0).toString(16).padStart(8, "0");
+}
+
+// hosts/node/recorder.ts
+var DEFAULT_RECORD_MAX_MB = 64;
+var MB = 1024 * 1024;
+function quantize(t) {
+  return Math.round(t * TIME_UNITS) / TIME_UNITS;
+}
+var Recorder = class {
+  file;
+  maxBytes;
+  #fd;
+  #say;
+  #inner = null;
+  #server = null;
+  #game = null;
+  #writer = null;
+  /** The time the server sees. */
+  #time = 0;
+  #start = 0;
+  #nextHash = 0;
+  #ticks = 0;
+  /** Recording stopped (limit, error, shutdown): calls go straight through. */
+  #stopped = false;
+  #ended = "";
+  #error = null;
+  /** Opens (creates or truncates) the file: a bad path throws here, before anything runs. */
+  constructor(o) {
+    this.file = o.file;
+    this.maxBytes = o.maxBytes ?? DEFAULT_RECORD_MAX_MB * MB;
+    this.#say = o.say ?? (() => {
+    });
+    this.#fd = openSync(o.file, "w");
+  }
+  // ---------------------------------------------------------------- MatchTap
+  host(inner) {
+    this.#inner = inner;
+    this.#time = quantize(inner.now());
+    this.#start = this.#time;
+    this.#nextHash = this.#start + HASH_EVERY_MS;
+    return this;
+  }
+  core(server, game, seed, udp) {
+    this.#server = server;
+    this.#game = game;
+    const inner = this.#inner;
+    const header = {
+      config: server.config,
+      seed,
+      start: this.#start,
+      hashEveryMs: HASH_EVERY_MS,
+      startedAt: new Date(Date.now() - (inner.now() - this.#start)).toISOString(),
+      source: "lwar-xs server (Node)",
+      server: udp
+    };
+    this.#writer = new RecordWriter({
+      header: encodeHeader(header),
+      start: this.#start,
+      limitBytes: this.maxBytes,
+      sink: (bytes, length) => this.#write(bytes, length)
+    });
+    return this;
+  }
+  // ---------------------------------------------------------------- Host, for the server
+  send(bytes, length, address, port) {
+    this.#inner.send(bytes, length, address, port);
+  }
+  now() {
+    return this.#time;
+  }
+  log(event, slot, value) {
+    this.#inner.log(event, slot, value);
+  }
+  // ---------------------------------------------------------------- PeerCore, for the sockets
+  get port() {
+    return this.#server.port;
+  }
+  receive(bytes, length, address, port) {
+    const t = this.#advance(this.#inner.now());
+    if (!this.#stopped && !this.#writer.datagram(t, bytes, length, address, port)) this.#check();
+    this.#server.receive(bytes, length, address, port);
+  }
+  tick(now) {
+    const t = this.#advance(now);
+    if (!this.#stopped) {
+      if (this.#writer.tick(t)) this.#ticks++;
+      else this.#check();
+    }
+    this.#server.tick(t);
+    if (t >= this.#nextHash) {
+      while (this.#nextHash <= t) this.#nextHash += HASH_EVERY_MS;
+      if (!this.#stopped) {
+        if (this.#writer.hash(stateHash(this.#game))) this.#writer.flush();
+        this.#check();
+      }
+    }
+  }
+  disconnectPeer(address, port) {
+    const t = this.#advance(this.#inner.now());
+    if (!this.#stopped && !this.#writer.gone(t, address, port)) this.#check();
+    return this.#server.disconnectPeer(address, port);
+  }
+  // ---------------------------------------------------------------- the end
+  /**
+   * Write End (the world's hash and the server's totals now) and close the file, before
+   * the server shuts down. Returns what the file holds; again later, the same.
+   */
+  finish() {
+    if (!this.#stopped) {
+      this.#advance(this.#inner !== null ? this.#inner.now() : this.#time);
+      this.#end(EndReason.Shutdown);
+    }
+    return this.summary();
+  }
+  summary() {
+    const w = this.#writer;
+    return {
+      file: this.file,
+      bytes: w === null ? 0 : w.written,
+      ticks: this.#ticks,
+      seconds: (this.#time - this.#start) / 1e3,
+      hash: stateHash(this.#game),
+      ended: this.#ended
+    };
+  }
+  /** The server's time for a call at `now`: rounded, and never before the last. */
+  #advance(now) {
+    const t = quantize(now);
+    if (t > this.#time) this.#time = t;
+    return this.#time;
+  }
+  /** A record was refused or a write failed: stop, and say why. */
+  #check() {
+    const w = this.#writer;
+    if (this.#stopped) return;
+    if (this.#error !== null) {
+      this.#stop(`write error: ${this.#error.message}`);
+      this.#say({
+        event: "recording",
+        text: `lwar-xs: recording to ${this.file} stopped: ${this.#error.message}; the match goes on unrecorded`,
+        fields: { file: this.file, stopped: "write error", error: this.#error.message }
+      });
+      return;
+    }
+    if (!w.full) return;
+    this.#end(EndReason.SizeLimit);
+    const s = this.summary();
+    this.#say({
+      event: "recording",
+      text: `lwar-xs: recording to ${this.file} stopped at its ${(this.maxBytes / MB).toFixed(this.maxBytes % MB === 0 ? 0 : 2)} MB limit (${s.bytes} bytes, ${s.seconds.toFixed(1)} s of play); the match goes on unrecorded`,
+      fields: { file: this.file, stopped: "size limit", bytes: s.bytes, seconds: s.seconds, limit: this.maxBytes }
+    });
+  }
+  #end(reason) {
+    const w = this.#writer;
+    if (w !== null && this.#error === null) {
+      const c = this.#server.counters;
+      w.end(reason, this.#time, stateHash(this.#game), c[C.PacketsOut], c[C.BytesOut]);
+    }
+    this.#stop(this.#error !== null ? `write error: ${this.#error.message}` : describeEndReason(reason));
+  }
+  #stop(why) {
+    this.#stopped = true;
+    this.#ended = why;
+    if (this.#fd >= 0) {
+      try {
+        closeSync(this.#fd);
+      } catch {
+      }
+      this.#fd = -1;
+    }
+  }
+  #write(bytes, length) {
+    if (this.#error !== null || this.#fd < 0) return;
+    try {
+      let done = 0;
+      while (done < length) done += writeSync(this.#fd, bytes, done, length - done);
+    } catch (err) {
+      this.#error = err;
+    }
+  }
+};
+function stateHashRecord(game, recorder) {
+  const hash = stateHash(game);
+  if (recorder === null) return { event: "state", text: `state hash ${hex(hash)}`, fields: { hash: hex(hash) } };
+  const s = recorder.finish();
+  return {
+    event: "state",
+    text: `state hash ${hex(hash)}; recorded ${s.ticks} ticks, ${s.seconds.toFixed(1)} s, ${s.bytes} bytes to ${s.file} (ended: ${s.ended})`,
+    fields: { hash: hex(hash), file: s.file, ticks: s.ticks, seconds: s.seconds, bytes: s.bytes, ended: s.ended }
+  };
+}
+
+// cli/index.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+var EXIT_OK = 0;
+var EXIT_FAILURE = 1;
+var EXIT_USAGE = 2;
+var UsageError = class extends Error {
+  name = "UsageError";
+};
+var version;
+function packageVersion() {
+  if (version === void 0) {
+    const pkg = JSON.parse(readFileSync2(new URL("../package.json", import.meta.url), "utf8"));
+    version = pkg.version ?? "0.0.0";
+  }
+  return version;
+}
+function defineCommand(spec) {
+  for (const [name, o] of Object.entries(spec.options)) {
+    if (name === "help" || name === "version") throw new Error(`option --${name} is built in`);
+    if ((o.type === "int" || o.type === "number") && o.default !== void 0 && (o.default < o.min || o.default > o.max))
+      throw new Error(`--${name}: default ${o.default} is outside ${o.min}..${o.max}`);
+  }
+  const hint = `Try '${spec.script} -- --help'.`;
+  const command2 = {
+    spec,
+    help: () => formatHelp(spec),
+    tryParse: (argv) => parseArgv(spec.options, argv),
+    usage(message) {
+      process.stderr.write(`${spec.name}: ${message}
+${hint}
+`);
+      process.exit(EXIT_USAGE);
+    },
+    fail(message) {
+      process.stderr.write(`${spec.name}: ${message}
+`);
+      process.exit(EXIT_FAILURE);
+    },
+    parse(argv = process.argv.slice(2)) {
+      let r;
+      try {
+        r = parseArgv(spec.options, argv);
+      } catch (err) {
+        if (err instanceof UsageError) command2.usage(err.message);
+        throw err;
+      }
+      if (r === "help") {
+        process.stdout.write(formatHelp(spec));
+        process.exit(EXIT_OK);
+      }
+      if (r === "version") {
+        process.stdout.write(`${packageVersion()}
+`);
+        process.exit(EXIT_OK);
+      }
+      return r;
+    }
+  };
+  return command2;
+}
+function findOption(table2, token) {
+  if (token.startsWith("--")) {
+    const name = token.slice(2);
+    return Object.hasOwn(table2, name) ? [name, table2[name]] : null;
+  }
+  for (const [name, o] of Object.entries(table2)) if (o.short !== void 0 && `-${o.short}` === token) return [name, o];
+  return null;
+}
+function parseArgv(table2, argv) {
+  const out = {};
+  for (const [name, o] of Object.entries(table2)) {
+    if (o.type === "flag") out[name] = false;
+    else if (o.type === "strings") out[name] = [];
+    else out[name] = o.default;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "-h" || arg === "--help") return "help";
+    if (arg === "-V" || arg === "--version") return "version";
+    if (!arg.startsWith("-") || arg === "-" || arg === "--") throw new UsageError(`unexpected argument '${arg}'`);
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const token = eq > 0 ? arg.slice(0, eq) : arg;
+    const found = findOption(table2, token);
+    if (found === null) throw new UsageError(`unknown option '${token}'`);
+    const [name, o] = found;
+    if (o.type !== "strings" && seen.has(name)) throw new UsageError(`--${name} given twice`);
+    seen.add(name);
+    if (o.type === "flag") {
+      if (eq > 0) throw new UsageError(`--${name} takes no value`);
+      out[name] = true;
+      continue;
+    }
+    let text;
+    if (eq > 0) text = arg.slice(eq + 1);
+    else {
+      if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value (${o.arg ?? defaultArg(o)})`);
+      text = argv[++i];
+    }
+    if (o.type === "strings") out[name].push(text);
+    else out[name] = convert(name, o, text);
+  }
+  return out;
+}
+function convert(name, o, text) {
+  switch (o.type) {
+    case "int":
+      if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--${name} wants a whole number in ${o.min}..${o.max}, got '${text}'`);
+      return checkRange(name, o.min, o.max, Number(text));
+    case "number": {
+      const n = Number(text);
+      if (text.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--${name} wants a number in ${o.min}..${o.max}, got '${text}'`);
+      return checkRange(name, o.min, o.max, n);
+    }
+    case "choice":
+      if (!o.choices.includes(text)) throw new UsageError(`--${name} must be one of ${o.choices.join(", ")}, got '${text}'`);
+      return text;
+    default:
+      return text;
+  }
+}
+function checkRange(name, min, max, n) {
+  if (n < min || n > max) throw new UsageError(`--${name} must be in ${min}..${max}, got ${n}`);
+  return n;
+}
+function defaultArg(o) {
+  if (o.type === "int" || o.type === "number") return "N";
+  if (o.type === "choice") return "NAME";
+  return "TEXT";
+}
+function describeOption(o) {
+  const parts = [];
+  if (o.type === "int" || o.type === "number") parts.push(`${o.min}..${o.max}`);
+  if (o.type === "choice") parts.push(`one of ${o.choices.join(", ")}`);
+  if (o.type === "strings") parts.push("repeatable");
+  if (o.type !== "flag" && o.type !== "strings") {
+    const d = o.defaultText ?? (o.default === void 0 ? void 0 : String(o.default));
+    if (d !== void 0) parts.push(`default ${d}`);
+  }
+  return parts.join("; ");
+}
+var WIDTH = 80;
+function wrap(text, indent, first) {
+  const lines = [];
+  let line = "";
+  let room = WIDTH - first;
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+      room = WIDTH - indent;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+function formatHelp(spec) {
+  const rows = [];
+  for (const [name, o] of Object.entries(spec.options)) {
+    const flag = `${o.short !== void 0 ? `-${o.short}, ` : ""}--${name}`;
+    const left = o.type === "flag" ? flag : `${flag} ${o.arg ?? defaultArg(o)}`;
+    const range = describeOption(o);
+    rows.push([left, range === "" ? o.help : `${o.help} (${range})`]);
+  }
+  rows.push(["-h, --help", "show this help and exit"]);
+  rows.push(["-V, --version", `print the version (${packageVersion()}) and exit`]);
+  const col = Math.min(26, Math.max(...rows.map(([l]) => l.length)) + 4);
+  const out = [...wrap(`${spec.name}: ${spec.summary}`, 0, 0), "", `Usage: ${spec.script} -- ${spec.usage ?? "[options]"}`, "", "Options:"];
+  for (const [left, right] of rows) {
+    const pad = left.length + 2 < col ? `  ${left}`.padEnd(col) : null;
+    const body = wrap(right, col, col);
+    if (pad === null) out.push(`  ${left}`);
+    out.push(`${pad ?? " ".repeat(col)}${body[0]}`);
+    for (const more of body.slice(1)) out.push(`${" ".repeat(col)}${more}`);
+  }
+  if (spec.notes !== void 0) for (const p of spec.notes.trim().split(/\n\s*\n/)) out.push("", ...wrap(p, 0, 0));
+  out.push("", "Exit codes:", "  0  ok");
+  out.push(...wrap(spec.failure ?? "failure", 5, 5).map((l, i) => `${i === 0 ? "  1  " : "     "}${l}`));
+  out.push("  2  bad usage (an unknown option, a value out of range)");
+  return `${out.join("\n")}
+`;
+}
+
+// hosts/node/main.ts
+var HTTP_PORT = 8080;
+var OPTIONS = {
+  config: { type: "string", arg: "FILE", help: "read options from a JSON object whose keys are the names of these flags (without --); flags given as well win" },
+  port: { type: "int", min: 0, max: 65535, defaultText: String(DEFAULT_PORT), help: "UDP port to listen on" },
+  "http-port": {
+    type: "int",
+    min: 0,
+    max: 65535,
+    defaultText: String(HTTP_PORT),
+    help: "HTTP port for the game page (/), its WebSocket (/ws), /status (JSON) and /metrics (Prometheus); 0 = none"
+  },
+  host: {
+    type: "string",
+    arg: "ADDR",
+    defaultText: "::",
+    help: "address to bind, UDP and HTTP (:: is IPv6 and IPv4; 0.0.0.0 or 127.0.0.1 for IPv4 alone, ::1 for IPv6 loopback)"
+  },
+  "timeout-ms": { type: "int", min: 100, max: 36e5, defaultText: "15000", help: "drop a client silent this long" },
+  "max-players": { type: "int", min: 1, max: 8, defaultText: "8", help: "player slots" },
+  "max-entities": {
+    type: "int",
+    // The game's least: the sun, the planets, a ship per player and a projectile (one player here).
+    min: 1 + defaultConfig.planets + 1 + 1,
+    max: 65535,
+    defaultText: String(defaultConfig.maxEntities),
+    help: `entity pool: sun, planets, ships, projectiles; at least ${2 + defaultConfig.planets} + --max-players`
+  },
+  "queue-bytes": {
+    type: "int",
+    min: 512,
+    max: 65535,
+    defaultText: String(defaultConfig.reliableQueueBytes),
+    help: "unacknowledged reliable bytes per player before a queue-overflow kick"
+  },
+  "status-s": { type: "int", min: 0, max: 3600, defaultText: "10", help: "seconds between status lines, 0 = none" },
+  seed: { type: "int", min: 0, max: 4294967295, defaultText: "from the clock", help: "world seed" },
+  log: { type: "choice", choices: ["text", "json"], defaultText: "text", help: "log format: text lines, or one JSON object per line" },
+  record: { type: "string", arg: "FILE", defaultText: "none", help: "record the match to FILE, for `npm run replay` (docs/recorder.md)" },
+  "record-max-mb": { type: "int", min: 1, max: 1048576, defaultText: String(DEFAULT_RECORD_MAX_MB), help: "stop recording when the file reaches this many MiB" }
+};
+var command = defineCommand({
+  name: "lwar-xs",
+  script: "npm start",
+  summary: "hosts an lwar Rev 1 match over UDP, and serves the browser game, whose players join over a WebSocket, on an HTTP port.",
+  options: OPTIONS,
+  notes: `A --config file holds the same settings as the flags, e.g. {"port": 32422, "max-players": 4, "log": "json"}. Unknown keys and bad values stop the server with exit code 2.
+
+The operator's guide is docs/operating.md.`
+});
+function readConfigFile(path) {
+  let text;
+  try {
+    text = readFileSync3(path, "utf8");
+  } catch (err) {
+    throw new UsageError(`--config ${path}: ${err.message}`);
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config ${path}: not JSON: ${err.message}`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError(`--config ${path}: wants a JSON object of options`);
+  const known = Object.keys(OPTIONS).filter((k) => k !== "config");
+  const out = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "config" || !Object.hasOwn(OPTIONS, key)) throw new UsageError(`--config ${path}: unknown key "${key}" (known: ${known.join(", ")})`);
+    const spec = OPTIONS[key];
+    const want = spec.type === "int" ? "number" : "string";
+    if (typeof value !== want) throw new UsageError(`--config ${path}: "${key}" wants a ${want === "number" ? "whole number" : "string"}, got ${JSON.stringify(value)}`);
+    try {
+      const parsed = parseArgv({ [key]: spec }, [`--${key}`, String(value)]);
+      out[key] = parsed[key];
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`--config ${path}: ${err.message.replace(`--${key}`, `"${key}"`)}`);
+      throw err;
+    }
+  }
+  return out;
+}
+function settle(flags, file) {
+  const pick = (key) => flags[key] !== void 0 ? flags[key] : file[key];
+  let config;
+  try {
+    config = makeConfig({
+      timeoutMs: pick("timeout-ms") ?? 15e3,
+      maxPlayers: pick("max-players") ?? 8,
+      maxEntities: pick("max-entities") ?? defaultConfig.maxEntities,
+      reliableQueueBytes: pick("queue-bytes") ?? defaultConfig.reliableQueueBytes
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  return {
+    port: pick("port") ?? DEFAULT_PORT,
+    httpPort: pick("http-port") ?? HTTP_PORT,
+    address: pick("host") ?? "::",
+    statusS: pick("status-s") ?? 10,
+    seed: pick("seed") ?? Date.now() % 4294967295,
+    log: pick("log") ?? "text",
+    record: pick("record") ?? null,
+    recordMaxMb: pick("record-max-mb") ?? DEFAULT_RECORD_MAX_MB,
+    config
+  };
+}
+function readSettings() {
+  const flags = command.parse();
+  try {
+    return settle(flags, flags.config === void 0 ? {} : readConfigFile(flags.config));
+  } catch (err) {
+    if (err instanceof UsageError) command.usage(err.message);
+    throw err;
+  }
+}
+var Output = class {
+  constructor(json) {
+    this.json = json;
+  }
+  json;
+  /** One record; `stamp` false for the banner's lines, in text. */
+  write(record, stamp = true) {
+    if (this.json) {
+      process.stdout.write(JSON.stringify({ time: (/* @__PURE__ */ new Date()).toISOString(), event: record.event, ...record.fields }) + "\n");
+      return;
+    }
+    process.stdout.write(stamp ? `${(/* @__PURE__ */ new Date()).toISOString().slice(11, 19)} ${record.text}
+` : `${record.text}
+`);
+  }
+};
+function openRecorder(settings, out) {
+  if (settings.record === null) return null;
+  try {
+    return new Recorder({ file: settings.record, maxBytes: settings.recordMaxMb * 1024 * 1024, say: (r) => out.write(r) });
+  } catch (err) {
+    return command.usage(`--record ${settings.record}: ${err.message}`);
+  }
+}
+async function start(settings, out, recorder = null) {
+  let report = null;
+  try {
+    const served = await serve({
+      config: settings.config,
+      seed: settings.seed,
+      address: settings.address,
+      udpPort: settings.port,
+      httpPort: settings.httpPort === 0 ? null : settings.httpPort,
+      tap: recorder ?? void 0,
+      log(event, slot, value) {
+        const record = report === null ? null : report.event(event, slot, value);
+        if (record !== null) out.write(record);
+      }
+    });
+    report = served.report;
+    return served;
+  } catch (err) {
+    if (err instanceof ConfigError) command.usage(err.message);
+    if (err instanceof ListenError) command.usage(err.what === "http" ? `${err.message} (--http-port 0 serves no page)` : err.message);
+    if (err instanceof PageError) {
+      process.stderr.write(`lwar-xs: ${err.message}
+`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+function bracket(address, port) {
+  return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
+}
+function printBanner(served, settings, out) {
+  const { udp, http: http2 } = served;
+  const { config, seed } = settings;
+  const family = udp.address === "::" ? "IPv6 and IPv4" : udp.address.includes(":") ? "IPv6" : "IPv4";
+  out.write({
+    event: "listening",
+    text: `lwar-xs listening on udp ${bracket(udp.address, udp.port)}, ${family} (max ${config.maxPlayers} players, timeout ${config.timeoutMs} ms, seed ${seed})`,
+    fields: { udp: bracket(udp.address, udp.port), family, maxPlayers: config.maxPlayers, timeoutMs: config.timeoutMs, seed }
+  }, false);
+  if (udp.receiveBuffer < RECEIVE_BUFFER_BYTES / 2)
+    out.write({
+      event: "warning",
+      text: `lwar-xs: the kernel granted a ${udp.receiveBuffer}-byte receive buffer of the ${RECEIVE_BUFFER_BYTES} asked; a burst from 8 players may be dropped (raise net.core.rmem_max)`,
+      fields: { receiveBuffer: udp.receiveBuffer, asked: RECEIVE_BUFFER_BYTES }
+    }, false);
+  if (http2 !== null) {
+    const urls = pageUrls(http2.address, http2.port);
+    out.write({
+      event: "serving",
+      text: `lwar-xs serving the game on http ${bracket(http2.address, http2.port)}, WebSocket at /ws, /status and /metrics; play in a browser at:
+` + urls.map((u) => `  ${u}`).join("\n"),
+      fields: { http: bracket(http2.address, http2.port), urls }
+    }, false);
+  }
+}
+function startStatus(report, seconds2, out) {
+  return seconds2 > 0 ? setInterval(() => out.write(report.status()), seconds2 * 1e3) : null;
+}
+function stopOnSignals(served, statusTimer, out, recorder = null) {
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    if (statusTimer !== null) clearInterval(statusTimer);
+    const { server, report } = served;
+    const players = server.playerCount();
+    out.write(report.scoreboard());
+    out.write(stateHashRecord(served.game, recorder));
+    void served.close().then(() => {
+      out.write(report.totals(signal, players));
+      process.exit(0);
+    });
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+async function main() {
+  const settings = readSettings();
+  const out = new Output(settings.log === "json");
+  const recorder = openRecorder(settings, out);
+  const served = await start(settings, out, recorder);
+  printBanner(served, settings, out);
+  const statusTimer = startStatus(served.report, settings.statusS, out);
+  stopOnSignals(served, statusTimer, out, recorder);
+}
+void main();
