@@ -27,6 +27,7 @@ import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
 import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
 import { Binding, type Kernels } from "../native";
+import { BOT_NAMES, Pilots } from "./pilots";
 import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
@@ -142,6 +143,13 @@ export const ACK_CHECK_MS = 50;
 const ENTRY_HEADER = 3;
 const EVERYONE = 0xff;
 const EXCEPT = 0x80;
+
+/** A bot's port: no datagram has it, so #find never matches a bot. */
+const BOT_PORT = -2;
+/** How often empty slots are looked at for bots to fill, ms. */
+export const BOT_FILL_MS = 1000;
+/** " [bot]", after a bot's name. */
+const BOT_SUFFIX = [0x20, 0x5b, 0x62, 0x6f, 0x74, 0x5d];
 
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
@@ -285,6 +293,12 @@ export class Server implements Core, EntityListener, Players {
   readonly #words: number;
   #players = 0;
   #closed = false;
+  /** The server's own bots (config.bots): which slots they fly, and their pilots. */
+  readonly pilots: Pilots;
+  #bots = 0;
+  #nextBotFill = 0;
+  /** Each player's ship (the game's focus), for the pilots; null without a game. */
+  #focus: Focus | null = null;
   /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
   readonly #kernels: Kernels | null;
   /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
@@ -432,6 +446,7 @@ export class Server implements Core, EntityListener, Players {
       pw[pt + PeekWord.Shooting] = INPUT_SHOOTING;
       this.#peek = pb;
     }
+    this.pilots = new Pilots(n);
     this.#now = host.now();
     this.#cycleStart = this.#now;
     this.#nextStats = this.#now;
@@ -457,6 +472,7 @@ export class Server implements Core, EntityListener, Players {
   attach(sim: Simulation, focus: Focus | null): void {
     if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#sim = sim;
+    this.#focus = focus;
     if (focus !== null)
       this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
         limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list, actions: this.#actions,
@@ -565,6 +581,8 @@ export class Server implements Core, EntityListener, Players {
         break;
       }
     }
+    // A human who finds the server full takes the last bot's slot (once admitted).
+    for (let s = this.config.maxPlayers - 1; s >= 0 && slot < 0 && this.#bots !== 0; s--) if (this.pilots.bot[s] !== 0) slot = s;
     if (slot < 0) {
       this.#reject(address, port, RejectReason.ServerFull);
       return -1;
@@ -580,6 +598,12 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     this.#admitTokens--;
+    if (this.pilots.bot[slot] !== 0) {
+      this.counters[C.BotsReplaced]++;
+      this.counters[C.Leaves]++;
+      this.host.log(LogEvent.Leave, slot, this.playerId(slot));
+      this.#remove(slot);
+    }
     this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
     this.active[slot] = 1;
     this.address[slot] = address;
@@ -902,6 +926,11 @@ export class Server implements Core, EntityListener, Players {
     const head = this.#ringHead;
     let c = this.#cursor[slot];
     if (c === head || this.#pendingKick[slot] !== 0) return;
+    if (this.pilots.bot[slot] !== 0) {
+      // A bot reads nothing: it knows what it needs from the game's tables.
+      this.#cursor[slot] = head;
+      return;
+    }
     const ep = this.endpoints[slot];
     const reserve = this.#leaveReserve;
     const b = this.#ring;
@@ -1138,7 +1167,7 @@ export class Server implements Core, EntityListener, Players {
     const clz = Math.clz32;
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.pilots.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -1193,7 +1222,7 @@ export class Server implements Core, EntityListener, Players {
     }
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.pilots.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -1258,6 +1287,10 @@ export class Server implements Core, EntityListener, Players {
     this.active[slot] = 0;
     this.port[slot] = -1;
     this.#players--;
+    if (this.pilots.bot[slot] !== 0) {
+      this.pilots.bot[slot] = 0;
+      this.#bots--;
+    }
     this.#pendingKick[slot] = 0;
     this.input[slot] = 0;
     this.scores[slot] = 0;
@@ -1278,6 +1311,12 @@ export class Server implements Core, EntityListener, Players {
    * budget of one Leave is kept free in every queue for this (see #reserve).
    */
   #kick(slot: number, reason: number): void {
+    if (this.pilots.bot[slot] !== 0) {
+      this.counters[C.Leaves]++;
+      this.host.log(LogEvent.Leave, slot, this.playerId(slot));
+      this.#remove(slot);
+      return;
+    }
     const ep = this.endpoints[slot];
     const id = this.playerId(slot);
     const o = ep.queue(Msg.Leave, 4);
@@ -1332,7 +1371,7 @@ export class Server implements Core, EntityListener, Players {
       const decay = now >= this.#nextDecay;
       if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0) continue;
+        if (this.active[s] === 0 || this.pilots.bot[s] !== 0) continue;
         if (now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
           this.counters[C.Timeouts]++;
           this.host.log(LogEvent.Timeout, s, this.playerId(s));
@@ -1363,6 +1402,12 @@ export class Server implements Core, EntityListener, Players {
     // A tick on which the world stepped carries that step (and the Adds and Removes it
     // caused); the Updates due on it wait for the next tick, 10 ms later and no staler
     // than they would be. A game step is never two ticks in a row, so nothing waits twice.
+    if (cfg.bots !== 0 && now >= this.#nextBotFill) {
+      this.#nextBotFill = now + BOT_FILL_MS;
+      this.#fillBots(now);
+    }
+    if (this.#bots !== 0 && this.#focus !== null)
+      this.pilots.fly(now, this.entities, this.#focus.focusIndex, this.weapon, this.input);
     const version = this.entities.version;
     if (this.#sim !== null) this.#sim.tick(now);
     const stepped = this.entities.version !== version;
@@ -1389,7 +1434,7 @@ export class Server implements Core, EntityListener, Players {
       // A player whose offset fell between two ticks of the ending cycle gets its turn now,
       // so every cycle carries one Update for every player, whatever the tick period.
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0 || this.#updated[s] !== 0) continue;
+        if (this.active[s] === 0 || this.#updated[s] !== 0 || this.pilots.bot[s] !== 0) continue;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
         this.#statsDue[s] = 0;
       }
@@ -1399,8 +1444,9 @@ export class Server implements Core, EntityListener, Players {
     }
     const into = now - this.#cycleStart;
     const resend = cfg.resendIntervalMs;
+    const bot = this.pilots.bot;
     for (let s = 0; s < cfg.maxPlayers; s++) {
-      if (this.active[s] === 0) continue;
+      if (this.active[s] === 0 || bot[s] !== 0) continue;
       if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
         this.#updated[s] = 1;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
@@ -1415,6 +1461,64 @@ export class Server implements Core, EntityListener, Players {
         this.#send(o, this.address[s], this.port[s]);
       }
     }
+  }
+
+  // ---------------------------------------------------------------- bots
+
+  /** Bots the server flies now. */
+  botCount(): number {
+    return this.#bots;
+  }
+
+  /** Put bots into empty slots until config.bots of them fly. */
+  #fillBots(now: number): void {
+    const n = this.config.maxPlayers;
+    for (let s = 0; s < n && this.#bots < this.config.bots; s++) if (this.active[s] === 0) this.#addBot(s, now);
+  }
+
+  /**
+   * A bot takes `slot`: a player like any other to everyone else (Join, Name, Selection,
+   * its ship, its score), with no address, no queue and no Updates; its pilot steers it.
+   */
+  #addBot(slot: number, now: number): void {
+    this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
+    this.active[slot] = 1;
+    this.pilots.bot[slot] = 1;
+    this.#bots++;
+    this.address[slot] = "";
+    this.port[slot] = BOT_PORT;
+    this.endpoints[slot].reset(now);
+    // Each bot flies its own ship and weapon, varied by slot.
+    this.ship[slot] = slot % this.config.shipTypes;
+    this.weapon[slot] = (slot >> 1) % this.config.weaponTypes;
+    this.input[slot] = 0;
+    this.misbehaviour[slot] = 0;
+    this.scores[slot] = 0;
+    this.pings[slot] = 0;
+    this.#pendingKick[slot] = 0;
+    this.#updated[slot] = 0;
+    this.#statsDue[slot] = 0;
+    this.#dirtyAny[slot] = 0;
+    this.#joinedAt[slot] = now;
+    this.#inputAt[slot] = now;
+    this.#cursor[slot] = this.#ringHead;
+    this.#frontSince[slot] = now;
+    this.#players++;
+    // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
+    const name = BOT_NAMES[slot % BOT_NAMES.length];
+    const b = this.#nameScratch;
+    let len = 0;
+    for (let i = 0; i < name.length; i++) b[len++] = name.charCodeAt(i);
+    for (let i = 0; i < BOT_SUFFIX.length; i++) b[len++] = BOT_SUFFIX[i];
+    this.#setName(slot, b, 0, len);
+    const id = this.playerId(slot);
+    this.counters[C.Joins]++;
+    this.counters[C.BotJoins]++;
+    this.host.log(LogEvent.Join, slot, id);
+    this.#announced[slot] = 0;
+    this.#announce(slot);
+    this.#planner.resetSlot(slot);
+    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
   }
 
   /** One update tick for one player: reliables first, then Stats (if due) and Update. */
