@@ -3,6 +3,11 @@
  * unreliable delivery to each player, and Update/Stats on schedule. Host-free: it
  * talks to the world through `Host` only, and allocates nothing after `createServer`.
  *
+ * This file composes the rooms (state.ts holds what they share): admission.ts finds and
+ * admits peers and frees their slots, session.ts carries what players say (chat, names,
+ * selections, announcements, leaves) and counts strikes, schedule.ts runs the timeouts and
+ * the acknowledgement rule; here are receive, tick, kicks, the entity sync and Updates.
+ *
  * Flow in:  host → receive() → one native copy into `#rx` → validation (a fast path for the
  *           common client packets, else validatePacket) → per-peer handling.
  * Flow out: tick() → timers → Endpoint.fill (reliables) + Stats/Update → host.send.
@@ -12,24 +17,25 @@ import { ConfigError, type Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
-  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
-  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable,
+  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
+  RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
-import { getU32 } from "../protocol/bytes";
 import {
-  Fields, headerRel, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES, readChat, readName,
-  readSelection, validatePacket, writeChat, writeHeader, writeId, writeName, writeReject,
-  writeSelection, writeStats,
+  INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES,
+  validatePacket, writeId, writeStats,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
 import { EntityTable, type EntityListener } from "../game/entities";
-import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
 import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
 import { Binding, type Kernels } from "../native";
-import { BOT_NAMES, Pilots } from "./pilots";
 import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
+import { Admission, HANDSHAKE_MEMORY, LEFT_MEMORY, PORT_HINT_MASK } from "./admission";
+import { BROADCAST_BYTES, Session } from "./session";
+import { Pilots } from "./pilots";
+import { Schedule } from "./schedule";
+import { ServerState } from "./state";
 
 const POS_HALF = 1 << (POS_SHIFT - 1);
 
@@ -67,8 +73,6 @@ export const enum PeekKind {
 export const enum SyncStop {
   Done, Room, Actions,
 }
-/** How often the tick looks for players past their timeout, ms. */
-const TIMEOUT_CHECK_MS = 100;
 /** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
 const APP_ID_I32 = APP_ID | 0;
 /** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
@@ -76,131 +80,63 @@ const INPUT_SHAPE = (1 << 8) | Msg.Input;
 const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
-/**
- * Every queue keeps this much free for Leaves: one for each other player it may be told
- * about and the final one of its own kick. Player events other than Leave, and entity
- * traffic, may only use the rest, so no queue overflows because of what others do.
- */
-function reserve(maxPlayers: number): number {
-  return (maxPlayers + 1) * (RELIABLE_HEADER + 4);
-}
-/** Bytes a queued Leave takes; kept free in every queue for a kick. */
-const LEAVE_SIZE = RELIABLE_HEADER + 4;
-
+/** How often empty slots are looked at for bots to fill (config.bots), ms. */
+export const BOT_FILL_MS = 1000;
 /** Join, Name and Selection of one player: what announcing it puts in each queue. */
 const ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
-/** A player who has not acknowledged its Join after this long is dropped, ms. */
-export const HANDSHAKE_MS = 3000;
-/** Input older than this no longer steers or fires, ms. */
-export const INPUT_STALE_MS = 500;
-/** Strikes: at most one counts per window, and one decays per period. */
-export const STRIKE_WINDOW_MS = 250;
-export const STRIKE_DECAY_MS = 1000;
-/**
- * Admissions: a bucket of `maxPlayers` tokens, one back every ADMISSION_REFILL_MS. A server
- * can fill up at once, but peers that join and leave again cannot make the others' queues
- * carry more than a few announcements a second. A Connect that finds the bucket empty is
- * dropped and counted; the client resends it and gets in when a token is back.
- */
-export const ADMISSION_REFILL_MS = 250;
-/**
- * A peer dropped for not completing its handshake is not admitted again for this long, ms:
- * a connector that resends Connect but never acknowledges cannot hold a slot by coming back.
- * The last HANDSHAKE_MEMORY such peers are remembered (a fixed table).
- */
-export const HANDSHAKE_PENALTY_MS = 10000;
-const HANDSHAKE_MEMORY = 8;
-/**
- * Packets from a player that left this recently, ms, are counted as AfterLeave, not as a
- * stranger's (UnknownPeer): a client's packets still in flight after its Disconnect, or a
- * kicked client that has not noticed yet. The last LEFT_MEMORY who left are remembered.
- */
-export const LEFT_MEMORY_MS = 5000;
-const LEFT_MEMORY = 8;
-/** #find's hint table: a slot per port's low bits (a hint only: a clash falls back to the search). */
-const PORT_HINT_MASK = 63;
-/**
- * Flood control: a token bucket per player for chat lines, and one each for renames and
- * selections. A bucket holds BURST tokens and gets one back every REFILL ms; a message that
- * finds its bucket empty is refused at its source (acknowledged, counted as `refused`, not
- * echoed: the sender's client library reports it as not delivered).
- */
-export const CHAT_BURST = 4;
-export const CHAT_REFILL_MS = 250;
-export const CHANGE_BURST = 2;
-export const CHANGE_REFILL_MS = 500;
-/**
- * Bytes of the ring that holds session messages for many players (modules/server/broadcasts.ts):
- * a player more than this far behind in taking them into its queue is dropped.
- */
-export const BROADCAST_BYTES = 2048;
-/** How often the acknowledgement rule is looked at, ms: a staller goes at most this late. */
-export const ACK_CHECK_MS = 50;
-/**
- * A ring entry is `length u8, type u8, target u8, payload`; target EVERYONE, EXCEPT | slot
- * (every player but that one) or a slot (that one only).
- */
-const ENTRY_HEADER = 3;
-const EVERYONE = 0xff;
-const EXCEPT = 0x80;
-
-/** A bot's port: no datagram has it, so #find never matches a bot. */
-const BOT_PORT = -2;
-/** How often empty slots are looked at for bots to fill, ms. */
-export const BOT_FILL_MS = 1000;
-/** " [bot]", after a bot's name. */
-const BOT_SUFFIX = [0x20, 0x5b, 0x62, 0x6f, 0x74, 0x5d];
-
-/** ASCII letters fold to lower case; everything else compares as is. */
-function fold(c: number): number {
-  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
 
 export class Server implements Core, EntityListener, Players {
   readonly config: Config;
   readonly host: Host;
   readonly counters: Uint32Array;
   readonly entities: EntityTable;
-  #sim: Simulation | null = null;
   #planner: UpdatePlanner;
+  /** What the rooms share (state.ts), and the rooms. */
+  readonly #state: ServerState;
+  readonly #admission: Admission;
+  readonly #session: Session;
+  readonly #schedule: Schedule;
 
-  // Player slots (struct of arrays, indexed by slot).
-  readonly active!: Uint8Array;
-  readonly generation!: Uint16Array;
+  // Player slots (struct of arrays, indexed by slot): the state's tables, named here for
+  // the hosts, the game (Players) and the tests.
+  readonly active: Uint8Array;
+  readonly generation: Uint16Array;
   readonly address: string[];
-  readonly port!: Int32Array;
+  readonly port: Int32Array;
   readonly endpoints: Endpoint[];
-  readonly names!: Uint8Array;
-  readonly nameLength!: Uint8Array;
-  readonly ship!: Uint8Array;
-  readonly weapon!: Uint8Array;
+  readonly names: Uint8Array;
+  readonly nameLength: Uint8Array;
+  readonly ship: Uint8Array;
+  readonly weapon: Uint8Array;
   /** Newest Input of each player as INPUT_* bits. */
-  readonly input!: Uint8Array;
-  readonly misbehaviour!: Uint16Array;
-  /** Entities below this index have been sent as Add to the player. */
+  readonly input: Uint8Array;
+  readonly misbehaviour: Uint16Array;
   /**
    * [slot × capacity + index]: the generation of the entity at that index that the player
    * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
    */
   readonly known!: Uint16Array;
   /** Scores are written by the game; pings by the server. Both sent in Stats. */
-  readonly scores!: Uint16Array;
-  readonly pings!: Uint16Array;
-  /** The last chat line accepted (for the host's log). */
-  readonly lastChat!: Uint8Array;
-  lastChatLength = 0;
+  readonly scores: Uint16Array;
+  readonly pings: Uint16Array;
+  /** The last chat line accepted (for the host's log); its length is lastChatLength. */
+  readonly lastChat: Uint8Array;
 
-  readonly #pendingKick!: Uint8Array;
+  // The state's tables that the entity sync and the receive path read (state.ts).
+  readonly #pendingKick: Uint8Array;
+  readonly #announced: Uint8Array;
+  readonly #inputAt: Int32Array;
+  readonly #frontSince: Int32Array;
+  /** Bytes every queue keeps free for Leaves (state.ts, leaveReserve()). */
+  readonly #leaveReserve: number;
   /** Where the tables above come from (its rows are the memory budget's). */
   readonly #arena: Arena;
-  /** A kick is pending in #pendingKick. */
-  #kickPending = false;
   /** The datagram being handled, copied in with one native call, and a DataView on it. */
-  readonly #rx!: Uint8Array;
+  readonly #rx: Uint8Array;
   readonly #rxView: DataView;
   /** Payload offsets of the datagram's messages, recorded by validatePacket. */
   readonly #offsets!: Uint16Array;
-  readonly #tx!: Uint8Array;
+  readonly #tx: Uint8Array;
   /**
    * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
    * entity's Update entry as encoded in the current update tick. An entry is encoded once
@@ -212,9 +148,6 @@ export class Server implements Core, EntityListener, Players {
   /** Per entity: 1 once its entry is encoded in the current update tick. */
   readonly #encoded!: Uint8Array;
   readonly #list!: Uint16Array;
-  readonly #fields = new Fields();
-  readonly #nameScratch!: Uint8Array;
-  #now = 0;
   /**
    * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
    * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
@@ -228,8 +161,6 @@ export class Server implements Core, EntityListener, Players {
   /** The entity table's version when the entries in #txAndEntries were encoded. */
   #encodedVersion = -1;
   #nextStats = 0;
-  #nextTimeoutCheck = 0;
-  #nextAckCheck = 0;
   /**
    * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
    * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
@@ -238,75 +169,16 @@ export class Server implements Core, EntityListener, Players {
    * is born and dies while it is away never reaches it. [slot × words + word].
    */
   readonly #dirty!: Int32Array;
-  /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
-  readonly #announced!: Uint8Array;
-  /** Per slot (plain arrays of integers): admission time, last Input, last counted strike, last chat or change. */
-  // Times in ms modulo 2^32, compared wrap-safe: `((now - t) | 0) > limit`.
-  readonly #joinedAt!: Int32Array;
-  readonly #inputAt!: Int32Array;
-  readonly #strikeAt!: Int32Array;
-  readonly #chatAt!: Int32Array;
-  readonly #nameAt!: Int32Array;
-  readonly #selectAt!: Int32Array;
-  /** Flood control: tokens left in each player's chat, rename and selection buckets. */
-  readonly #chatTokens!: Uint8Array;
-  readonly #nameTokens!: Uint8Array;
-  readonly #selectTokens!: Uint8Array;
-  /**
-   * Session messages for many players (Chat, Name, Selection, the Join, Name and Selection
-   * that announce a newcomer, Leave) are stored once, in a ring every player reads with its
-   * own cursor, taking entries into its queue in order as it has room: nobody's message is
-   * refused or held back because one player is slow, and memory stays fixed. Positions count
-   * bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
-   * A player so far behind that a new entry would overwrite one it has not taken has failed
-   * to keep up, and is dropped (#broadcast).
-   */
-  readonly #ring!: Uint8Array;
-  #ringHead = 0;
-  /** Some player's queue had no room for its next ring entry: pump again next tick. */
-  #ringWaiting = false;
-  readonly #cursor!: Int32Array;
-  /** A message's payload is built here before it goes into the ring. */
-  readonly #scratch!: Uint8Array;
-  /**
-   * Liveness is acknowledgement: since when the message at the front of the player's queue
-   * has waited (queued into an empty queue, or the last acknowledgement that moved it).
-   */
-  readonly #frontSince!: Int32Array;
-  #nextDecay = 0;
-  #admitTokens: number;
-  /** Peers recently dropped at the handshake: a ring of address, port and until when. */
-  readonly #penaltyAddress: string[];
-  readonly #penaltyPort: Int32Array;
-  readonly #penaltyUntil!: Int32Array;
-  #penaltyNext = 0;
-  /** Players who left recently: a ring of address, port and until when (LEFT_MEMORY_MS). */
-  readonly #leftAddress: string[];
-  readonly #leftPort: Int32Array;
-  readonly #leftUntil!: Int32Array;
-  #leftNext = 0;
-  #nextToken = 0;
-  /** Bytes every queue keeps free for Leaves (see reserve()). */
-  readonly #leaveReserve: number;
   /** 1 while the slot has dirty bits. */
   readonly #dirtyAny!: Uint8Array;
   readonly #words: number;
-  #players = 0;
   #closed = false;
-  /** The server's own bots (config.bots): which slots they fly, and their pilots. */
-  readonly pilots: Pilots;
-  #bots = 0;
-  #nextBotFill = 0;
-  /** Each player's ship (the game's focus), for the pilots; null without a game. */
-  #focus: Focus | null = null;
   /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
   readonly #kernels: Kernels | null;
   /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
   readonly #pack: Binding | null = null;
   /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
   readonly #syncBinding: Binding | null = null;
-  /** [port & PORT_HINT_MASK]: 1 + the slot last admitted from such a port (0: none); #find checks it first. */
-  readonly #slotByPort!: Uint8Array;
   /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
   readonly #peek: Binding | null = null;
   readonly #actions!: Int32Array;
@@ -317,6 +189,12 @@ export class Server implements Core, EntityListener, Players {
   readonly #changed!: Int32Array;
   #changedAny = false;
 
+  /** The server's own bots (config.bots): which slots they fly, and their pilots. */
+  readonly pilots: Pilots;
+  #nextBotFill = 0;
+  /** Each player's ship (the game's focus), for the pilots; null without a game. */
+  #focus: Focus | null = null;
+
   constructor(config: Config, host: Host) {
     const n = config.maxPlayers;
     this.config = config;
@@ -324,83 +202,104 @@ export class Server implements Core, EntityListener, Players {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
+    this.pilots = new Pilots(config.maxPlayers);
+    const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
+    this.#state = t;
 
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
     this.#words = (cap + 31) >> 5;
-    this.#leaveReserve = reserve(n);
-    this.#admitTokens = n;
-    this.#penaltyAddress = new Array<string>(HANDSHAKE_MEMORY).fill("");
-    this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
-    this.#leftAddress = new Array<string>(LEFT_MEMORY).fill("");
-    this.#leftPort = new Int32Array(LEFT_MEMORY).fill(-1);
+    this.#leaveReserve = t.leaveReserve;
     // Room for a packet of entity traffic, an announcement and the Leave reserve.
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
     // Two passes over the same takes: the first measures, the second carves (see Arena);
-    // the fields marked `!` are assigned in that loop.
+    // the fields marked `!` (here and in the state) are assigned in that loop.
     // Widest elements first.
     const queues: Uint8Array[] = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes);
-      this.port = a.i32(n, "player tables");
-      this.#cursor = a.i32(n, "session broadcasts (ring, cursors)");
-      this.#joinedAt = a.i32(n, "player tables");
-      this.#inputAt = a.i32(n, "player tables");
-      this.#strikeAt = a.i32(n, "player tables");
-      this.#chatAt = a.i32(n, "player tables");
-      this.#nameAt = a.i32(n, "player tables");
-      this.#selectAt = a.i32(n, "player tables");
-      this.#frontSince = a.i32(n, "player tables");
-      this.#penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
-      this.#leftUntil = a.i32(LEFT_MEMORY, "player tables");
+      t.port = a.i32(n, "player tables");
+      t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
+      t.joinedAt = a.i32(n, "player tables");
+      t.inputAt = a.i32(n, "player tables");
+      t.strikeAt = a.i32(n, "player tables");
+      t.chatAt = a.i32(n, "player tables");
+      t.nameAt = a.i32(n, "player tables");
+      t.selectAt = a.i32(n, "player tables");
+      t.frontSince = a.i32(n, "player tables");
+      t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
+      t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
       this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
       this.#changed = a.i32(host.kernels ? (cap + 31) >> 5 : 0, "entity sync (known, dirty)");
-      this.generation = a.u16(n, "player tables");
+      t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
-      this.misbehaviour = a.u16(n, "player tables");
-      this.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
-      this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      t.misbehaviour = a.u16(n, "player tables");
+      t.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      t.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
       this.#list = a.u16(cap, "update plan list");
       this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
-      this.#slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
-      this.active = a.u8(n, "player tables");
-      this.nameLength = a.u8(n, "player tables");
-      this.ship = a.u8(n, "player tables");
-      this.weapon = a.u8(n, "player tables");
-      this.input = a.u8(n, "player tables");
-      this.#pendingKick = a.u8(n, "player tables");
+      t.slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
+      t.active = a.u8(n, "player tables");
+      t.nameLength = a.u8(n, "player tables");
+      t.ship = a.u8(n, "player tables");
+      t.weapon = a.u8(n, "player tables");
+      t.input = a.u8(n, "player tables");
+      t.pendingKick = a.u8(n, "player tables");
       this.#updated = a.u8(n, "player tables");
       this.#statsDue = a.u8(n, "player tables");
       this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
-      this.#announced = a.u8(n, "player tables");
-      this.#chatTokens = a.u8(n, "player tables");
-      this.#nameTokens = a.u8(n, "player tables");
-      this.#selectTokens = a.u8(n, "player tables");
-      this.#scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
-      this.#ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
-      this.names = a.u8(n * NAME_LENGTH, "player tables");
-      this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
-      this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
-      this.#rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
-      this.#tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
-      // Right after #tx: the Update entry cache, so that #txAndEntries spans both.
+      t.announced = a.u8(n, "player tables");
+      t.chatTokens = a.u8(n, "player tables");
+      t.nameTokens = a.u8(n, "player tables");
+      t.selectTokens = a.u8(n, "player tables");
+      t.scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
+      t.ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
+      t.names = a.u8(n * NAME_LENGTH, "player tables");
+      t.nameScratch = a.u8(NAME_LENGTH, "player tables");
+      t.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
+      t.rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      t.tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      // Right after tx: the Update entry cache, so that #txAndEntries spans both.
       a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
       this.#encoded = a.u8(cap, "update entries, encoded once per change");
       for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
     }
     a.done();
     this.#arena = a;
+    this.active = t.active;
+    this.generation = t.generation;
+    this.address = t.address;
+    this.port = t.port;
+    this.names = t.names;
+    this.nameLength = t.nameLength;
+    this.ship = t.ship;
+    this.weapon = t.weapon;
+    this.input = t.input;
+    this.misbehaviour = t.misbehaviour;
+    this.scores = t.scores;
+    this.pings = t.pings;
+    this.lastChat = t.lastChat;
+    this.#pendingKick = t.pendingKick;
+    this.#announced = t.announced;
+    this.#inputAt = t.inputAt;
+    this.#frontSince = t.frontSince;
+    this.#rx = t.rx;
+    this.#tx = t.tx;
     this.#txAndEntries = new Uint8Array(a.buffer, this.#tx.byteOffset, MAX_PACKET + cap * UPDATE_ENTRY);
     this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
     // One view of the whole arena: reliable messages go from the queues into #tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
     this.endpoints = [];
     for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    t.endpoints = this.endpoints;
+    this.#session = new Session(t);
+    this.#admission = new Admission(t, this.#session);
+    this.#session.bind(this.#admission);
+    this.#schedule = new Schedule(t, this.#admission, this.#session);
     this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
-    this.address = new Array<string>(n).fill("");
     this.port.fill(-1);
     // Integral offsets (a plain array keeps them integers on XS).
     this.#offset = new Array<number>(n).fill(0);
@@ -446,12 +345,15 @@ export class Server implements Core, EntityListener, Players {
       pw[pt + PeekWord.Shooting] = INPUT_SHOOTING;
       this.#peek = pb;
     }
-    this.pilots = new Pilots(n);
-    this.#now = host.now();
-    this.#cycleStart = this.#now;
-    this.#nextStats = this.#now;
+    t.now = host.now();
+    this.#cycleStart = t.now;
+    this.#nextStats = t.now;
   }
 
+  /** Now, ms, as the rooms see it (state.ts). */
+  get #now(): number {
+    return this.#state.now;
+  }
   /**
    * Every pool the server allocated, as [name, bytes] rows, for the memory budget.
    * Allocates; never called on a hot path.
@@ -461,7 +363,8 @@ export class Server implements Core, EntityListener, Players {
     rows.push([`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()]);
     rows.push(["counters", this.counters.byteLength]);
     if (this.#planner.poolBytes) rows.push(["update planner", this.#planner.poolBytes()]);
-    if (this.#sim !== null && this.#sim.pools) for (const row of this.#sim.pools()) rows.push(row);
+    const sim = this.#state.sim;
+    if (sim !== null && sim.pools) for (const row of sim.pools()) rows.push(row);
     return rows;
   }
 
@@ -470,8 +373,8 @@ export class Server implements Core, EntityListener, Players {
    * player's Update plan. Players already connected are joined. Start-up only (allocates).
    */
   attach(sim: Simulation, focus: Focus | null): void {
-    if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
-    this.#sim = sim;
+    if (this.#state.sim !== null) throw new RangeError("the server already hosts a simulation");
+    this.#state.sim = sim;
     this.#focus = focus;
     if (focus !== null)
       this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
@@ -487,7 +390,7 @@ export class Server implements Core, EntityListener, Players {
 
   /** The hosted simulation, or null. */
   get simulation(): Simulation | null {
-    return this.#sim;
+    return this.#state.sim;
   }
 
   /** The update planner in use. */
@@ -495,9 +398,14 @@ export class Server implements Core, EntityListener, Players {
     return this.#planner;
   }
 
+  /** The length of the last chat line accepted, in `lastChat`. */
+  get lastChatLength(): number {
+    return this.#state.lastChatLength;
+  }
+
   /** Players connected now. */
   playerCount(): number {
-    return this.#players;
+    return this.#state.players;
   }
 
   /** The generational id of the player in `slot` (valid while active). */
@@ -528,15 +436,16 @@ export class Server implements Core, EntityListener, Players {
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
     if (kind === PeekKind.Other && !this.#validate(length)) return;
     const now = this.host.now();
-    this.#now = now;
-    let slot = this.#find(address, port);
+    this.#state.now = now;
+    let slot = this.#admission.find(address, port);
     if (slot < 0) {
-      slot = this.#admit(length, address, port, now);
+      slot = this.#admission.admit(length, address, port, now);
       if (slot < 0) return;
+      this.#joined(slot);
     }
     if (kind !== PeekKind.Other) this.#handleFast(slot, now, kind, peek!);
     else this.#handle(slot, now);
-    if (this.#kickPending) this.#processKicks();
+    if (this.#state.kickPending) this.#processKicks();
   }
 
   /**
@@ -556,117 +465,19 @@ export class Server implements Core, EntityListener, Players {
     return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
   }
 
-  #find(address: string, port: number): number {
-    // The slot last admitted from a port with these low bits, if it is still that peer.
-    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
-    if (hint >= 0 && this.port[hint] === port && this.address[hint] === address) return hint;
-    // Else every slot: a free slot's port is -1, which no datagram has.
-    const ports = this.port;
-    const n = ports.length;
-    for (let s = 0; s < n; s++) if (ports[s] === port && this.address[s] === address) return s;
-    return -1;
-  }
-
-  /** A packet from an unknown address: admit it if its first reliable message is Connect #0. */
-  #admit(length: number, address: string, port: number, now: number): number {
-    const rx = this.#rx;
-    if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
-      this.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
-      return -1;
-    }
-    let slot = -1;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] === 0) {
-        slot = s;
-        break;
-      }
-    }
-    // A human who finds the server full takes the last bot's slot (once admitted).
-    for (let s = this.config.maxPlayers - 1; s >= 0 && slot < 0 && this.#bots !== 0; s--) if (this.pilots.bot[s] !== 0) slot = s;
-    if (slot < 0) {
-      this.#reject(address, port, RejectReason.ServerFull);
-      return -1;
-    }
-    if (this.#admitTokens === 0) {
-      this.counters[C.AdmissionsDeferred]++;
-      return -1;
-    }
-    for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
-      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && ((now - this.#penaltyUntil[k]) | 0) < 0) {
-        this.counters[C.AdmissionsDeferred]++;
-        return -1;
-      }
-    }
-    this.#admitTokens--;
-    if (this.pilots.bot[slot] !== 0) {
-      this.counters[C.BotsReplaced]++;
-      this.counters[C.Leaves]++;
-      this.host.log(LogEvent.Leave, slot, this.playerId(slot));
-      this.#remove(slot);
-    }
-    this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
-    this.active[slot] = 1;
-    this.address[slot] = address;
-    this.port[slot] = port;
-    this.#slotByPort[port & PORT_HINT_MASK] = slot + 1;
-    this.endpoints[slot].reset(now);
-    this.ship[slot] = 0;
-    this.weapon[slot] = 0;
-    this.input[slot] = 0;
-    this.misbehaviour[slot] = 0;
-    // Everything alive is new to the newcomer.
+  /**
+   * A newcomer was admitted (admission.ts, which queued its roster): everything alive is new
+   * to it, its Update cycle starts afresh, and the planner and the game hear of it.
+   */
+  #joined(slot: number): void {
     const cap = this.entities.capacity;
     this.known.fill(0, slot * cap, (slot + 1) * cap);
     this.#markAll(slot);
-    this.scores[slot] = 0;
-    this.pings[slot] = 0;
-    this.#pendingKick[slot] = 0;
     this.#updated[slot] = 0;
     this.#statsDue[slot] = 0;
-    this.#announced[slot] = 0;
-    this.#joinedAt[slot] = now;
-    this.#inputAt[slot] = now;
-    this.#strikeAt[slot] = now - STRIKE_WINDOW_MS;
-    this.#chatTokens[slot] = CHAT_BURST;
-    this.#nameTokens[slot] = CHANGE_BURST;
-    this.#selectTokens[slot] = CHANGE_BURST;
-    this.#chatAt[slot] = now;
-    this.#nameAt[slot] = now;
-    this.#selectAt[slot] = now;
-    // The newcomer learns the roster below; what others broadcast from now on, it reads.
-    this.#cursor[slot] = this.#ringHead;
-    this.#frontSince[slot] = now;
-    this.#players++;
-    this.#defaultName(slot);
-    const id = this.playerId(slot);
-    this.counters[C.Joins]++;
-    this.host.log(LogEvent.Join, slot, id);
-
-    // The newcomer learns itself first, then every announced player. The others learn of
-    // it once it acknowledges its Join (#announce): a Connect that goes no further costs
-    // them nothing. Adds follow through the entity sync.
-    this.#sendJoin(slot, slot);
-    this.#sendName(slot, slot);
-    this.#sendSelection(slot, slot);
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0 || this.#announced[s] === 0) continue;
-      this.#sendJoin(slot, s);
-      this.#sendName(slot, s);
-      this.#sendSelection(slot, s);
-    }
     this.#planner.resetSlot(slot);
-    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
-    return slot;
-  }
-
-  #reject(address: string, port: number, reason: number): void {
-    const tx = this.#tx;
-    let o = writeHeader(tx, NO_ACK, this.host.now() >>> 0, 0, 1);
-    tx[o++] = Msg.Reject;
-    o = writeReject(tx, o, reason);
-    this.counters[C.Rejects]++;
-    this.host.log(LogEvent.Reject, -1, reason);
-    this.#send(o, address, port);
+    const sim = this.#state.sim;
+    if (sim !== null) sim.playerJoined(slot, this.playerId(slot));
   }
 
   /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
@@ -677,7 +488,7 @@ export class Server implements Core, EntityListener, Players {
       const front = ep.firstSeq;
       if (!ep.acknowledge(ack, now)) {
         this.counters[C.BadAck]++;
-        this.#misbehave(slot);
+        this.#session.misbehave(slot);
         return false;
       }
       // Progress: the new front (if any) starts its wait now.
@@ -685,7 +496,7 @@ export class Server implements Core, EntityListener, Players {
     }
     ep.lastHeard = now;
     // Its Join (seqno 0) acknowledged: the handshake is complete.
-    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
     return true;
   }
 
@@ -774,306 +585,27 @@ export class Server implements Core, EntityListener, Players {
     }
   }
 
+  /** One reliable message from `slot` (player `id`), its payload at `p` in #rx, in order. */
   #reliable(slot: number, id: number, type: number, p: number): void {
-    const rx = this.#rx;
-    const f = this.#fields;
     switch (type) {
       case Msg.Connect:
         return; // already admitted; a later Connect changes nothing
       case Msg.Disconnect:
-        this.#disconnect(slot);
-        return;
-      case Msg.Chat: {
-        readChat(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-          this.counters[C.BadChat]++;
-          return this.#misbehave(slot);
-        }
-        if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        const chat = this.lastChat;
-        for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
-        this.lastChatLength = f.textLength;
-        const n = writeChat(this.#scratch, 0, id, chat, 0, f.textLength);
-        this.#broadcast(Msg.Chat, EVERYONE, n);
-        this.host.log(LogEvent.Chat, slot, id);
-        return;
-      }
-      case Msg.Name: {
-        readName(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-          this.counters[C.BadName]++;
-          return this.#misbehave(slot);
-        }
-        if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        this.#setName(slot, rx, f.textOffset, f.textLength);
-        this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
-        this.host.log(LogEvent.Rename, slot, id);
-        return;
-      }
-      case Msg.Selection: {
-        readSelection(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.a >= this.config.shipTypes || f.b >= this.config.weaponTypes) {
-          this.counters[C.BadSelection]++;
-          return this.#misbehave(slot);
-        }
-        if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        this.ship[slot] = f.a;
-        this.weapon[slot] = f.b;
-        this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
-        return;
-      }
+        return this.#admission.disconnect(slot);
+      case Msg.Chat:
+        return this.#session.chat(slot, id, p);
+      case Msg.Name:
+        return this.#session.rename(slot, id, p);
+      case Msg.Selection:
+        return this.#session.select(slot, id, p);
     }
-  }
-
-  /**
-   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
-   * `at`, up to `burst`): false when it is empty.
-   */
-  #take(tokens: Uint8Array, at: Int32Array, slot: number, burst: number, refillMs: number): boolean {
-    const now = this.#now;
-    let t = tokens[slot];
-    while (t < burst && ((now - at[slot]) | 0) >= refillMs) {
-      t++;
-      at[slot] += refillMs;
-    }
-    if (t === 0) {
-      tokens[slot] = 0;
-      return false;
-    }
-    // A full bucket starts its next refill from now.
-    if (t === burst) at[slot] = now;
-    tokens[slot] = t - 1;
-    return true;
-  }
-
-  /**
-   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
-   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
-   */
-  #broadcastAbout(type: number, target: number, who: number): void {
-    const b = this.#scratch;
-    const id = this.playerId(who);
-    let n: number;
-    if (type === Msg.Name) n = writeName(b, 0, id, this.names, who * NAME_LENGTH, this.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 0, id, this.ship[who], this.weapon[who]);
-    else n = writeId(b, 0, id);
-    this.#broadcast(type, target, n);
-  }
-
-  /**
-   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
-   * holds it back: each takes the announcement from the ring as it has room).
-   */
-  #announce(slot: number): void {
-    this.#announced[slot] = 1;
-    const target = EXCEPT | slot;
-    this.#broadcastAbout(Msg.Join, target, slot);
-    this.#broadcastAbout(Msg.Name, target, slot);
-    this.#broadcastAbout(Msg.Selection, target, slot);
-  }
-
-  /**
-   * Puts the `length` bytes in #scratch into the ring for `target`, then lets every player
-   * take what it has room for. A player the new entry would lap (it has not taken an entry
-   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
-   * timed out.
-   */
-  #broadcast(type: number, target: number, length: number): void {
-    const n = this.config.maxPlayers;
-    const head = this.#ringHead;
-    let lapped = 0;
-    for (let s = 0; s < n; s++) if (this.active[s] !== 0 && ((head - this.#cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
-    const b = this.#ring;
-    const m = BROADCAST_BYTES - 1;
-    const from = this.#scratch;
-    b[head & m] = length;
-    b[(head + 1) & m] = type;
-    b[(head + 2) & m] = target;
-    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
-    this.#ringHead = (head + ENTRY_HEADER + length) | 0;
-    for (let s = 0; s < n; s++) {
-      if (this.active[s] === 0) continue;
-      if ((lapped & (1 << s)) === 0) {
-        this.#pump(s);
-        continue;
-      }
-      // Lapped: dropped like a player that timed out (nothing is sent to it).
-      this.counters[C.Timeouts]++;
-      this.counters[C.Laggards]++;
-      this.host.log(LogEvent.Timeout, s, this.playerId(s));
-      this.#remove(s);
-    }
-  }
-
-  /**
-   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
-   * use the reserve). An entry is `length, type, target, payload` (broadcasts.ts); target
-   * EVERYONE, EXCEPT | slot, or a slot.
-   */
-  #pump(slot: number): void {
-    const head = this.#ringHead;
-    let c = this.#cursor[slot];
-    if (c === head || this.#pendingKick[slot] !== 0) return;
-    if (this.pilots.bot[slot] !== 0) {
-      // A bot reads nothing: it knows what it needs from the game's tables.
-      this.#cursor[slot] = head;
-      return;
-    }
-    const ep = this.endpoints[slot];
-    const reserve = this.#leaveReserve;
-    const b = this.#ring;
-    const m = BROADCAST_BYTES - 1;
-    while (((head - c) | 0) > 0) {
-      const n = b[c & m];
-      const target = b[(c + 2) & m];
-      if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
-        const type = b[(c + 1) & m];
-        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
-          this.#ringWaiting = true;
-          break;
-        }
-        if (ep.count === 0) this.#frontSince[slot] = this.#now;
-        const o = ep.queue(type, n);
-        const out = ep.buf;
-        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
-      }
-      c = (c + ENTRY_HEADER + n) | 0;
-    }
-    this.#cursor[slot] = c;
-  }
-
-
-
-  /**
-   * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
-   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. The wait
-   * starts when a message goes into an empty queue (#reserve, #pump, the entity sync) or
-   * when an acknowledgement moves the queue (#acknowledged); it is looked at every
-   * ACK_CHECK_MS.
-   */
-  #checkAcks(now: number): void {
-    const limit = this.config.timeoutMs;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] === 0) continue;
-      if (this.endpoints[s].count !== 0 && ((now - this.#frontSince[s]) | 0) > limit) {
-        this.counters[C.Timeouts]++;
-        this.counters[C.AckStalls]++;
-        this.host.log(LogEvent.Timeout, s, this.playerId(s));
-        this.#remove(s);
-      }
-    }
-  }
-
-  #printable(b: Uint8Array, o: number, n: number): boolean {
-    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
-    return true;
-  }
-
-  #spoofed(slot: number): void {
-    this.counters[C.SpoofedId]++;
-    this.#misbehave(slot);
-  }
-
-  /**
-   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
-   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
-   */
-  #misbehave(slot: number): void {
-    this.counters[C.Misbehaviour]++;
-    const now = this.#now;
-    if (((now - this.#strikeAt[slot]) | 0) < STRIKE_WINDOW_MS) return;
-    this.#strikeAt[slot] = now;
-    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
-      this.#pendingKick[slot] = KickReason.Misbehaviour;
-      this.#kickPending = true;
-    }
-  }
-
-  // ---------------------------------------------------------------- names
-
-  #defaultName(slot: number): void {
-    const s = this.#nameScratch;
-    // "Player N", N = slot + 1
-    s[0] = 0x50; s[1] = 0x6c; s[2] = 0x61; s[3] = 0x79; s[4] = 0x65; s[5] = 0x72; s[6] = 0x20;
-    s[7] = 0x31 + slot;
-    this.#setName(slot, s, 0, 8);
-  }
-
-  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
-  #setName(slot: number, src: Uint8Array, from: number, length: number): void {
-    const names = this.names;
-    const base = slot * NAME_LENGTH;
-    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
-    let len = length;
-    this.nameLength[slot] = len;
-    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
-      const digits = suffix < 10 ? 1 : 2;
-      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
-      names[base + len] = 0x2d; // '-'
-      if (digits === 2) names[base + len + 1] = 0x30 + ((suffix / 10) | 0);
-      names[base + len + digits] = 0x30 + (suffix % 10);
-      this.nameLength[slot] = len + 1 + digits;
-    }
-    for (let i = this.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
-  }
-
-  #nameTaken(slot: number): boolean {
-    const names = this.names;
-    const len = this.nameLength[slot];
-    const a = slot * NAME_LENGTH;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0 || this.nameLength[s] !== len) continue;
-      const b = s * NAME_LENGTH;
-      let same = true;
-      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
-      if (same) return true;
-    }
-    return false;
   }
 
   // ---------------------------------------------------------------- queueing
 
-  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
+  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full (state.ts). */
   #reserve(to: number, type: number, payload: number): number {
-    if (this.#pendingKick[to] !== 0) return -1;
-    const ep = this.endpoints[to];
-    // A Leave may use the reserve; everything else must leave it free.
-    if (ep.count === 0) this.#frontSince[to] = this.#now;
-    const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.#leaveReserve)) ? ep.queue(type, payload) : -1;
-    if (o < 0) {
-      this.counters[C.QueueOverflows]++;
-      this.#pendingKick[to] = KickReason.QueueOverflow;
-      this.#kickPending = true;
-    }
-    return o;
-  }
-
-  #sendJoin(to: number, who: number): void {
-    const o = this.#reserve(to, Msg.Join, 4);
-    if (o >= 0) writeId(this.endpoints[to].buf, o, this.playerId(who));
-  }
-
-  #sendName(to: number, who: number): void {
-    const o = this.#reserve(to, Msg.Name, 4 + NAME_LENGTH);
-    if (o >= 0) writeName(this.endpoints[to].buf, o, this.playerId(who), this.names, who * NAME_LENGTH, this.nameLength[who]);
-  }
-
-  #sendSelection(to: number, who: number): void {
-    const o = this.#reserve(to, Msg.Selection, 6);
-    if (o >= 0) writeSelection(this.endpoints[to].buf, o, this.playerId(who), this.ship[who], this.weapon[who]);
+    return this.#state.reserve(to, type, payload);
   }
 
   /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
@@ -1167,7 +699,7 @@ export class Server implements Core, EntityListener, Players {
     const clz = Math.clz32;
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.pilots.bot[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -1222,7 +754,7 @@ export class Server implements Core, EntityListener, Players {
     }
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.pilots.bot[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -1245,76 +777,50 @@ export class Server implements Core, EntityListener, Players {
 
   // ---------------------------------------------------------------- leaving
 
-  #disconnect(slot: number): void {
-    const id = this.playerId(slot);
-    // One last packet that acknowledges the Disconnect, so the client can stop resending.
-    const tx = this.#tx;
-    const o = writeHeader(tx, this.endpoints[slot].lastProcessed, this.host.now() >>> 0, 0, 0);
-    this.#send(o, this.address[slot], this.port[slot]);
-    this.counters[C.Leaves]++;
-    this.host.log(LogEvent.Leave, slot, id);
-    this.#remove(slot);
-  }
-
   /**
    * The host's transport lost the peer for good (a WebSocket closed): a Disconnect with
    * nothing sent back. Returns whether a player was there.
    */
   disconnectPeer(address: string, port: number): boolean {
-    const slot = this.#find(address, port);
+    const slot = this.#admission.find(address, port);
     if (slot < 0 || this.#closed) return false;
     this.counters[C.Leaves]++;
     this.host.log(LogEvent.Leave, slot, this.playerId(slot));
-    this.#remove(slot);
-    if (this.#kickPending) this.#processKicks();
+    this.#admission.remove(slot);
+    if (this.#state.kickPending) this.#processKicks();
     return true;
   }
 
-  /** Free the slot; the others get Leave, then Remove for the player's entities. */
-  #leftRecently(address: string, port: number, now: number): boolean {
-    for (let k = 0; k < LEFT_MEMORY; k++)
-      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && ((now - this.#leftUntil[k]) | 0) < 0) return true;
-    return false;
+  // ---------------------------------------------------------------- bots
+
+  /** Bots the server flies now. */
+  botCount(): number {
+    return this.#state.bots;
   }
 
-  #remove(slot: number): void {
-    const id = this.playerId(slot);
-    const k = this.#leftNext;
-    this.#leftNext = (k + 1) % LEFT_MEMORY;
-    this.#leftAddress[k] = this.address[slot];
-    this.#leftPort[k] = this.port[slot];
-    this.#leftUntil[k] = this.#now + LEFT_MEMORY_MS;
-    this.active[slot] = 0;
-    this.port[slot] = -1;
-    this.#players--;
-    if (this.pilots.bot[slot] !== 0) {
-      this.pilots.bot[slot] = 0;
-      this.#bots--;
+  /** Put bots into empty slots until config.bots of them fly. */
+  #fillBots(now: number): void {
+    const t = this.#state;
+    for (let s = 0; s < this.config.maxPlayers && t.bots < this.config.bots; s++) {
+      if (this.active[s] !== 0) continue;
+      this.#admission.admitBot(s, now);
+      this.#joined(s);
+      // A bot takes no entity traffic: it reads the game's tables.
+      this.#dirtyAny[s] = 0;
     }
-    this.#pendingKick[slot] = 0;
-    this.input[slot] = 0;
-    this.scores[slot] = 0;
-    this.pings[slot] = 0;
-    // Only those told of the player hear that it left.
-    if (this.#announced[slot] !== 0) {
-      this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#scratch, 0, id));
-    }
-    this.#announced[slot] = 0;
-
-    if (this.#sim !== null) this.#sim.playerLeft(slot, id);
-    this.entities.removeOwnedBy(id);
   }
 
   /**
    * Queue `Leave(own id)` and flush the whole queue once, in as many packets as it
    * takes, so the player can process Leave wherever its receive cursor stands. A byte
-   * budget of one Leave is kept free in every queue for this (see #reserve).
+   * budget of one Leave is kept free in every queue for this (state.ts, leaveReserve).
    */
   #kick(slot: number, reason: number): void {
-    if (this.pilots.bot[slot] !== 0) {
+    if (this.#state.bot[slot] !== 0) {
+      // Nobody to tell: the bot leaves like a player that sent Disconnect.
       this.counters[C.Leaves]++;
       this.host.log(LogEvent.Leave, slot, this.playerId(slot));
-      this.#remove(slot);
+      this.#admission.remove(slot);
       return;
     }
     const ep = this.endpoints[slot];
@@ -1330,11 +836,11 @@ export class Server implements Core, EntityListener, Players {
     }
     this.counters[C.Kicks]++;
     this.host.log(LogEvent.Kick, slot, reason);
-    this.#remove(slot);
+    this.#admission.remove(slot);
   }
 
   #processKicks(): void {
-    this.#kickPending = false;
+    this.#state.kickPending = false;
     for (let again = true; again; ) {
       again = false;
       for (let s = 0; s < this.config.maxPlayers; s++) {
@@ -1350,7 +856,7 @@ export class Server implements Core, EntityListener, Players {
   /** Kick everyone with one final flushed packet each; the server then ignores input. */
   shutdown(): void {
     if (this.#closed) return;
-    this.#now = this.host.now();
+    this.#state.now = this.host.now();
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#kick(s, KickReason.Shutdown);
     this.#closed = true;
   }
@@ -1359,46 +865,10 @@ export class Server implements Core, EntityListener, Players {
 
   tick(now: number): void {
     if (this.#closed) return;
-    this.#now = now;
+    const t = this.#state;
+    t.now = now;
     const cfg = this.config;
-    // Timeouts are seconds long: looking every TIMEOUT_CHECK_MS is enough.
-    if (now >= this.#nextTimeoutCheck) {
-      this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
-      if (now >= this.#nextToken) {
-        this.#nextToken = now + ADMISSION_REFILL_MS;
-        if (this.#admitTokens < cfg.maxPlayers) this.#admitTokens++;
-      }
-      const decay = now >= this.#nextDecay;
-      if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
-      for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0 || this.pilots.bot[s] !== 0) continue;
-        if (now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
-          this.counters[C.Timeouts]++;
-          this.host.log(LogEvent.Timeout, s, this.playerId(s));
-          this.#remove(s);
-          continue;
-        }
-        if (this.endpoints[s].firstSeq === 0) {
-          // A handshake completes or ends: the Join (seqno 0) acknowledged in time, or dropped.
-          if (((now - this.#joinedAt[s]) | 0) > HANDSHAKE_MS) {
-            this.counters[C.HandshakeTimeouts]++;
-            this.host.log(LogEvent.Timeout, s, this.playerId(s));
-            const k = this.#penaltyNext;
-            this.#penaltyNext = (k + 1) % HANDSHAKE_MEMORY;
-            this.#penaltyAddress[k] = this.address[s];
-            this.#penaltyPort[k] = this.port[s];
-            this.#penaltyUntil[k] = now + HANDSHAKE_PENALTY_MS;
-            this.#remove(s);
-            continue;
-          }
-        } else if (this.#announced[s] === 0) this.#announce(s);
-        if (this.input[s] !== 0 && ((now - this.#inputAt[s]) | 0) > INPUT_STALE_MS) {
-          this.input[s] = 0;
-          this.counters[C.StaleInputs]++;
-        }
-        if (decay && this.misbehaviour[s] > 0) this.misbehaviour[s]--;
-      }
-    }
+    this.#schedule.checkTimeouts(now);
     // A tick on which the world stepped carries that step (and the Adds and Removes it
     // caused); the Updates due on it wait for the next tick, 10 ms later and no staler
     // than they would be. A game step is never two ticks in a row, so nothing waits twice.
@@ -1406,23 +876,17 @@ export class Server implements Core, EntityListener, Players {
       this.#nextBotFill = now + BOT_FILL_MS;
       this.#fillBots(now);
     }
-    if (this.#bots !== 0 && this.#focus !== null)
-      this.pilots.fly(now, this.entities, this.#focus.focusIndex, this.weapon, this.input);
+    if (t.bots !== 0 && this.#focus !== null) this.pilots.fly(now, this.entities, this.#focus.focusIndex, this.weapon, this.input);
     const version = this.entities.version;
-    if (this.#sim !== null) this.#sim.tick(now);
+    const sim = t.sim;
+    if (sim !== null) sim.tick(now);
     const stepped = this.entities.version !== version;
-    if (this.#kickPending) this.#processKicks();
+    if (t.kickPending) this.#processKicks();
     // Session messages before entity traffic: each player takes what the ring holds for it.
-    if (this.#ringWaiting) {
-      this.#ringWaiting = false;
-      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
-    }
+    this.#session.pumpWaiting();
     this.#sync();
-    if (this.#kickPending) this.#processKicks();
-    if (now >= this.#nextAckCheck) {
-      this.#nextAckCheck = now + ACK_CHECK_MS;
-      this.#checkAcks(now);
-    }
+    if (t.kickPending) this.#processKicks();
+    this.#schedule.checkAcks(now);
 
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;
@@ -1434,7 +898,7 @@ export class Server implements Core, EntityListener, Players {
       // A player whose offset fell between two ticks of the ending cycle gets its turn now,
       // so every cycle carries one Update for every player, whatever the tick period.
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0 || this.#updated[s] !== 0 || this.pilots.bot[s] !== 0) continue;
+        if (this.active[s] === 0 || this.#updated[s] !== 0 || t.bot[s] !== 0) continue;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
         this.#statsDue[s] = 0;
       }
@@ -1444,7 +908,7 @@ export class Server implements Core, EntityListener, Players {
     }
     const into = now - this.#cycleStart;
     const resend = cfg.resendIntervalMs;
-    const bot = this.pilots.bot;
+    const bot = t.bot;
     for (let s = 0; s < cfg.maxPlayers; s++) {
       if (this.active[s] === 0 || bot[s] !== 0) continue;
       if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
@@ -1461,64 +925,6 @@ export class Server implements Core, EntityListener, Players {
         this.#send(o, this.address[s], this.port[s]);
       }
     }
-  }
-
-  // ---------------------------------------------------------------- bots
-
-  /** Bots the server flies now. */
-  botCount(): number {
-    return this.#bots;
-  }
-
-  /** Put bots into empty slots until config.bots of them fly. */
-  #fillBots(now: number): void {
-    const n = this.config.maxPlayers;
-    for (let s = 0; s < n && this.#bots < this.config.bots; s++) if (this.active[s] === 0) this.#addBot(s, now);
-  }
-
-  /**
-   * A bot takes `slot`: a player like any other to everyone else (Join, Name, Selection,
-   * its ship, its score), with no address, no queue and no Updates; its pilot steers it.
-   */
-  #addBot(slot: number, now: number): void {
-    this.generation[slot] = (this.generation[slot] + 1) & 0xffff || 1;
-    this.active[slot] = 1;
-    this.pilots.bot[slot] = 1;
-    this.#bots++;
-    this.address[slot] = "";
-    this.port[slot] = BOT_PORT;
-    this.endpoints[slot].reset(now);
-    // Each bot flies its own ship and weapon, varied by slot.
-    this.ship[slot] = slot % this.config.shipTypes;
-    this.weapon[slot] = (slot >> 1) % this.config.weaponTypes;
-    this.input[slot] = 0;
-    this.misbehaviour[slot] = 0;
-    this.scores[slot] = 0;
-    this.pings[slot] = 0;
-    this.#pendingKick[slot] = 0;
-    this.#updated[slot] = 0;
-    this.#statsDue[slot] = 0;
-    this.#dirtyAny[slot] = 0;
-    this.#joinedAt[slot] = now;
-    this.#inputAt[slot] = now;
-    this.#cursor[slot] = this.#ringHead;
-    this.#frontSince[slot] = now;
-    this.#players++;
-    // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
-    const name = BOT_NAMES[slot % BOT_NAMES.length];
-    const b = this.#nameScratch;
-    let len = 0;
-    for (let i = 0; i < name.length; i++) b[len++] = name.charCodeAt(i);
-    for (let i = 0; i < BOT_SUFFIX.length; i++) b[len++] = BOT_SUFFIX[i];
-    this.#setName(slot, b, 0, len);
-    const id = this.playerId(slot);
-    this.counters[C.Joins]++;
-    this.counters[C.BotJoins]++;
-    this.host.log(LogEvent.Join, slot, id);
-    this.#announced[slot] = 0;
-    this.#announce(slot);
-    this.#planner.resetSlot(slot);
-    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
   }
 
   /** One update tick for one player: reliables first, then Stats (if due) and Update. */

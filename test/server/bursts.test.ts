@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
 import { C } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
-import { HANDSHAKE_MS } from "../../modules/server/server";
+import { HANDSHAKE_MS } from "../../modules/server/schedule";
 import { bytesToAscii } from "../../modules/text";
 import { Match } from "../../harness/match";
 import { hex } from "../helpers/bytes";

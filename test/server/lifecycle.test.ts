@@ -5,7 +5,7 @@ import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
 import { headerAck, headerRel } from "../../modules/protocol/codec";
 import { setU32 } from "../../modules/protocol/bytes";
 import { LogEvent, KickReason } from "../../modules/server/events";
-import { LEFT_MEMORY_MS } from "../../modules/server/server";
+import { LEFT_MEMORY_MS } from "../../modules/server/admission";
 import { bytesToAscii } from "../../modules/text";
 import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { Client } from "../../modules/client/client";

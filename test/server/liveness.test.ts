@@ -12,7 +12,7 @@ import { type Client, ClientState, createClient } from "../../modules/client/cli
 import { Msg } from "../../modules/protocol/constants";
 import { C } from "../../modules/protocol/counters";
 import { INPUT_FORWARD } from "../../modules/protocol/codec";
-import { BROADCAST_BYTES, CHAT_BURST, CHAT_REFILL_MS } from "../../modules/server/server";
+import { BROADCAST_BYTES, CHAT_BURST, CHAT_REFILL_MS } from "../../modules/server/session";
 import { Match, Recorder, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { MemHost } from "../../harness/link";
 

@@ -10,7 +10,7 @@ import { Msg } from "../../modules/protocol/constants";
 import { INPUT_LEFT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { GameCounter } from "../../modules/game/game";
 import { SHOT_BASE } from "../../modules/game/templates";
-import { HANDSHAKE_MS, INPUT_STALE_MS } from "../../modules/server/server";
+import { HANDSHAKE_MS, INPUT_STALE_MS } from "../../modules/server/schedule";
 import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import { hex } from "../helpers/bytes";
 

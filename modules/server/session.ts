@@ -1,0 +1,397 @@
+/**
+ * What players say to each other and about themselves: Chat, Name and Selection (checked,
+ * flood-limited, echoed), the Join, Name and Selection that announce a newcomer, and Leave.
+ * Also the strikes that misbehaviour earns, and each player's name (a default one, made
+ * unique among the players).
+ *
+ * Session messages for many players are stored once, in a ring every player reads with
+ * its own cursor, taking entries into its queue in order as it has room: nobody's message
+ * is refused or held back because one player is slow, and memory stays fixed. Positions
+ * count bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
+ * A player so far behind that a new entry would overwrite one it has not taken has failed
+ * to keep up, and is dropped (broadcast()). The tables are in state.ts.
+ */
+import { C } from "../protocol/counters";
+import { Msg, NAME_LENGTH } from "../protocol/constants";
+import { Fields, readChat, readName, readSelection, writeChat, writeId, writeName, writeSelection } from "../protocol/codec";
+import { isPrintable } from "../text";
+import type { Admission } from "./admission";
+import { KickReason, LogEvent } from "./events";
+import { LEAVE_SIZE, type ServerState } from "./state";
+
+/**
+ * Flood control: a token bucket per player for chat lines, and one each for renames and
+ * selections. A bucket holds BURST tokens and gets one back every REFILL ms; a message that
+ * finds its bucket empty is refused at its source (acknowledged, counted as `refused`, not
+ * echoed: the sender's client library reports it as not delivered).
+ */
+export const CHAT_BURST = 4;
+export const CHAT_REFILL_MS = 250;
+export const CHANGE_BURST = 2;
+export const CHANGE_REFILL_MS = 500;
+/** Strikes: at most one counts per window (and one decays per STRIKE_DECAY_MS, schedule.ts). */
+export const STRIKE_WINDOW_MS = 250;
+/** Bytes of the ring: a player more than this far behind in taking its entries is dropped. */
+export const BROADCAST_BYTES = 2048;
+/**
+ * A ring entry is `length u8, type u8, target u8, payload`; target EVERYONE, EXCEPT | slot
+ * (every player but that one) or a slot (that one only).
+ */
+const ENTRY_HEADER = 3;
+const EVERYONE = 0xff;
+const EXCEPT = 0x80;
+/** What follows a bot's name. */
+const BOT_SUFFIX = " [bot]";
+
+/** ASCII letters fold to lower case; everything else compares as is. */
+function fold(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+export class Session {
+  readonly #state: ServerState;
+  /** Set once at start-up (bind): a player the ring laps leaves through it. */
+  #admission: Admission | null = null;
+  readonly #fields = new Fields();
+  #ringHead = 0;
+  /** Some player's queue had no room for its next ring entry: pump again next tick. */
+  #ringWaiting = false;
+
+  constructor(state: ServerState) {
+    this.#state = state;
+  }
+
+  /** Start-up only: where a lapped player is removed. */
+  bind(admission: Admission): void {
+    this.#admission = admission;
+  }
+
+  /** A newcomer in `slot`: full flood buckets, no strike, the ring read from its head on, a default name. */
+  join(slot: number, now: number): void {
+    const t = this.#state;
+    t.strikeAt[slot] = now - STRIKE_WINDOW_MS;
+    t.chatTokens[slot] = CHAT_BURST;
+    t.nameTokens[slot] = CHANGE_BURST;
+    t.selectTokens[slot] = CHANGE_BURST;
+    t.chatAt[slot] = now;
+    t.nameAt[slot] = now;
+    t.selectAt[slot] = now;
+    // The newcomer learns the roster from sendRoster; what others broadcast from now on, it reads.
+    t.cursor[slot] = this.#ringHead;
+    this.#defaultName(slot);
+  }
+
+  /** Queue for the newcomer in `slot` its own Join, Name and Selection, then every announced player's. */
+  sendRoster(slot: number): void {
+    const t = this.#state;
+    this.#sendJoin(slot, slot);
+    this.#sendName(slot, slot);
+    this.#sendSelection(slot, slot);
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (s === slot || t.active[s] === 0 || t.announced[s] === 0) continue;
+      this.#sendJoin(slot, s);
+      this.#sendName(slot, s);
+      this.#sendSelection(slot, s);
+    }
+  }
+
+  /** The player `id` in `slot` is leaving: those told of it hear Leave. */
+  leave(slot: number, id: number): void {
+    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#state.scratch, 0, id));
+  }
+
+  /**
+   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
+   * holds it back: each takes the announcement from the ring as it has room).
+   */
+  announce(slot: number): void {
+    this.#state.announced[slot] = 1;
+    const target = EXCEPT | slot;
+    this.#broadcastAbout(Msg.Join, target, slot);
+    this.#broadcastAbout(Msg.Name, target, slot);
+    this.#broadcastAbout(Msg.Selection, target, slot);
+  }
+
+  /** Chat from `slot` (player `id`) at `p` in `state.rx`: checked, flood-limited, then to everyone. */
+  chat(slot: number, id: number, p: number): void {
+    const t = this.#state;
+    const rx = t.rx;
+    const f = this.#fields;
+    readChat(rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+      t.counters[C.BadChat]++;
+      return this.misbehave(slot);
+    }
+    if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    const chat = t.lastChat;
+    for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+    t.lastChatLength = f.textLength;
+    const n = writeChat(t.scratch, 0, id, chat, 0, f.textLength);
+    this.#broadcast(Msg.Chat, EVERYONE, n);
+    t.host.log(LogEvent.Chat, slot, id);
+  }
+
+  /** Name from `slot`: checked, flood-limited, made unique, then to the player and (once announced) everyone. */
+  rename(slot: number, id: number, p: number): void {
+    const t = this.#state;
+    const rx = t.rx;
+    const f = this.#fields;
+    readName(rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+      t.counters[C.BadName]++;
+      return this.misbehave(slot);
+    }
+    if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    this.#setName(slot, rx, f.textOffset, f.textLength);
+    this.#broadcastAbout(Msg.Name, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    t.host.log(LogEvent.Rename, slot, id);
+  }
+
+  /** Selection from `slot`: checked, flood-limited, then to the player and (once announced) everyone. */
+  select(slot: number, id: number, p: number): void {
+    const t = this.#state;
+    const f = this.#fields;
+    readSelection(t.rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.a >= t.config.shipTypes || f.b >= t.config.weaponTypes) {
+      t.counters[C.BadSelection]++;
+      return this.misbehave(slot);
+    }
+    if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    t.ship[slot] = f.a;
+    t.weapon[slot] = f.b;
+    this.#broadcastAbout(Msg.Selection, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+  }
+
+  /**
+   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
+   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
+   */
+  misbehave(slot: number): void {
+    const t = this.#state;
+    t.counters[C.Misbehaviour]++;
+    const now = t.now;
+    if (((now - t.strikeAt[slot]) | 0) < STRIKE_WINDOW_MS) return;
+    t.strikeAt[slot] = now;
+    if (++t.misbehaviour[slot] >= t.config.misbehaviourLimit && t.pendingKick[slot] === 0) {
+      t.pendingKick[slot] = KickReason.Misbehaviour;
+      t.kickPending = true;
+    }
+  }
+
+  #spoofed(slot: number): void {
+    this.#state.counters[C.SpoofedId]++;
+    this.misbehave(slot);
+  }
+
+  #printable(b: Uint8Array, o: number, n: number): boolean {
+    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
+    return true;
+  }
+
+  /**
+   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
+   * `at`, up to `burst`): false when it is empty.
+   */
+  #take(tokens: Uint8Array, at: Int32Array, slot: number, burst: number, refillMs: number): boolean {
+    const now = this.#state.now;
+    let t = tokens[slot];
+    while (t < burst && ((now - at[slot]) | 0) >= refillMs) {
+      t++;
+      at[slot] += refillMs;
+    }
+    if (t === 0) {
+      tokens[slot] = 0;
+      return false;
+    }
+    // A full bucket starts its next refill from now.
+    if (t === burst) at[slot] = now;
+    tokens[slot] = t - 1;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- the ring
+
+  /**
+   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
+   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
+   */
+  #broadcastAbout(type: number, target: number, who: number): void {
+    const t = this.#state;
+    const b = t.scratch;
+    const id = t.playerId(who);
+    let n: number;
+    if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
+    else n = writeId(b, 0, id);
+    this.#broadcast(type, target, n);
+  }
+
+  /**
+   * Puts the `length` bytes in `scratch` into the ring for `target`, then lets every player
+   * take what it has room for. A player the new entry would lap (it has not taken an entry
+   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
+   * timed out.
+   */
+  #broadcast(type: number, target: number, length: number): void {
+    const t = this.#state;
+    const n = t.config.maxPlayers;
+    const active = t.active;
+    const cursor = t.cursor;
+    const head = this.#ringHead;
+    let lapped = 0;
+    for (let s = 0; s < n; s++) if (active[s] !== 0 && ((head - cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const b = t.ring;
+    const m = BROADCAST_BYTES - 1;
+    const from = t.scratch;
+    b[head & m] = length;
+    b[(head + 1) & m] = type;
+    b[(head + 2) & m] = target;
+    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    this.#ringHead = (head + ENTRY_HEADER + length) | 0;
+    for (let s = 0; s < n; s++) {
+      if (active[s] === 0) continue;
+      if ((lapped & (1 << s)) === 0) {
+        this.#pump(s);
+        continue;
+      }
+      // Lapped: dropped like a player that timed out (nothing is sent to it).
+      t.counters[C.Timeouts]++;
+      t.counters[C.Laggards]++;
+      t.host.log(LogEvent.Timeout, s, t.playerId(s));
+      this.#admission!.remove(s);
+    }
+  }
+
+  /** Each tick: players whose queues were full when an entry came take it now, if they have room. */
+  pumpWaiting(): void {
+    if (!this.#ringWaiting) return;
+    this.#ringWaiting = false;
+    const t = this.#state;
+    const head = this.#ringHead;
+    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && t.cursor[s] !== head) this.#pump(s);
+  }
+
+  /**
+   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
+   * use the reserve). An entry is `length, type, target, payload`; target EVERYONE,
+   * EXCEPT | slot, or a slot.
+   */
+  #pump(slot: number): void {
+    const t = this.#state;
+    const head = this.#ringHead;
+    let c = t.cursor[slot];
+    if (c === head || t.pendingKick[slot] !== 0) return;
+    if (t.bot[slot] !== 0) {
+      // A bot reads nothing: it knows what it needs from the game's tables.
+      t.cursor[slot] = head;
+      return;
+    }
+    const ep = t.endpoints[slot];
+    const reserve = t.leaveReserve;
+    const b = t.ring;
+    const m = BROADCAST_BYTES - 1;
+    while (((head - c) | 0) > 0) {
+      const n = b[c & m];
+      const target = b[(c + 2) & m];
+      if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
+        const type = b[(c + 1) & m];
+        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
+          this.#ringWaiting = true;
+          break;
+        }
+        if (ep.count === 0) t.frontSince[slot] = t.now;
+        const o = ep.queue(type, n);
+        const out = ep.buf;
+        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+      }
+      c = (c + ENTRY_HEADER + n) | 0;
+    }
+    t.cursor[slot] = c;
+  }
+
+  // ---------------------------------------------------------------- queued to one player
+
+  #sendJoin(to: number, who: number): void {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Join, 4);
+    if (o >= 0) writeId(t.endpoints[to].buf, o, t.playerId(who));
+  }
+
+  #sendName(to: number, who: number): void {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) writeName(t.endpoints[to].buf, o, t.playerId(who), t.names, who * NAME_LENGTH, t.nameLength[who]);
+  }
+
+  #sendSelection(to: number, who: number): void {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Selection, 6);
+    if (o >= 0) writeSelection(t.endpoints[to].buf, o, t.playerId(who), t.ship[who], t.weapon[who]);
+  }
+
+  // ---------------------------------------------------------------- names
+
+  #defaultName(slot: number): void {
+    const s = this.#state.nameScratch;
+    // "Player N", N = slot + 1
+    s[0] = 0x50; s[1] = 0x6c; s[2] = 0x61; s[3] = 0x79; s[4] = 0x65; s[5] = 0x72; s[6] = 0x20;
+    s[7] = 0x31 + slot;
+    this.#setName(slot, s, 0, 8);
+  }
+
+  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
+  /** A bot's name: `star` and " [bot]", made unique like any name. Allocates nothing. */
+  nameBot(slot: number, star: string): void {
+    const b = this.#state.nameScratch;
+    let n = 0;
+    for (let i = 0; i < star.length; i++) b[n++] = star.charCodeAt(i);
+    for (let i = 0; i < BOT_SUFFIX.length; i++) b[n++] = BOT_SUFFIX.charCodeAt(i);
+    this.#setName(slot, b, 0, n);
+  }
+
+  #setName(slot: number, src: Uint8Array, from: number, length: number): void {
+    const t = this.#state;
+    const names = t.names;
+    const base = slot * NAME_LENGTH;
+    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
+    let len = length;
+    t.nameLength[slot] = len;
+    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
+      const digits = suffix < 10 ? 1 : 2;
+      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
+      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
+      names[base + len] = 0x2d; // '-'
+      if (digits === 2) names[base + len + 1] = 0x30 + ((suffix / 10) | 0);
+      names[base + len + digits] = 0x30 + (suffix % 10);
+      t.nameLength[slot] = len + 1 + digits;
+    }
+    for (let i = t.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
+  }
+
+  #nameTaken(slot: number): boolean {
+    const t = this.#state;
+    const names = t.names;
+    const len = t.nameLength[slot];
+    const a = slot * NAME_LENGTH;
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (s === slot || t.active[s] === 0 || t.nameLength[s] !== len) continue;
+      const b = s * NAME_LENGTH;
+      let same = true;
+      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
+      if (same) return true;
+    }
+    return false;
+  }
+}
