@@ -77,6 +77,7 @@ function readSettings(): Settings | null {
       statusSeconds: intSetting("statusSeconds", 10),
       lwar: makeConfig({
         maxPlayers: intSetting("maxPlayers", defaultConfig.maxPlayers),
+        bots: intSetting("bots", defaultConfig.bots),
         timeoutMs: intSetting("timeoutMs", defaultConfig.timeoutMs),
         maxEntities: intSetting("maxEntities", defaultConfig.maxEntities),
         reliableQueueBytes: intSetting("reliableQueueBytes", defaultConfig.reliableQueueBytes),

@@ -27,6 +27,11 @@ export interface Config {
   maxUpdatePacketsPerTick: number;
   /** Planets orbiting the sun (the game places them from its seed). */
   planets: number;
+  /**
+   * Bots the server flies itself: up to this many empty slots are filled with them, and a
+   * bot gives its slot up when a human finds the server full. 0..maxPlayers.
+   */
+  bots: number;
 }
 
 export const defaultConfig: Readonly<Config> = Object.freeze({
@@ -42,6 +47,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   misbehaviourLimit: 16,
   maxUpdatePacketsPerTick: 3,
   planets: 6,
+  bots: 0,
 });
 
 export class ConfigError extends RangeError {
@@ -70,5 +76,6 @@ export function makeConfig(overrides?: Partial<Config>): Config {
   checkInt("misbehaviourLimit", c.misbehaviourLimit, 1, 1000000);
   checkInt("maxUpdatePacketsPerTick", c.maxUpdatePacketsPerTick, 1, 64);
   checkInt("planets", c.planets, 0, 8);
+  checkInt("bots", c.bots, 0, c.maxPlayers);
   return c;
 }

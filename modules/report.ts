@@ -12,7 +12,7 @@
  */
 import type { Game } from "./game/game";
 import { GAME_COUNTER_NAMES } from "./game/game";
-import { Kind, TEMPLATE_KIND, TEMPLATE_NAME } from "./game/templates";
+import { Kind, SHIP_NAME, TEMPLATE_KIND, TEMPLATE_NAME, WEAPON_NAME } from "./game/templates";
 import { NAME_LENGTH } from "./protocol/constants";
 import { C, COUNTER_NAMES } from "./protocol/counters";
 import { deathCause, deathKiller, describeKick, KICK_LABELS, KickReason, LogEvent } from "./server/events";
@@ -124,6 +124,17 @@ export interface PlayerRow {
   kills: number;
   deaths: number;
   pingMs: number;
+  /** The player's selection: the ship and weapon it flies from its next spawn. */
+  ship: string;
+  weapon: string;
+  /** The ship template flown now; null while the player has no ship (dead, or not yet spawned). */
+  flying: string | null;
+  /** A bot the server flies itself (config.bots). */
+  bot: boolean;
+}
+
+function templateName(names: readonly string[], i: number): string {
+  return names[i] ?? `#${i}`;
 }
 
 export class Reporter {
@@ -147,6 +158,12 @@ export class Reporter {
     return bytesToAscii(s.names, slot * NAME_LENGTH, s.nameLength[slot]);
   }
 
+  /** Where the player in `slot` plays from, as log lines show it; "bot" for the server's own. */
+  peer(slot: number): string {
+    const s = this.#o.server;
+    return s.pilots.bot[slot] !== 0 ? "bot" : this.#o.describePeer(s.address[slot], s.port[slot]);
+  }
+
   /** Every player now in the match, by slot. */
   players(): PlayerRow[] {
     const { server, game } = this.#o;
@@ -157,11 +174,15 @@ export class Reporter {
         slot: s,
         id: server.playerId(s),
         name: this.playerName(s),
-        peer: this.#o.describePeer(server.address[s], server.port[s]),
+        peer: this.peer(s),
         score: server.scores[s],
         kills: game !== null ? game.kills[s] : 0,
         deaths: game !== null ? game.deaths[s] : 0,
         pingMs: server.pings[s],
+        ship: templateName(SHIP_NAME, server.ship[s]),
+        weapon: templateName(WEAPON_NAME, server.weapon[s]),
+        flying: game !== null && game.focusIndex[s] >= 0 ? templateName(SHIP_NAME, game.shipType[s]) : null,
+        bot: server.pilots.bot[s] !== 0,
       });
     }
     return rows;
@@ -176,7 +197,7 @@ export class Reporter {
   event(event: number, slot: number, value: number): LogRecord | null {
     const server = this.#o.server;
     const name = slot >= 0 ? this.playerName(slot) : "";
-    const peer = slot >= 0 ? this.#o.describePeer(server.address[slot], server.port[slot]) : "";
+    const peer = slot >= 0 ? this.peer(slot) : "";
     const who = `slot ${slot} ${quote(name)} ${peer}`;
     switch (event) {
       case LogEvent.Join:

@@ -18,6 +18,7 @@ const RANGES: Array<[keyof Config, number, number]> = [
   ["misbehaviourLimit", 1, 1000000],
   ["maxUpdatePacketsPerTick", 1, 64],
   ["planets", 0, 8],
+  ["bots", 0, 8],
 ];
 
 describe("makeConfig", function () {
@@ -35,6 +36,11 @@ describe("makeConfig", function () {
     assert.equal(c.maxPlayers, 4);
     assert.equal(c.timeoutMs, 5000);
     assert.equal(c.maxEntities, defaultConfig.maxEntities);
+  });
+
+  it("bots: at most maxPlayers", function () {
+    assert.equal(makeConfig({ maxPlayers: 3, bots: 3 }).bots, 3);
+    assert.throws(() => makeConfig({ maxPlayers: 3, bots: 4 }), (e: Error) => e instanceof ConfigError && /config\.bots must be an integer in 0\.\.3, got 4/.test(e.message));
   });
 
   it("checks every field, so the table here names them all", function () {

@@ -33,6 +33,10 @@ const OPTIONS = {
   },
   "timeout-ms": { type: "int", min: 100, max: 3600000, defaultText: "15000", help: "drop a client silent this long" },
   "max-players": { type: "int", min: 1, max: 8, defaultText: "8", help: "player slots" },
+  bots: {
+    type: "int", min: 0, max: 8, defaultText: "0",
+    help: "fill up to N empty slots with bots the server flies (\"Vega [bot]\"); a bot gives its slot up when a human needs it",
+  },
   "max-entities": {
     type: "int",
     // The game's least: the sun, the planets, a ship per player and a projectile (one player here).
@@ -124,6 +128,7 @@ function settle(flags: Options, file: Partial<Options>): Settings {
     config = makeConfig({
       timeoutMs: pick("timeout-ms") ?? 15000,
       maxPlayers: pick("max-players") ?? 8,
+      bots: pick("bots") ?? 0,
       maxEntities: pick("max-entities") ?? defaultConfig.maxEntities,
       reliableQueueBytes: pick("queue-bytes") ?? defaultConfig.reliableQueueBytes,
     });

@@ -66,6 +66,10 @@ export const C = Object.freeze({
   AckStalls: 43,
   /** Players dropped for falling a whole broadcast ring behind (also counted in Timeouts). */
   Laggards: 44,
+  /** Bots the server put into empty slots (config.bots). */
+  BotJoins: 45,
+  /** Bots that gave their slot up to a human who found the server full. */
+  BotsReplaced: 46,
 } as const);
 
 /** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */

@@ -11,6 +11,7 @@ import { HEADER_SIZE, Msg, NO_ACK, RejectReason, RELIABLE_HEADER } from "../prot
 import { getU32 } from "../protocol/bytes";
 import { headerRel, writeHeader, writeReject } from "../protocol/codec";
 import { LogEvent } from "./events";
+import { BOT_NAMES } from "./pilots";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
 
@@ -35,6 +36,9 @@ export const HANDSHAKE_MEMORY = 8;
  */
 export const LEFT_MEMORY_MS = 5000;
 export const LEFT_MEMORY = 8;
+/** A bot's port: no datagram has it, so find() never matches a bot. */
+const BOT_PORT = -2;
+
 /** find()'s hint table: a slot per port's low bits (a hint only: a clash falls back to the search). */
 export const PORT_HINT_MASK = 63;
 
@@ -84,6 +88,8 @@ export class Admission {
         break;
       }
     }
+    // A human who finds the server full takes the last bot's slot (once admitted).
+    for (let s = t.config.maxPlayers - 1; s >= 0 && slot < 0 && t.bots !== 0; s--) if (t.bot[s] !== 0) slot = s;
     if (slot < 0) {
       this.#reject(address, port, RejectReason.ServerFull);
       return -1;
@@ -99,6 +105,12 @@ export class Admission {
       }
     }
     this.#tokens--;
+    if (t.bot[slot] !== 0) {
+      t.counters[C.BotsReplaced]++;
+      t.counters[C.Leaves]++;
+      t.host.log(LogEvent.Leave, slot, t.playerId(slot));
+      this.remove(slot);
+    }
     t.generation[slot] = (t.generation[slot] + 1) & 0xffff || 1;
     t.active[slot] = 1;
     t.address[slot] = address;
@@ -127,6 +139,42 @@ export class Admission {
     // costs them nothing.
     this.#session.sendRoster(slot);
     return slot;
+  }
+
+  /**
+   * A bot takes the free `slot`: a player like any other to everyone else (Join, Name,
+   * Selection, its ship, its score), with no address, no queue and no Updates; its pilot
+   * (pilots.ts) steers it. Announced at once. The caller starts its game.
+   */
+  admitBot(slot: number, now: number): void {
+    const t = this.#state;
+    t.generation[slot] = (t.generation[slot] + 1) & 0xffff || 1;
+    t.active[slot] = 1;
+    t.bot[slot] = 1;
+    t.bots++;
+    t.address[slot] = "";
+    t.port[slot] = BOT_PORT;
+    t.endpoints[slot].reset(now);
+    // Each bot flies its own ship and weapon, varied by slot.
+    t.ship[slot] = slot % t.config.shipTypes;
+    t.weapon[slot] = (slot >> 1) % t.config.weaponTypes;
+    t.input[slot] = 0;
+    t.misbehaviour[slot] = 0;
+    t.scores[slot] = 0;
+    t.pings[slot] = 0;
+    t.pendingKick[slot] = 0;
+    t.announced[slot] = 0;
+    t.joinedAt[slot] = now;
+    t.inputAt[slot] = now;
+    t.frontSince[slot] = now;
+    t.players++;
+    this.#session.join(slot, now);
+    // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
+    this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
+    t.counters[C.Joins]++;
+    t.counters[C.BotJoins]++;
+    t.host.log(LogEvent.Join, slot, t.playerId(slot));
+    this.#session.announce(slot);
   }
 
   #reject(address: string, port: number, reason: number): void {
@@ -188,6 +236,10 @@ export class Admission {
     t.active[slot] = 0;
     t.port[slot] = -1;
     t.players--;
+    if (t.bot[slot] !== 0) {
+      t.bot[slot] = 0;
+      t.bots--;
+    }
     t.pendingKick[slot] = 0;
     t.input[slot] = 0;
     t.scores[slot] = 0;

@@ -51,7 +51,8 @@ export class Schedule {
     if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
     const timeout = t.config.timeoutMs;
     for (let s = 0; s < t.config.maxPlayers; s++) {
-      if (t.active[s] === 0) continue;
+      // A bot sends nothing and is sent nothing: no clock applies to it.
+      if (t.active[s] === 0 || t.bot[s] !== 0) continue;
       const ep = t.endpoints[s];
       if (now - ep.lastHeard > timeout) {
         t.counters[C.Timeouts]++;

@@ -33,6 +33,7 @@ import type { Focus, Players, Simulation } from "../sim";
 import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 import { Admission, HANDSHAKE_MEMORY, LEFT_MEMORY, PORT_HINT_MASK } from "./admission";
 import { BROADCAST_BYTES, Session } from "./session";
+import { Pilots } from "./pilots";
 import { Schedule } from "./schedule";
 import { ServerState } from "./state";
 
@@ -79,6 +80,8 @@ const INPUT_SHAPE = (1 << 8) | Msg.Input;
 const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+/** How often empty slots are looked at for bots to fill (config.bots), ms. */
+export const BOT_FILL_MS = 1000;
 /** Join, Name and Selection of one player: what announcing it puts in each queue. */
 const ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
 
@@ -186,6 +189,12 @@ export class Server implements Core, EntityListener, Players {
   readonly #changed!: Int32Array;
   #changedAny = false;
 
+  /** The server's own bots (config.bots): which slots they fly, and their pilots. */
+  readonly pilots: Pilots;
+  #nextBotFill = 0;
+  /** Each player's ship (the game's focus), for the pilots; null without a game. */
+  #focus: Focus | null = null;
+
   constructor(config: Config, host: Host) {
     const n = config.maxPlayers;
     this.config = config;
@@ -193,7 +202,8 @@ export class Server implements Core, EntityListener, Players {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY);
+    this.pilots = new Pilots(config.maxPlayers);
+    const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
     this.#state = t;
 
     const q = config.reliableQueueBytes;
@@ -365,6 +375,7 @@ export class Server implements Core, EntityListener, Players {
   attach(sim: Simulation, focus: Focus | null): void {
     if (this.#state.sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#state.sim = sim;
+    this.#focus = focus;
     if (focus !== null)
       this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
         limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list, actions: this.#actions,
@@ -688,7 +699,7 @@ export class Server implements Core, EntityListener, Players {
     const clz = Math.clz32;
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -743,7 +754,7 @@ export class Server implements Core, EntityListener, Players {
     }
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0) {
+      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
@@ -780,12 +791,38 @@ export class Server implements Core, EntityListener, Players {
     return true;
   }
 
+  // ---------------------------------------------------------------- bots
+
+  /** Bots the server flies now. */
+  botCount(): number {
+    return this.#state.bots;
+  }
+
+  /** Put bots into empty slots until config.bots of them fly. */
+  #fillBots(now: number): void {
+    const t = this.#state;
+    for (let s = 0; s < this.config.maxPlayers && t.bots < this.config.bots; s++) {
+      if (this.active[s] !== 0) continue;
+      this.#admission.admitBot(s, now);
+      this.#joined(s);
+      // A bot takes no entity traffic: it reads the game's tables.
+      this.#dirtyAny[s] = 0;
+    }
+  }
+
   /**
    * Queue `Leave(own id)` and flush the whole queue once, in as many packets as it
    * takes, so the player can process Leave wherever its receive cursor stands. A byte
    * budget of one Leave is kept free in every queue for this (state.ts, leaveReserve).
    */
   #kick(slot: number, reason: number): void {
+    if (this.#state.bot[slot] !== 0) {
+      // Nobody to tell: the bot leaves like a player that sent Disconnect.
+      this.counters[C.Leaves]++;
+      this.host.log(LogEvent.Leave, slot, this.playerId(slot));
+      this.#admission.remove(slot);
+      return;
+    }
     const ep = this.endpoints[slot];
     const id = this.playerId(slot);
     const o = ep.queue(Msg.Leave, 4);
@@ -835,6 +872,11 @@ export class Server implements Core, EntityListener, Players {
     // A tick on which the world stepped carries that step (and the Adds and Removes it
     // caused); the Updates due on it wait for the next tick, 10 ms later and no staler
     // than they would be. A game step is never two ticks in a row, so nothing waits twice.
+    if (cfg.bots !== 0 && now >= this.#nextBotFill) {
+      this.#nextBotFill = now + BOT_FILL_MS;
+      this.#fillBots(now);
+    }
+    if (t.bots !== 0 && this.#focus !== null) this.pilots.fly(now, this.entities, this.#focus.focusIndex, this.weapon, this.input);
     const version = this.entities.version;
     const sim = t.sim;
     if (sim !== null) sim.tick(now);
@@ -856,7 +898,7 @@ export class Server implements Core, EntityListener, Players {
       // A player whose offset fell between two ticks of the ending cycle gets its turn now,
       // so every cycle carries one Update for every player, whatever the tick period.
       for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0 || this.#updated[s] !== 0) continue;
+        if (this.active[s] === 0 || this.#updated[s] !== 0 || t.bot[s] !== 0) continue;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
         this.#statsDue[s] = 0;
       }
@@ -866,8 +908,9 @@ export class Server implements Core, EntityListener, Players {
     }
     const into = now - this.#cycleStart;
     const resend = cfg.resendIntervalMs;
+    const bot = t.bot;
     for (let s = 0; s < cfg.maxPlayers; s++) {
-      if (this.active[s] === 0) continue;
+      if (this.active[s] === 0 || bot[s] !== 0) continue;
       if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
         this.#updated[s] = 1;
         this.#sendUpdates(s, now, this.#statsDue[s] !== 0);

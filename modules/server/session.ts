@@ -40,6 +40,8 @@ export const BROADCAST_BYTES = 2048;
 const ENTRY_HEADER = 3;
 const EVERYONE = 0xff;
 const EXCEPT = 0x80;
+/** What follows a bot's name. */
+const BOT_SUFFIX = " [bot]";
 
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
@@ -291,6 +293,11 @@ export class Session {
     const head = this.#ringHead;
     let c = t.cursor[slot];
     if (c === head || t.pendingKick[slot] !== 0) return;
+    if (t.bot[slot] !== 0) {
+      // A bot reads nothing: it knows what it needs from the game's tables.
+      t.cursor[slot] = head;
+      return;
+    }
     const ep = t.endpoints[slot];
     const reserve = t.leaveReserve;
     const b = t.ring;
@@ -345,6 +352,15 @@ export class Session {
   }
 
   /** Store a name for `slot`, made unique among players with a "-N" suffix. */
+  /** A bot's name: `star` and " [bot]", made unique like any name. Allocates nothing. */
+  nameBot(slot: number, star: string): void {
+    const b = this.#state.nameScratch;
+    let n = 0;
+    for (let i = 0; i < star.length; i++) b[n++] = star.charCodeAt(i);
+    for (let i = 0; i < BOT_SUFFIX.length; i++) b[n++] = BOT_SUFFIX.charCodeAt(i);
+    this.#setName(slot, b, 0, n);
+  }
+
   #setName(slot: number, src: Uint8Array, from: number, length: number): void {
     const t = this.#state;
     const names = t.names;

@@ -42,8 +42,11 @@ export class ServerState {
   now = 0;
   /** Some slot has a kick pending in `pendingKick`: the server runs them at the end of its step. */
   kickPending = false;
-  /** Players connected now. */
+  /** Players connected now, bots included. */
   players = 0;
+  /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
+  readonly bot: Uint8Array;
+  bots = 0;
   /** Bytes every queue keeps free for Leaves (leaveReserve()). */
   readonly leaveReserve: number;
   /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
@@ -114,7 +117,10 @@ export class ServerState {
   rx!: Uint8Array;
   tx!: Uint8Array;
 
-  constructor(config: Config, host: Host, counters: Uint32Array, entities: EntityTable, penalties: number, leavers: number) {
+  constructor(
+    config: Config, host: Host, counters: Uint32Array, entities: EntityTable, penalties: number, leavers: number, bot: Uint8Array,
+  ) {
+    this.bot = bot;
     this.config = config;
     this.host = host;
     this.counters = counters;

@@ -134,7 +134,10 @@ describe("HTTP /metrics and /status", function () {
     assert.equal(res.headers.get("content-type"), "application/json");
     const s = (await res.json()) as {
       host: string; seed: number; maxPlayers: number;
-      players: { slot: number; name: string; score: number; kills: number; deaths: number; peer: string }[];
+      players: {
+        slot: number; name: string; score: number; kills: number; deaths: number; peer: string;
+        ship: string; weapon: string; flying: string | null; bot: boolean;
+      }[];
       tick: { periodMs: number; clock: string; ticks: number; meanUs: number; p99Us: number; maxUs: number; share: number };
       packets: { in: number; out: number };
       drops: Record<string, number>;
@@ -147,7 +150,12 @@ describe("HTTP /metrics and /status", function () {
     assert.deepEqual(s.players.map((p) => p.name), ["Ana", "Bo"]);
     assert.equal(s.players[0].score, 3);
     assert.match(s.players[0].peer, /^127\.0\.0\.1:\d+$/);
-    for (const p of s.players) assert.equal(typeof p.kills + typeof p.deaths, "numbernumber");
+    for (const p of s.players) {
+      assert.equal(typeof p.kills + typeof p.deaths, "numbernumber");
+      assert.deepEqual([p.ship, p.weapon, p.bot], ["interceptor", "pulse", false]);
+      // Spawned by now, or between lives (idle players drift into the sun).
+      assert.ok(p.flying === "interceptor" || p.flying === null, String(p.flying));
+    }
     assert.equal(s.tick.periodMs, 10);
     assert.equal(s.tick.clock, "performance.now");
     assert.ok(s.tick.ticks > 100);
@@ -156,6 +164,26 @@ describe("HTTP /metrics and /status", function () {
     assert.ok(s.packets.in > 0);
     assert.deepEqual(s.kicks, { queue_overflow: 0, misbehaviour: 0, shutdown: 0 });
     assert.ok(s.game.steps > 0);
+  });
+
+  it("/status marks the server's bots and says what each flies", async function () {
+    const withBots = await serve({
+      config: makeConfig({ maxPlayers: 4, bots: 2 }), seed: 5, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: FILES,
+    });
+    try {
+      await waitFor(() => withBots.server.botCount() === 2, 5000, "two bots");
+      const url = `http://127.0.0.1:${withBots.http!.port}/status`;
+      let players: { name: string; bot: boolean; peer: string; ship: string; weapon: string; flying: string | null }[] = [];
+      for (let tries = 0; tries < 100; tries++) {
+        players = ((await (await fetch(url)).json()) as { players: typeof players }).players;
+        if (players.every((p) => p.flying !== null)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(players.map((p) => [p.name, p.bot, p.peer]), [["Vega [bot]", true, "bot"], ["Rigel [bot]", true, "bot"]]);
+      for (const p of players) assert.equal(p.flying, p.ship);
+    } finally {
+      await withBots.close();
+    }
   });
 
   it("HEAD /status answers without a body; other paths stay 404", async function () {
