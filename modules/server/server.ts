@@ -12,13 +12,13 @@ import { ConfigError, type Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
-  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
-  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable,
+  CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
+  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, UpdateEntryAt, typeTable,
 } from "../protocol/constants";
-import { getU32 } from "../protocol/bytes";
+import { getU32, setU32 } from "../protocol/bytes";
 import {
   Fields, headerRel, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES, readChat, readName,
-  readSelection, validatePacket, writeChat, writeHeader, writeId, writeName, writeReject,
+  readSelection, validateFromClient, writeAdd, writeChat, writeHeader, writeId, writeName, writeReject,
   writeSelection, writeStats,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
@@ -33,10 +33,6 @@ import type { Focus, Players, Simulation } from "../sim";
 
 /** How often the tick looks for players past their timeout, ms. */
 const TIMEOUT_CHECK_MS = 100;
-/** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
-const APP_ID_I32 = APP_ID | 0;
-/** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
-const INPUT_SHAPE = (1 << 8) | Msg.Input;
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
 /**
@@ -440,7 +436,7 @@ export class Server implements Core, EntityListener, Players {
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
-    if (!this.#validate(length)) return;
+    if (!validateFromClient(this.#rxView, rx, length, this.counters, this.#offsets)) return;
     const now = this.host.now();
     this.#now = now;
     let slot = this.#find(address, port);
@@ -450,23 +446,6 @@ export class Server implements Core, EntityListener, Players {
     }
     this.#handle(slot, now);
     if (this.#kickPending) this.#processKicks();
-  }
-
-  /**
-   * validatePacket, with a fast path for what clients send most: an ack alone (14 bytes) and
-   * an ack with one Input (20 bytes). Both are valid exactly when the app id and the counts
-   * and type bytes match; two DataView reads tell. On XS each typed-array access is costly.
-   */
-  #validate(length: number): boolean {
-    const v = this.#rxView;
-    if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
-      const shape = v.getInt32(12) >> 8;
-      if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-        this.#offsets[0] = HEADER_SIZE + 1;
-        return true;
-      }
-    }
-    return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
   }
 
   #find(address: string, port: number): number {
@@ -599,7 +578,10 @@ export class Server implements Core, EntityListener, Players {
     const ep = this.endpoints[slot];
     const counters = this.counters;
     const v = this.#rxView;
-    if (!this.#acknowledged(slot, ep, v.getInt32(4), now)) return;
+    const ack = v.getInt32(4);
+    // The usual case, an ack of nothing new from an announced player, without the call.
+    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
+    else if (!this.#acknowledged(slot, ep, ack, now)) return;
     const rel = rx[12];
     const unrel = rx[13];
     const offsets = this.#offsets;
@@ -951,12 +933,7 @@ export class Server implements Core, EntityListener, Players {
     const o = this.#reserve(to, Msg.Add, 9);
     const e = this.entities;
     if (o < 0) return false;
-    // writeAdd's layout (id, owner, type), with two DataView writes: this runs for every
-    // entity and player.
-    const ep = this.endpoints[to];
-    ep.view.setUint32(o, ((e.generation[index] << 16) | index) >>> 0);
-    ep.view.setUint32(o + 4, e.owner[index]);
-    ep.buf[o + 8] = e.type[index];
+    writeAdd(this.endpoints[to].buf, o, ((e.generation[index] << 16) | index) >>> 0, e.owner[index], e.type[index]);
     this.known[to * e.capacity + index] = e.generation[index];
     this.#planner.added(to, index);
     return true;
@@ -967,7 +944,7 @@ export class Server implements Core, EntityListener, Players {
     const k = to * this.entities.capacity + index;
     const o = this.#reserve(to, Msg.Remove, 4);
     if (o < 0) return false;
-    this.endpoints[to].view.setUint32(o, ((this.known[k] << 16) | index) >>> 0);
+    writeId(this.endpoints[to].buf, o, ((this.known[k] << 16) | index) >>> 0);
     this.known[k] = 0;
     this.#planner.removed(to, index);
     return true;
@@ -976,13 +953,7 @@ export class Server implements Core, EntityListener, Players {
   /** EntityListener: every player reconciles this index at its next chance. */
   entityAdded(index: number): void {
     // A new id in this cache slot: its bytes now, the state at the next encoding.
-    const id = this.entities.id(index);
-    const all = this.#txAndEntries;
-    const at = MAX_PACKET + index * UPDATE_ENTRY;
-    all[at] = id >>> 24;
-    all[at + 1] = id >>> 16;
-    all[at + 2] = id >>> 8;
-    all[at + 3] = id;
+    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY + UpdateEntryAt.id, this.entities.id(index));
     this.#encoded[index] = 0;
     this.#markIndex(index);
   }

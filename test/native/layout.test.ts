@@ -11,6 +11,7 @@ import { createMatch } from "../../modules/match";
 import { type Binding, KERNEL_NAMES, type Kernels } from "../../modules/native";
 import { type BindingLayout, NATIVE_LAYOUT, wordCount, wordIndex } from "../../modules/native-layout";
 import { AddAt, UpdateEntryAt } from "../../modules/protocol/constants";
+import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
 import { cName, HEADER_PATH, renderHeader, renderWords, staleFiles, WORDS_PATH } from "../../tools/native/header";
 
 /** Every `NAME = value` of the header's enums and defines. */
@@ -63,6 +64,24 @@ describe("native layout", function () {
     const numbers = headerNumbers();
     for (const [k, v] of Object.entries(UpdateEntryAt)) assert.equal(numbers.get(`LW_ENTRY_${cName(k)}`), v, `entry ${k}`);
     for (const [k, v] of Object.entries(AddAt)) assert.equal(numbers.get(`LW_ADD_${cName(k)}`), v, `Add ${k}`);
+  });
+
+  it("the codec writes an Update entry and an Add at the offsets the header gives the C", function () {
+    const b = new Uint8Array(20);
+    writeUpdateEntry(b, 0, 0x01020304, 0x0506, 0x0708, 0x090a, 0x0b0c, 0x0d0e, 0x0f);
+    const v = new DataView(b.buffer);
+    assert.equal(v.getUint32(UpdateEntryAt.id), 0x01020304);
+    assert.equal(v.getInt16(UpdateEntryAt.x), 0x0506);
+    assert.equal(v.getInt16(UpdateEntryAt.y), 0x0708);
+    assert.equal(v.getInt16(UpdateEntryAt.vx), 0x090a);
+    assert.equal(v.getInt16(UpdateEntryAt.vy), 0x0b0c);
+    assert.equal(v.getUint16(UpdateEntryAt.rot), 0x0d0e);
+    assert.equal(b[UpdateEntryAt.health], 0x0f);
+    b.fill(0);
+    assert.equal(writeAdd(b, 0, 0x11121314, 0x21222324, 0x31), AddAt.size);
+    assert.equal(v.getUint32(AddAt.entityId), 0x11121314);
+    assert.equal(v.getUint32(AddAt.playerId), 0x21222324);
+    assert.equal(b[AddAt.typeId], 0x31);
   });
 
   it("a real match binds each array, by name, to the array given under that name", function () {
