@@ -31,7 +31,7 @@ import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/modda
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
 import { intSetting, textSetting } from "./hosts/moddable/settings";
-import { clearance, commit, notify, pack, plan, ship, shots, sync } from "./hosts/moddable/kernels";
+import { commit, notify, pack, plan, ship, shots, sync } from "./hosts/moddable/kernels";
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
 function startHeapProbe(seconds: number): void {
@@ -112,7 +112,7 @@ function serve(settings: Settings, network: Network): void {
     },
   });
   // The server's and the game's inner loops in C (modules/native.ts).
-  const native = { kernels: { plan, commit, notify, pack, ship, shots, sync, clearance } };
+  const native = { kernels: { plan, commit, notify, pack, ship, shots, sync } };
   const server: Server = createServer(lwar, host, native);
   const game = createGame(lwar, server, seed, native);
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));

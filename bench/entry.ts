@@ -11,7 +11,8 @@
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
 import { C } from "../modules/protocol/counters";
-import { type KernelName, type Kernels, parseKernelNames } from "../modules/native";
+import type { KernelName, Kernels } from "../modules/native";
+import { parseKernelNames } from "../harness/kernels";
 
 declare const xs:
   | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void; kernels?: Kernels }

@@ -122,14 +122,3 @@ export const enum ShipStop {
   Effects = 1,
   Redo = 2,
 }
-
-/** clear: scalar words from Binding.scalars. */
-export const enum ClearWord {
-  Capacity = 0,
-  PosShift = 1,
-  One = 2,
-  Templates = 3,
-  OtherPlus = 4,
-  WideOpen = 5,
-  Want = 6,
-}

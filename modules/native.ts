@@ -6,8 +6,7 @@
  * `plan`, `commit` and bookkeeping of Adds and Removes (`notify`), the packing of Update
  * entries, and the entity sync that queues Adds and Removes, run for every player on every
  * update tick or entity change; the game's projectile flight and ships' step run every game
- * step, and a respawn measures the clearance of up to 24 candidate points against every
- * entity. A platform may implement them in C (one module name per platform:
+ * step. A platform may implement them in C (one module name per platform:
  * hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c defines them, and
  * tools/xs/lwxs.c builds the same C into our XS test host). They reach the core through
  * `createMatch`'s options (`NativeOptions`), never through `Host`: each loop then picks its
@@ -24,7 +23,7 @@
  * generated from it. A call passes the layout, the four views and a few integers. The C
  * takes pointers for the length of the call only and allocates nothing.
  */
-import { type BindingArrays, type BindingLayout, wordCount } from "./native-layout";
+import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
 /** The native functions a host may provide. Each mirrors a JavaScript method named below. */
 export interface Kernels {
@@ -60,13 +59,10 @@ export interface Kernels {
    * touches, and its heading's cosine and sine), else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
-  /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
-  clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
 }
 
 /** The kernels by name, for choosing which run in JavaScript. */
 export type KernelName = keyof Kernels;
-export const KERNEL_NAMES: readonly KernelName[] = Object.freeze(["plan", "commit", "notify", "pack", "sync", "shots", "ship", "clearance"]);
 
 /** How a match gets its native loops: `createMatch`, `createServer` and `Game` take these. */
 export interface NativeOptions {
@@ -86,22 +82,6 @@ export function kernelsFor(options: NativeOptions | null | undefined, name: Kern
   if (options == null || options.kernels == null) return null;
   if (options.js !== undefined && options.js.indexOf(name) >= 0) return null;
   return options.kernels;
-}
-
-/** Parse a comma-separated list of kernel names (a tool's `--js` option); throws RangeError on an unknown one. */
-export function parseKernelNames(text: string): KernelName[] {
-  const names: KernelName[] = [];
-  for (const part of text.split(",")) {
-    const name = part.trim();
-    if (name === "") continue;
-    if (name === "all") {
-      for (const n of KERNEL_NAMES) names.push(n);
-      continue;
-    }
-    if (KERNEL_NAMES.indexOf(name as KernelName) < 0) throw new RangeError(`unknown kernel "${name}" (one of ${KERNEL_NAMES.join(", ")}, all)`);
-    names.push(name as KernelName);
-  }
-  return names;
 }
 
 /** Any typed array the core keeps its state in. */
@@ -130,11 +110,11 @@ export class Binding {
   /** Index of the first scalar word. */
   readonly scalars: number;
 
-  constructor(layout: BindingLayout, arrays: BindingArrays<BindingLayout>, tail = 0, made: Binding[] | null = null) {
-    const given = arrays as Readonly<Record<string, ArrayBufferView>>;
-    const names = layout.arrays;
+  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, made: Binding[] | null = null) {
+    const given = arrays;
+    const names = listNames(layout.arrays);
     for (const name of Object.keys(given))
-      if (names.indexOf(name) < 0) throw new RangeError(`binding: "${name}" is not one of its declared arrays (${names.join(", ")})`);
+      if (names.indexOf(name) < 0) throw new RangeError(`binding: "${name}" is not one of its declared arrays (${layout.arrays})`);
     const buffers: ArrayBufferLike[] = [];
     this.declared = layout;
     this.arrays = given;

@@ -10,7 +10,7 @@
  * what they take on a 240 MHz ESP32 core with the calibrated cycles per instruction
  * (docs/performance.md, "On the emulated ESP32").
  */
-import { parseKernelNames } from "../../modules/native";
+import { parseKernelNames } from "../../harness/kernels";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,7 +40,7 @@ export const esp32BenchCommand = defineCommand({
     seed: { type: "int", default: DEFAULT_CASE.seed, min: 0, max: 0xffffffff, help: "match seed" },
     runs: { type: "int", default: 3, min: 1, max: 99, help: "timed runs (the emulator is deterministic: more runs agree)" },
     shift: { type: "int", default: 3, min: 0, max: 8, help: "QEMU -icount shift: one instruction is 2^shift ns of guest time" },
-    js: { type: "string", arg: "LIST", default: "", help: "kernels to run in JavaScript (modules/native.ts: plan, commit, notify, pack, sync, shots, ship, clearance), comma-separated; all: no native loop" },
+    js: { type: "string", arg: "LIST", default: "", help: "kernels to run in JavaScript (modules/native.ts: plan, commit, notify, pack, sync, shots, ship), comma-separated; all: no native loop" },
     timeout: { type: "int", default: 900, min: 30, max: 7200, arg: "S", help: "give up after S seconds" },
     out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds)" },
   },

@@ -21,8 +21,9 @@ import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds from "./clock";
-import { clearance, commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
-import { type KernelName, type Kernels, parseKernelNames } from "../../modules/native";
+import { commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
+import type { KernelName, Kernels } from "../../modules/native";
+import { parseKernelNames } from "../../harness/kernels";
 
 declare function trace(...items: (string | number | boolean)[]): void;
 
@@ -297,7 +298,7 @@ export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does; config
   // "native" (mcconfig `native=0`) times their JavaScript instead.
   // config "js" (mcconfig `js=ship,shots`) names native loops to run in JavaScript even so.
-  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, sync, clearance };
+  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, sync };
   (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = config.native === 0 || config.native === "0" ? null : kernels;
   (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs = parseKernelNames(typeof config.js === "string" ? config.js : "");
   // From the event loop, so the replay starts on a short stack.

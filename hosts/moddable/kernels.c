@@ -1,10 +1,8 @@
 /*
  * Native inner loops of the server and the game: the priority planner's plan, commit and
  * bookkeeping of Adds and Removes, the Update entry loop, the entity sync, the projectiles'
- * flight, the ships' step and a spawn point's clearance. The JavaScript they mirror is the
- * reference (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
- * modules/server/server.ts #sync, modules/game/game.ts #moveShots, #moveShip and
- * #clearance); the interface and the calling convention are in modules/native.ts. The
+ * flight and the ships' step. The JavaScript they mirror is the reference (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
+ * modules/server/entity-sync.ts, modules/game/game.ts #moveShots and #moveShip); the interface and the calling convention are in modules/native.ts. The
  * array and word numbers, and the wire offsets the loops write at, come from kernels.h,
  * generated from modules/native-layout.ts and modules/protocol/constants.ts
  * (npm run build:native-header).
@@ -572,73 +570,6 @@ void xs_lwar_sync(xsMachine *the)
 	w[SYNC_WORD_MESSAGES] = messages;
 	w[SYNC_WORD_STATE] = state;
 	xsmcSetInteger(xsResult, n);
-}
-
-/* ------------------------------------------------------------------ spawn clearance */
-
-/*
- * Game#unit's length: |(dx, dy)| in dx's units, from the larger component shifted to 14
- * bits and 1/sqrt from a seed table and two Newton steps, exactly as the JavaScript does
- * it (each shift of a product applies to its value wrapped to 32 bits, as there).
- */
-static int32_t lw_length(int32_t dx, int32_t dy, const uint16_t *seed, int32_t one)
-{
-	int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-	int32_t big = ax > ay ? ax : ay;
-	int32_t k, a, b, n2, hi, y, ux, uy, len;
-	if (big == 0)
-		return 0;
-	k = 18 - clz32((uint32_t)big);
-	a = k > 0 ? ax >> k : wrap32((int64_t)ax << (0 - k));
-	b = k > 0 ? ay >> k : wrap32((int64_t)ay << (0 - k));
-	n2 = wrap32((int64_t)a * a + (int64_t)b * b);
-	hi = n2 >> 14;
-	y = seed[n2 >> 23];
-	y = wrap32((int64_t)y * (3 * one - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
-	y = wrap32((int64_t)y * (3 * one - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
-	ux = wrap32((int64_t)a * y) >> 14;
-	uy = wrap32((int64_t)b * y) >> 14;
-	while ((int64_t)ux * ux + (int64_t)uy * uy > (int64_t)one * one) {
-		if (ux > uy)
-			ux--;
-		else
-			uy--;
-	}
-	len = wrap32((int64_t)a * ux + (int64_t)b * uy) >> 14;
-	return k > 0 ? (int32_t)((uint32_t)len << k) : len >> (0 - k);
-}
-
-/* clearance(layout, m0, m1, m2, m3, x, y) -> Game#clearance(x, y) */
-void xs_lwar_clearance(xsMachine *the)
-{
-	lw_mem m;
-	lw_bind(the, &m);
-	int32_t x = xsmcToInteger(xsArg(5));
-	int32_t y = xsmcToInteger(xsArg(6));
-	int32_t *w = m.words + 2 * CLEAR_MEMS;
-	const uint8_t *alive = U8(&m, CLEAR_MEM_ALIVE), *type = U8(&m, CLEAR_MEM_TYPE), *radius = U8(&m, CLEAR_MEM_RADIUS);
-	const int32_t *ex = I32(&m, CLEAR_MEM_X), *ey = I32(&m, CLEAR_MEM_Y);
-	const uint16_t *seed = U16(&m, CLEAR_MEM_RSQRT_SEED);
-	int32_t cap = w[CLEAR_WORD_CAPACITY], shift = w[CLEAR_WORD_POS_SHIFT], one = w[CLEAR_WORD_ONE], templates = w[CLEAR_WORD_TEMPLATES];
-	int32_t worst = w[CLEAR_WORD_WIDE_OPEN], i;
-	for (i = 0; i < cap; i++) {
-		int32_t t, want, dx, dy;
-		if (alive[i] == 0)
-			continue;
-		t = type[i];
-		/* A type past the templates wants what the sun does (its kind is undefined there) */
-		want = t < templates ? (w[CLEAR_WORD_WANT + 2 * t] ? radius[i] : 0) + w[CLEAR_WORD_WANT + 2 * t + 1] : radius[i] + w[CLEAR_WORD_OTHER_PLUS];
-		dx = wrap32((int64_t)ex[i] - x) >> shift;
-		dy = wrap32((int64_t)ey[i] - y) >> shift;
-		if ((int64_t)dx * dx + (int64_t)dy * dy >= (int64_t)want * want)
-			continue;
-		{
-			int32_t c = lw_length(dx, dy, seed, one) - want;
-			if (c < worst)
-				worst = c;
-		}
-	}
-	xsmcSetInteger(xsResult, worst);
 }
 
 /* ------------------------------------------------------------------ ships */

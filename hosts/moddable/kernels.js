@@ -9,6 +9,5 @@ export function commit() @ "xs_lwar_commit";
 export function pack() @ "xs_lwar_pack";
 export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
-export function clearance() @ "xs_lwar_clearance";
 export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";

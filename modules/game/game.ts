@@ -31,7 +31,7 @@ import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
 import { Binding, kernelsFor, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
-import { ClearWord, ShipStop, ShipWord, ShotStop, ShotWord } from "../native-words";
+import { ShipStop, ShipWord, ShotStop, ShotWord } from "../native-words";
 import { EntityError, NO_PLAYER, type EntityTable } from "./entities";
 import { ReachGrid } from "./grid";
 import {
@@ -40,7 +40,7 @@ import {
   PLANET_GM, PLANET_RESTITUTION, PLANET_TYPES, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, RESPAWN_STEPS, SHIP_BASE, SHIP_HP,
   SHIP_MASS, SHIP_MAX_SPEED, SHIP_RESTITUTION, SHIP_THRUST, SHIP_TURN, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE,
   SHOT_MAX_VELOCITY, SHOT_TYPES, SPAWN_ATTEMPTS, SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM,
-  TEMPLATE_COUNT, TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
+  TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
 } from "./templates";
 import { buildSineTable, cosQ, SINE_TABLE_LENGTH, sinQ, TWO_PI } from "./trig";
 
@@ -295,8 +295,6 @@ export class Game implements Simulation, Focus {
   readonly #kernels: Kernels | null;
   /** #moveShots's binding for `#kernels.shots` (NATIVE_LAYOUT.shot), or null: the JavaScript. */
   readonly #shots: Binding | null = null;
-  /** #clearance's binding for `#kernels.clearance` (NATIVE_LAYOUT.clear), or null: the JavaScript. */
-  readonly #clear: Binding | null = null;
   /** #moveShips's binding for `#kernels.ship` (NATIVE_LAYOUT.ship), or null: the JavaScript. */
   readonly #shipsBinding: Binding | null = null;
 
@@ -407,28 +405,6 @@ export class Game implements Simulation, Focus {
       if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
       for (let t = 0; t < SHOT_TYPES; t++) w[at + ShotWord.Life + t] = WEAPON_LIFE[t];
       this.#shots = b;
-    }
-    if (kernelsFor(native, "clearance") !== null) {
-      const c = new Binding(
-        NATIVE_LAYOUT.clear, { alive: e.alive, type: e.type, radius: this.radius, x: e.x, y: e.y, rsqrtSeed: this.#rsqrtSeed },
-        2 * TEMPLATE_COUNT, made,
-      );
-      const cw = c.words;
-      const ct = c.scalars;
-      cw[ct + ClearWord.Capacity] = e.capacity;
-      cw[ct + ClearWord.PosShift] = POS_SHIFT;
-      cw[ct + ClearWord.One] = ONE;
-      cw[ct + ClearWord.Templates] = TEMPLATE_COUNT;
-      cw[ct + ClearWord.OtherPlus] = SPAWN_SUN_CLEARANCE;
-      cw[ct + ClearWord.WideOpen] = WIDE_OPEN;
-      // What #clearance wants clear of each template: its radius and this much, or this much alone.
-      for (let t = 0; t < TEMPLATE_COUNT; t++) {
-        const kind = TEMPLATE_KIND[t];
-        const shot = kind === Kind.Shot;
-        cw[ct + ClearWord.Want + 2 * t] = shot ? 0 : 1;
-        cw[ct + ClearWord.Want + 2 * t + 1] = kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
-      }
-      this.#clear = c;
     }
     if (kernelsFor(native, "ship") !== null) {
       const sb = new Binding(NATIVE_LAYOUT.ship, {
@@ -772,8 +748,6 @@ export class Game implements Simulation, Focus {
    * #unit) only for what is too close.
    */
   clearance(x: number, y: number): number {
-    const c = this.#clear;
-    if (c !== null) return this.#kernels!.clearance(c.layout, c.m0, c.m1, c.m2, c.m3, x, y);
     const e = this.entities;
     let worst = WIDE_OPEN;
     for (let i = 0; i < e.capacity; i++) {

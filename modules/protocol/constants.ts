@@ -21,8 +21,8 @@ export const UPDATE_ENTRY = 15;
  * codec writes at these offsets, and the C that packs entries and queues Adds reads them from
  * hosts/moddable/kernels.h, generated from here (npm run build:native-header).
  */
-export const UpdateEntryAt = Object.freeze({ id: 0, x: 4, y: 6, vx: 8, vy: 10, rot: 12, health: 14 } as const);
-export const AddAt = Object.freeze({ entityId: 0, playerId: 4, typeId: 8, size: 9 } as const);
+export const UpdateEntryAt = /* @__PURE__ */ Object.freeze({ id: 0, x: 4, y: 6, vx: 8, vy: 10, rot: 12, health: 14 } as const);
+export const AddAt = /* @__PURE__ */ Object.freeze({ entityId: 0, playerId: 4, typeId: 8, size: 9 } as const);
 /** A Remove's payload: the entity's id. */
 export const REMOVE_SIZE = 4;
 

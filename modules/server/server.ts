@@ -13,7 +13,7 @@ import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK,
-  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, UpdateEntryAt, typeTable,
+  RELIABLE_HEADER, RejectReason, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { getU32, setU32 } from "../protocol/bytes";
 import {
@@ -953,7 +953,8 @@ export class Server implements Core, EntityListener, Players {
   /** EntityListener: every player reconciles this index at its next chance. */
   entityAdded(index: number): void {
     // A new id in this cache slot: its bytes now, the state at the next encoding.
-    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY + UpdateEntryAt.id, this.entities.id(index));
+    // The id is the entry's first field (UpdateEntryAt.id).
+    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.entities.id(index));
     this.#encoded[index] = 0;
     this.#markIndex(index);
   }

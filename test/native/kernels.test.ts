@@ -120,7 +120,7 @@ describe("native loops", function () {
     it("says which of up to four buffers and what offset each array starts at", function () {
       const a = new ArrayBuffer(64);
       const b = new ArrayBuffer(32);
-      const layout = { arrays: ["p", "q", "r"], words: ["s", "t"] };
+      const layout = { arrays: "p q r", words: "s t" };
       // Given in another order than declared: placed by name.
       const bind = new Binding(layout, { r: new Uint16Array(a, 40, 4), p: new Int32Array(a, 8, 2), q: new Uint8Array(b, 3, 4) });
       assert.deepEqual(Array.from(bind.words), [0, 8, 1, 3, 0, 40, 0, 0]);
@@ -132,23 +132,23 @@ describe("native loops", function () {
     });
 
     it("refuses a fifth buffer", function () {
-      const layout = { arrays: ["a", "b", "c", "d", "e"], words: [] };
+      const layout = { arrays: "a b c d e", words: "" };
       const arrays = { a: new Int32Array(4), b: new Int32Array(4), c: new Int32Array(4), d: new Int32Array(4), e: new Int32Array(4) };
       assert.throws(() => new Binding(layout, arrays), /more than 4 buffers/);
     });
 
     it("refuses a missing array", function () {
-      const layout = { arrays: ["a", "b"], words: [] };
+      const layout = { arrays: "a b", words: "" };
       assert.throws(() => new Binding(layout, { a: new Int32Array(4) }), /no array "b"/);
     });
 
     it("refuses an array it does not declare", function () {
-      const layout = { arrays: ["a"], words: [] };
+      const layout = { arrays: "a", words: "" };
       assert.throws(() => new Binding(layout, { a: new Int32Array(4), z: new Int32Array(4) }), /"z" is not one of its declared arrays/);
     });
 
     it("has room for its declared words, runs included, and the tail its owner asks for", function () {
-      const layout = { arrays: ["a"], words: ["s", ["run", 4], "t", ["tail", 0]] as const };
+      const layout = { arrays: "a", words: "s run*4 t tail*0" };
       const bind = new Binding(layout, { a: new Int32Array(4) }, 3);
       assert.equal(bind.words.length, 2 + 6 + 3);
     });

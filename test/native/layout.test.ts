@@ -8,11 +8,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { makeConfig } from "../../modules/config";
 import { createMatch } from "../../modules/match";
-import { type Binding, KERNEL_NAMES, type Kernels } from "../../modules/native";
-import { type BindingLayout, NATIVE_LAYOUT, wordCount, wordIndex } from "../../modules/native-layout";
+import type { Binding, Kernels } from "../../modules/native";
+import { KERNEL_NAMES } from "../../harness/kernels";
+import { type BindingLayout, NATIVE_LAYOUT, names } from "../../modules/native-layout";
 import { AddAt, UpdateEntryAt } from "../../modules/protocol/constants";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
-import { cName, HEADER_PATH, renderHeader, renderWords, staleFiles, WORDS_PATH } from "../../tools/native/header";
+import { cName, HEADER_PATH, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH } from "../../tools/native/header";
 
 /** Every `NAME = value` of the header's enums and defines. */
 function headerNumbers(): Map<string, number> {
@@ -49,14 +50,12 @@ describe("native layout", function () {
     const numbers = headerNumbers();
     for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
       const p = cName(key);
-      layout.arrays.forEach((a, i) => assert.equal(numbers.get(`${p}_MEM_${cName(a)}`), i, `${key}.${a}`));
-      assert.equal(numbers.get(`${p}_MEMS`), layout.arrays.length, `${key}: array count`);
-      for (const w of layout.words) {
-        const name = typeof w === "string" ? w : w[0];
+      names(layout.arrays).forEach((a, i) => assert.equal(numbers.get(`${p}_MEM_${cName(a)}`), i, `${key}.${a}`));
+      assert.equal(numbers.get(`${p}_MEMS`), names(layout.arrays).length, `${key}: array count`);
+      for (const [name] of wordRows(layout))
         assert.equal(numbers.get(`${p}_WORD_${cName(name)}`), wordIndex(layout, name), `${key} word ${name}`);
-      }
       assert.equal(numbers.get(`${p}_WORDS`), wordCount(layout), `${key}: word count`);
-      (layout.codes ?? []).forEach((c, i) => assert.equal(numbers.get(`${p}_STOP_${cName(c)}`), i, `${key} code ${c}`));
+      names(layout.codes).forEach((c, i) => assert.equal(numbers.get(`${p}_STOP_${cName(c)}`), i, `${key} code ${c}`));
     }
   });
 
@@ -88,14 +87,14 @@ describe("native layout", function () {
     const bindings: Binding[] = [];
     const { server, game } = createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), bindings });
     assert.ok(game !== null);
-    // One binding per declared layout: the planner, the entries, the sync, and the game's three.
+    // One binding per declared layout: the planner, the entries, the sync, and the game's two.
     const keyOf = (b: Binding): string => Object.entries(NATIVE_LAYOUT).find(([, l]) => l === b.declared)?.[0] ?? "?";
     assert.deepEqual(bindings.map(keyOf).sort(), Object.keys(NATIVE_LAYOUT).sort());
     for (const b of bindings) {
       const key = keyOf(b);
       const views = [b.m0, b.m1, b.m2, b.m3];
-      assert.deepEqual(Object.keys(b.arrays).sort(), [...b.declared.arrays].sort(), `${key}: the names given are the names declared`);
-      b.declared.arrays.forEach((name, i) => {
+      assert.deepEqual(Object.keys(b.arrays).sort(), names(b.declared.arrays).sort(), `${key}: the names given are the names declared`);
+      names(b.declared.arrays).forEach((name, i) => {
         const a = b.arrays[name];
         assert.equal(views[b.words[2 * i]].buffer, a.buffer, `${key}.${name}: its view`);
         assert.equal(b.words[2 * i + 1], a.byteOffset, `${key}.${name}: its offset`);
@@ -111,8 +110,8 @@ describe("native layout", function () {
 
   it("runs the kernels named in `js` in JavaScript: no binding for them", function () {
     const bindings: Binding[] = [];
-    createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), js: ["ship", "clearance"], bindings });
-    assert.ok(!bindings.some((b) => b.declared === NATIVE_LAYOUT.ship || b.declared === NATIVE_LAYOUT.clear));
+    createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), js: ["ship", "shots"], bindings });
+    assert.ok(!bindings.some((b) => b.declared === NATIVE_LAYOUT.ship || b.declared === NATIVE_LAYOUT.shot));
     assert.equal(bindings.length, Object.keys(NATIVE_LAYOUT).length - 2);
   });
 });

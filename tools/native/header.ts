@@ -8,7 +8,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BindingLayout, NATIVE_LAYOUT } from "../../modules/native-layout";
+import { type BindingLayout, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
+
+export { wordCount };
 import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UpdateEntryAt } from "../../modules/protocol/constants";
 
 export const HEADER_PATH = fileURLToPath(new URL("../../hosts/moddable/kernels.h", import.meta.url));
@@ -26,15 +28,24 @@ export function tsName(name: string): string {
   return name[0].toUpperCase() + name.slice(1);
 }
 
-function words(layout: BindingLayout): Array<[string, number, number]> {
+/** `layout`'s words as [name, index of its first word, count] (count 0: a run its owner sizes). */
+export function wordRows(layout: BindingLayout): Array<[string, number, number]> {
   const rows: Array<[string, number, number]> = [];
   let at = 0;
-  for (const w of layout.words) {
-    const [name, count] = typeof w === "string" ? [w, 1] : w;
+  for (const w of names(layout.words)) {
+    const star = w.indexOf("*");
+    const name = star < 0 ? w : w.slice(0, star);
+    const count = star < 0 ? 1 : Number(w.slice(star + 1));
     rows.push([name, at, count]);
     at += count;
   }
   return rows;
+}
+
+/** Word `name`'s index among `layout`'s scalar words (the first of a run); -1 if it has none. */
+export function wordIndex(layout: BindingLayout, name: string): number {
+  for (const [n, at] of wordRows(layout)) if (n === name) return at;
+  return -1;
 }
 
 export function renderHeader(): string {
@@ -50,11 +61,11 @@ export function renderHeader(): string {
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = cName(key);
     out.push("", `/* ${key}: arrays, then scalar words (modules/native-layout.ts) */`);
-    out.push(`enum { ${layout.arrays.map((a, i) => `${p}_MEM_${cName(a)} = ${i}`).join(", ")}, ${p}_MEMS = ${layout.arrays.length} };`);
-    const ws = words(layout);
+    out.push(`enum { ${names(layout.arrays).map((a, i) => `${p}_MEM_${cName(a)} = ${i}`).join(", ")}, ${p}_MEMS = ${names(layout.arrays).length} };`);
+    const ws = wordRows(layout);
     const total = ws.reduce((n, [, , c]) => n + c, 0);
     out.push(`enum { ${ws.map(([w, at]) => `${p}_WORD_${cName(w)} = ${at}`).join(", ")}, ${p}_WORDS = ${total} };`);
-    if (layout.codes !== undefined) out.push(`enum { ${layout.codes.map((c, i) => `${p}_STOP_${cName(c)} = ${i}`).join(", ")} };`);
+    if (layout.codes !== undefined) out.push(`enum { ${names(layout.codes).map((c, i) => `${p}_STOP_${cName(c)} = ${i}`).join(", ")} };`);
   }
   out.push("", "#endif", "");
   return wrap(out).join("\n");
@@ -64,7 +75,7 @@ export function renderWords(): string {
   const out: string[] = [`/** ${GENERATED} */`];
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = tsName(key);
-    const ws = words(layout);
+    const ws = wordRows(layout);
     const total = ws.reduce((n, [, , c]) => n + c, 0);
     out.push("", `/** ${key}: scalar words from Binding.scalars. */`);
     out.push(`export const enum ${p}Word {`);
@@ -74,7 +85,7 @@ export function renderWords(): string {
     else out.push(`  Count = ${total},`, "}");
     if (layout.codes !== undefined) {
       out.push(`export const enum ${p}Stop {`);
-      layout.codes.forEach((c, i) => out.push(`  ${tsName(c)} = ${i},`));
+      names(layout.codes).forEach((c, i) => out.push(`  ${tsName(c)} = ${i},`));
       out.push("}");
     }
   }
