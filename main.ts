@@ -31,7 +31,7 @@ import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/modda
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
 import { intSetting, textSetting } from "./hosts/moddable/settings";
-import { clearance, commit, merge, notify, pack, peek, plan, ship, shots, sync } from "./hosts/moddable/kernels";
+import { commit, notify, pack, plan, ship, shots, sync } from "./hosts/moddable/kernels";
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
 function startHeapProbe(seconds: number): void {
@@ -104,8 +104,6 @@ function serve(settings: Settings, network: Network): void {
   let report: Reporter | null = null;
   const host = new ModdableHost({
     port,
-    // The server's and the game's inner loops in C (modules/native.ts).
-    kernels: { plan, commit, notify, pack, ship, shots, merge, sync, clearance, peek },
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
       if (report === null) return;
@@ -114,8 +112,10 @@ function serve(settings: Settings, network: Network): void {
       if (line !== null) trace(line.text, "\n");
     },
   });
-  const server: Server = createServer(lwar, host);
-  const game = createGame(lwar, server, seed);
+  // The server's and the game's inner loops in C (modules/native.ts).
+  const native = { kernels: { plan, commit, notify, pack, ship, shots, sync } };
+  const server: Server = createServer(lwar, host, native);
+  const game = createGame(lwar, server, seed, native);
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   if (httpPort > 0) {
     try {

@@ -11,7 +11,8 @@
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
 import { C } from "../modules/protocol/counters";
-import type { Kernels } from "../modules/native";
+import type { KernelName, Kernels } from "../modules/native";
+import { parseKernelNames } from "../harness/kernels";
 
 declare const xs:
   | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void; kernels?: Kernels }
@@ -35,8 +36,11 @@ function main(): void {
   if (typeof BENCH_TRACE === "undefined") throw new Error("no BENCH_TRACE: load the trace script first");
   // On XS the server runs the native loops lwxs carries, as on the device, unless the case
   // says `"native": false` (then its JavaScript runs, as on Node).
-  const native = args[1] ? (JSON.parse(args[1]) as { native?: boolean }).native !== false : true;
+  // `"js": "ship,shots"` runs those kernels in JavaScript even so (modules/native.ts).
+  const choice = args[1] ? (JSON.parse(args[1]) as { native?: boolean; js?: string }) : {};
+  const native = choice.native !== false;
   (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = onXs && native ? (xs.kernels ?? null) : null;
+  (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs = parseKernelNames(choice.js ?? "");
   const words = new Int32Array(BENCH_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = BENCH_TRACE[i];
   const trace = new Uint8Array(words.buffer);

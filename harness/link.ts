@@ -10,7 +10,6 @@
  * there (`MemHost.injected`), and those that still validate, by chance, as `slipped`. A
  * test can then check the receiver's drop counters against exactly what was injected.
  */
-import type { Kernels } from "../modules/native";
 import type { Core, Host } from "../modules/host";
 import { Random } from "../modules/random";
 import { createCounters } from "../modules/protocol/counters";
@@ -56,8 +55,6 @@ export class MemHost implements Host {
   readonly logEvents: number[] = [];
   /** Packets this host sent. */
   sentPackets = 0;
-  /** Native loops handed to a server created on this host (modules/native.ts). */
-  kernels: Kernels | null = null;
   /** Its sends vanish (a client gone silent). */
   muted = false;
   /** Packets to it vanish. */

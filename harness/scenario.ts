@@ -50,9 +50,9 @@ export class Scenario {
     this.#rng = new Random(o.seed ?? 1);
     this.#social = o.social ?? true;
     this.serverHost = this.net.host("mem:server", 32422);
-    this.serverHost.kernels = o.kernels ?? null;
-    this.server = createServer(this.config, this.serverHost);
-    if (o.game) createGame(this.config, this.server, o.seed ?? 1);
+    const native = { kernels: o.kernels ?? null };
+    this.server = createServer(this.config, this.serverHost, native);
+    if (o.game) createGame(this.config, this.server, o.seed ?? 1, native);
     for (let i = 0; i < (o.entities ?? 0); i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);
     this.serverHost.core = this.server;
     for (let i = 0; i < players; i++) {

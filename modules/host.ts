@@ -1,5 +1,3 @@
-import type { Kernels } from "./native";
-
 /**
  * The one boundary between the host-free core and a platform.
  *
@@ -18,11 +16,6 @@ export interface Host {
    * only; the host turns them into text (see `LogEvent` in modules/server/events.ts).
    */
   log(event: number, slot: number, value: number): void;
-  /**
-   * Native inner loops for this platform (modules/native.ts), read once when the server
-   * is created; absent or null, the core runs its JavaScript.
-   */
-  readonly kernels?: Kernels | null;
 }
 
 /** What a host drives. Both the server and the client library implement it. */

@@ -4,6 +4,7 @@
  */
 import type { Config } from "./config";
 import type { Host } from "./host";
+import type { NativeOptions } from "./native";
 import { Game } from "./game/game";
 import { createServer, type Server } from "./server/server";
 
@@ -16,18 +17,20 @@ export interface Match {
 /**
  * Build the game into `server`: the sun and planets go into its entity table, the game
  * becomes the server's simulation and the focus of its update planner. Players already
- * connected are joined.
+ * connected are joined. `native`: the platform's native loops for the game (modules/native.ts).
  */
-export function createGame(config: Config, server: Server, seed: number): Game {
-  // The host's native loops, if it has them, for the game's as for the server's.
-  const game = new Game(config, server.entities, server, seed, server.host.kernels ?? null);
+export function createGame(config: Config, server: Server, seed: number, native: NativeOptions | null = null): Game {
+  const game = new Game(config, server.entities, server, seed, native);
   server.attach(game, game);
   return game;
 }
 
-/** A server on `host`, with the game when `seed` is given. */
-export function createMatch(config: Config, host: Host, seed: number | null): Match {
-  const server = createServer(config, host);
-  const game = seed === null ? null : createGame(config, server, seed);
+/**
+ * A server on `host`, with the game when `seed` is given. `native`: the platform's native
+ * loops (modules/native.ts), for the server's and the game's; absent, the JavaScript runs.
+ */
+export function createMatch(config: Config, host: Host, seed: number | null, native: NativeOptions | null = null): Match {
+  const server = createServer(config, host, native);
+  const game = seed === null ? null : createGame(config, server, seed, native);
   return { server, game };
 }

@@ -1,25 +1,29 @@
 /**
  * Native inner loops: the escape hatch of the style guide, behind one interface.
  *
- * Four loops run for every player on every update tick or entity change: the priority
- * planner's `plan` and `commit`, the packing of Update entries, and the entity sync that
- * queues Adds and Removes; one runs for every projectile on every game step: its flight,
- * its collisions and the sun's pull; and a respawn measures the clearance of up to 24
- * candidate points against every entity. On XS each typed-array access is a few
- * hundred machine instructions, so a platform may implement these in C (one module
- * name per platform: hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c
- * defines them, and tools/xs/lwxs.c builds the same C into our XS test host). A host
- * that has them hands them to the core as `Host.kernels`; without them the core runs its
- * own JavaScript, which stays the reference: the same tests run on both, and a test
+ * Measured on XS, where each typed-array access is a few hundred machine instructions,
+ * these loops cost the most in JavaScript (docs/performance.md): the priority planner's
+ * `plan`, `commit` and bookkeeping of Adds and Removes (`notify`), the packing of Update
+ * entries, and the entity sync that queues Adds and Removes, run for every player on every
+ * update tick or entity change; the game's projectile flight and ships' step run every game
+ * step. A platform may implement them in C (one module name per platform:
+ * hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c defines them, and
+ * tools/xs/lwxs.c builds the same C into our XS test host). They reach the core through
+ * `createMatch`'s options (`NativeOptions`), never through `Host`: each loop then picks its
+ * native or its JavaScript implementation once, at start-up, and its call sites never
+ * branch. The JavaScript stays the reference: the same tests run on both, and a test
  * replays one recorded match through each and compares every byte sent.
  *
  * Calling convention. The C cannot be given a dozen typed arrays per call cheaply, so
  * each user of a kernel builds one `Binding` at start-up: up to four byte views (one per
  * ArrayBuffer its arrays live in) and a layout word array that says, for each array the
  * kernel reads or writes, which view and which byte offset it starts at, followed by
- * scalar parameters and results. A call then passes the layout, the four views and a few
- * integers. The C takes pointers for the length of the call only and allocates nothing.
+ * scalar parameters and results. The arrays and words are declared once, by name, in
+ * modules/native-layout.ts; hosts/moddable/kernels.h and modules/native-words.ts are
+ * generated from it. A call passes the layout, the four views and a few integers. The C
+ * takes pointers for the length of the call only and allocates nothing.
  */
+import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
 /** The native functions a host may provide. Each mirrors a JavaScript method named below. */
 export interface Kernels {
@@ -46,18 +50,6 @@ export interface Kernels {
    * why it stopped).
    */
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
-  /**
-   * Server#validate's fast path and the reading of what it passes: for a datagram of
-   * `length` bytes in the receive buffer that is an ack alone (returns 1) or an ack and one
-   * Input (2), the ack, timestamp and input bits into the layout's results; else 0.
-   */
-  peek(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, length: number): number;
-  /**
-   * The entity sync's first step: the indices added or removed since the last (one bit set
-   * each) into the dirty bits of each of the first `players` slots that is active, which are
-   * marked as having some; the changed set is then cleared.
-   */
-  merge(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, players: number): void;
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**
@@ -67,8 +59,29 @@ export interface Kernels {
    * touches, and its heading's cosine and sine), else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
-  /** Game#clearance: how far (wu) the point (x, y) is from a fair spawn point. */
-  clearance(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, x: number, y: number): number;
+}
+
+/** The kernels by name, for choosing which run in JavaScript. */
+export type KernelName = keyof Kernels;
+
+/** How a match gets its native loops: `createMatch`, `createServer` and `Game` take these. */
+export interface NativeOptions {
+  /** The platform's native loops; absent or null: the core runs its JavaScript. */
+  kernels?: Kernels | null;
+  /**
+   * Loops to run in JavaScript even so, by kernel name (for measuring what each saves:
+   * `plan`, `commit` and `notify` go together, as the planner's). Empty: all native.
+   */
+  js?: readonly KernelName[];
+  /** Every binding made is pushed here (for tests that check them). */
+  bindings?: Binding[] | null;
+}
+
+/** The kernels a loop that uses `name` should run: null when it runs its JavaScript. */
+export function kernelsFor(options: NativeOptions | null | undefined, name: KernelName): Kernels | null {
+  if (options == null || options.kernels == null) return null;
+  if (options.js !== undefined && options.js.indexOf(name) >= 0) return null;
+  return options.kernels;
 }
 
 /** Any typed array the core keeps its state in. */
@@ -77,10 +90,15 @@ export type View = Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Ar
 const VIEWS = 4;
 
 /**
- * The memory a kernel works on: `arrays` (in the order of the kernel's array numbers) and
- * `scalars` words after them. Start-up only: it allocates.
+ * The memory a kernel works on: the arrays `layout` declares, given by name (placed in its
+ * order), and its scalar words after them, plus `tail` more for a run whose length the
+ * owner gives. Throws on a missing or extra name. Start-up only: it allocates.
  */
 export class Binding {
+  /** The declaration this binding follows. */
+  readonly declared: BindingLayout;
+  /** The arrays it was given, by name. */
+  readonly arrays: Readonly<Record<string, ArrayBufferView>>;
   /** [view, byte offset] per array, then the scalars. */
   readonly words: Int32Array;
   /** `words` as bytes, as the kernels take it. */
@@ -92,13 +110,21 @@ export class Binding {
   /** Index of the first scalar word. */
   readonly scalars: number;
 
-  constructor(arrays: readonly View[], scalars: number) {
+  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, made: Binding[] | null = null) {
+    const given = arrays;
+    const names = listNames(layout.arrays);
+    for (const name of Object.keys(given))
+      if (names.indexOf(name) < 0) throw new RangeError(`binding: "${name}" is not one of its declared arrays (${layout.arrays})`);
     const buffers: ArrayBufferLike[] = [];
-    this.scalars = 2 * arrays.length;
-    this.words = new Int32Array(this.scalars + scalars);
-    for (let i = 0; i < arrays.length; i++) {
-      const a = arrays[i];
-      if ((a.byteOffset & 3) !== 0 && a.BYTES_PER_ELEMENT === 4) throw new RangeError(`binding: array ${i} is not 4-byte aligned`);
+    this.declared = layout;
+    this.arrays = given;
+    this.scalars = 2 * names.length;
+    this.words = new Int32Array(this.scalars + wordCount(layout) + tail);
+    for (let i = 0; i < names.length; i++) {
+      const a = given[names[i]];
+      if (a === undefined) throw new RangeError(`binding: no array "${names[i]}"`);
+      const width = (a as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
+      if ((a.byteOffset & 3) !== 0 && width === 4) throw new RangeError(`binding: array "${names[i]}" is not 4-byte aligned`);
       let v = buffers.indexOf(a.buffer);
       if (v < 0) {
         if (buffers.length === VIEWS) throw new RangeError(`binding: more than ${VIEWS} buffers`);
@@ -115,5 +141,6 @@ export class Binding {
     this.m2 = views[2];
     this.m3 = views[3];
     this.layout = new Uint8Array(this.words.buffer);
+    if (made !== null) made.push(this);
   }
 }

@@ -21,8 +21,9 @@ import { C } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds from "./clock";
-import { clearance, commit, merge, notify, pack, peek, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
-import type { Kernels } from "../../modules/native";
+import { commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
+import type { KernelName, Kernels } from "../../modules/native";
+import { parseKernelNames } from "../../harness/kernels";
 
 declare function trace(...items: (string | number | boolean)[]): void;
 
@@ -117,7 +118,9 @@ function runCount(): number {
 
 /** Which loops ran: the C ones (the default, as in the app) or the JavaScript. */
 function loops(): string {
-  return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ? " native" : " js";
+  const g = globalThis as { lwarKernels?: Kernels | null; lwarJs?: readonly KernelName[] };
+  if (!g.lwarKernels) return " js";
+  return g.lwarJs !== undefined && g.lwarJs.length > 0 ? ` native (js: ${g.lwarJs.join(",")})` : " native";
 }
 
 function platformName(): string {
@@ -294,8 +297,10 @@ function run(): void {
 export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does; config
   // "native" (mcconfig `native=0`) times their JavaScript instead.
-  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, merge, sync, clearance, peek };
+  // config "js" (mcconfig `js=ship,shots`) names native loops to run in JavaScript even so.
+  const kernels: Kernels = { plan, commit, notify, pack, ship, shots, sync };
   (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = config.native === 0 || config.native === "0" ? null : kernels;
+  (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs = parseKernelNames(typeof config.js === "string" ? config.js : "");
   // From the event loop, so the replay starts on a short stack.
   Timer.set(() => {
     try {

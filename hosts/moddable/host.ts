@@ -9,7 +9,6 @@ import Timer from "timer";
 import Time from "time";
 import type { PeerCarriage } from "../../modules/carriage";
 import type { Core, Host } from "../../modules/host";
-import type { Kernels } from "../../modules/native";
 import { MAX_PACKET } from "../../modules/protocol/constants";
 import { TickCost } from "../../modules/tickcost";
 
@@ -20,8 +19,6 @@ export interface ModdableHostOptions {
   /** Tick period in ms. */
   tickMs?: number;
   log?: LogSink;
-  /** The platform's native loops (hosts/moddable/kernels.js), handed to the server. */
-  kernels?: Kernels | null;
 }
 
 /**
@@ -55,10 +52,8 @@ export class ModdableHost implements Host {
   /** What each `core.tick` took. */
   readonly tickCost: TickCost;
   readonly #micro: boolean;
-  readonly kernels: Kernels | null;
 
   constructor(options: ModdableHostOptions) {
-    this.kernels = options.kernels ?? null;
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
     this.#sendBuffer = new ArrayBuffer(SEND_CAPACITY, { maxByteLength: SEND_CAPACITY });

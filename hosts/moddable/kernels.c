@@ -1,13 +1,11 @@
 /*
  * Native inner loops of the server and the game: the priority planner's plan, commit and
- * bookkeeping of Adds and Removes, the Update entry loop, the entity sync, the receive fast
- * path, the projectiles' flight and a spawn point's clearance. The JavaScript they mirror
- * is the reference (modules/server/updates.ts PriorityPlanner.plan, .commit and
- * .applyActions, modules/server/server.ts #sendUpdates, #sync and #validate with #handle,
- * modules/game/game.ts #moveShots and #clearance); the interface and the calling convention
- * are in modules/native.ts. The array and word numbers below are PlanMem/PlanWord,
- * PackMem/PackWord, SyncMem/SyncWord, PeekMem/PeekWord, ShotMem/ShotWord and
- * ClearMem/ClearWord there.
+ * bookkeeping of Adds and Removes, the Update entry loop, the entity sync, the projectiles'
+ * flight and the ships' step. The JavaScript they mirror is the reference (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
+ * modules/server/entity-sync.ts, modules/game/game.ts #moveShots and #moveShip); the interface and the calling convention are in modules/native.ts. The
+ * array and word numbers, and the wire offsets the loops write at, come from kernels.h,
+ * generated from modules/native-layout.ts and modules/protocol/constants.ts
+ * (npm run build:native-header).
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
  * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
@@ -25,6 +23,7 @@
 #include "xsmc.h"
 #include <stdint.h>
 #include <string.h>
+#include "kernels.h"
 
 #define VIEWS 4
 
@@ -84,9 +83,6 @@ static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor,
 
 /* ------------------------------------------------------------------ planner */
 
-enum { P_X, P_Y, P_VX, P_VY, P_OWNER, P_STEADY, P_FX, P_FY, P_FI, P_SETS, P_TICK, P_CURSOR, P_KNOWN, P_LIST, P_ACTIONS, P_COUNT };
-enum { W_CAP, W_WORDS, W_LIMIT, W_NEAR, W_MID, W_FAR, W_HASFOCUS, W_HASSTEADY, W_POSSHIFT, W_OWNEND, W_FRESHEND, W_CARRIEDEND, W_PLANNED };
-
 #define WHEEL 8
 #define SETS (2 + 2 * WHEEL)
 #define FRESH 0
@@ -100,25 +96,25 @@ void xs_lwar_plan(xsMachine *the)
 	lw_mem m;
 	lw_bind(the, &m);
 	int32_t slot = xsmcToInteger(xsArg(5));
-	int32_t *w = m.words + 2 * P_COUNT;
-	int32_t words = w[W_WORDS];
-	int32_t *sets = I32(&m, P_SETS);
-	int32_t *ticks = I32(&m, P_TICK);
-	uint16_t *list = U16(&m, P_LIST);
+	int32_t *w = m.words + 2 * PLAN_MEMS;
+	int32_t words = w[PLAN_WORD_WORDS];
+	int32_t *sets = I32(&m, PLAN_MEM_SETS);
+	int32_t *ticks = I32(&m, PLAN_MEM_TICK);
+	uint16_t *list = U16(&m, PLAN_MEM_LIST);
 	int32_t tick = ticks[slot] + 1;
 	int32_t base = slot * SETS * words;
-	int32_t own = w[W_HASFOCUS] ? I32(&m, P_FI)[slot] : -1;
-	int32_t limit = w[W_LIMIT];
+	int32_t own = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_INDEX)[slot] : -1;
+	int32_t limit = w[PLAN_WORD_LIMIT];
 	int32_t n = 0;
 	int32_t wheel, set;
 	ticks[slot] = tick;
-	if (own >= 0 && U8(&m, P_KNOWN)[slot * w[W_CAP] + own] != 0)
+	if (own >= 0 && U8(&m, PLAN_MEM_KNOWN)[slot * w[PLAN_WORD_CAPACITY] + own] != 0)
 		list[n++] = (uint16_t)own;
-	w[W_OWNEND] = n;
+	w[PLAN_WORD_OWN_END] = n;
 	wheel = 2 + 2 * (tick & (WHEEL - 1));
 	for (set = 0; set < 4; set++) {
 		int32_t from = base + (set < 2 ? set : wheel + set - 2) * words;
-		int32_t start = set == CARRIED ? I32(&m, P_CURSOR)[slot] : 0;
+		int32_t start = set == CARRIED ? I32(&m, PLAN_MEM_CURSOR)[slot] : 0;
 		int32_t j0 = start >> 5;
 		uint32_t cut = 0xffffffffu << (start & 31);
 		int32_t c;
@@ -145,11 +141,11 @@ void xs_lwar_plan(xsMachine *the)
 			sets[from + j] = (int32_t)((all & ~part) | bits);
 		}
 		if (set == FRESH)
-			w[W_FRESHEND] = n;
+			w[PLAN_WORD_FRESH_END] = n;
 		else if (set == CARRIED)
-			w[W_CARRIEDEND] = n;
+			w[PLAN_WORD_CARRIED_END] = n;
 	}
-	w[W_PLANNED] = n;
+	w[PLAN_WORD_PLANNED] = n;
 	xsmcSetInteger(xsResult, n);
 }
 
@@ -160,21 +156,21 @@ void xs_lwar_commit(xsMachine *the)
 	lw_bind(the, &m);
 	int32_t slot = xsmcToInteger(xsArg(5));
 	int32_t sent = xsmcToInteger(xsArg(6));
-	int32_t *w = m.words + 2 * P_COUNT;
-	const int32_t *ex = I32(&m, P_X), *ey = I32(&m, P_Y), *evx = I32(&m, P_VX), *evy = I32(&m, P_VY);
-	const uint32_t *owner = U32(&m, P_OWNER);
-	const uint8_t *steady = w[W_HASSTEADY] ? U8(&m, P_STEADY) : NULL;
-	const uint16_t *list = U16(&m, P_LIST);
-	int32_t *sets = I32(&m, P_SETS);
-	int32_t words = w[W_WORDS];
-	int32_t cap = w[W_CAP];
-	int32_t tick = I32(&m, P_TICK)[slot];
+	int32_t *w = m.words + 2 * PLAN_MEMS;
+	const int32_t *ex = I32(&m, PLAN_MEM_X), *ey = I32(&m, PLAN_MEM_Y), *evx = I32(&m, PLAN_MEM_VX), *evy = I32(&m, PLAN_MEM_VY);
+	const uint32_t *owner = U32(&m, PLAN_MEM_OWNER);
+	const uint8_t *steady = w[PLAN_WORD_HAS_STEADY] ? U8(&m, PLAN_MEM_STEADY) : NULL;
+	const uint16_t *list = U16(&m, PLAN_MEM_LIST);
+	int32_t *sets = I32(&m, PLAN_MEM_SETS);
+	int32_t words = w[PLAN_WORD_WORDS];
+	int32_t cap = w[PLAN_WORD_CAPACITY];
+	int32_t tick = I32(&m, PLAN_MEM_TICK)[slot];
 	int32_t base = slot * SETS * words;
-	int32_t fx = w[W_HASFOCUS] ? I32(&m, P_FX)[slot] : 0;
-	int32_t fy = w[W_HASFOCUS] ? I32(&m, P_FY)[slot] : 0;
-	int32_t shift = w[W_POSSHIFT];
-	int32_t near = w[W_NEAR], mid = w[W_MID], far = w[W_FAR];
-	int32_t n = w[W_PLANNED], ownEnd = w[W_OWNEND], freshEnd = w[W_FRESHEND], carriedEnd = w[W_CARRIEDEND];
+	int32_t fx = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_X)[slot] : 0;
+	int32_t fy = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_Y)[slot] : 0;
+	int32_t shift = w[PLAN_WORD_POS_SHIFT];
+	int32_t near = w[PLAN_WORD_NEAR], mid = w[PLAN_WORD_MID], far = w[PLAN_WORD_FAR];
+	int32_t n = w[PLAN_WORD_PLANNED], ownEnd = w[PLAN_WORD_OWN_END], freshEnd = w[PLAN_WORD_FRESH_END], carriedEnd = w[PLAN_WORD_CARRIED_END];
 	int32_t cursor = -1;
 	int32_t k, j, due, carried;
 	for (k = 0; k < n; k++) {
@@ -206,7 +202,7 @@ void xs_lwar_commit(xsMachine *the)
 		sets[base + set * words + (i >> 5)] |= (int32_t)(1u << (i & 31));
 	}
 	if (cursor >= 0)
-		I32(&m, P_CURSOR)[slot] = cursor < cap ? cursor : 0;
+		I32(&m, PLAN_MEM_CURSOR)[slot] = cursor < cap ? cursor : 0;
 	due = base + (2 + 2 * (tick & (WHEEL - 1))) * words;
 	carried = base + CARRIED * words;
 	for (j = 0; j < 2 * words; j++) {
@@ -229,11 +225,11 @@ void xs_lwar_notify(xsMachine *the)
 	lw_bind(the, &m);
 	int32_t slot = xsmcToInteger(xsArg(5));
 	int32_t n = xsmcToInteger(xsArg(6));
-	int32_t *w = m.words + 2 * P_COUNT;
-	int32_t *sets = I32(&m, P_SETS);
-	uint8_t *known = U8(&m, P_KNOWN);
-	const int32_t *actions = I32(&m, P_ACTIONS);
-	int32_t words = w[W_WORDS], cap = w[W_CAP];
+	int32_t *w = m.words + 2 * PLAN_MEMS;
+	int32_t *sets = I32(&m, PLAN_MEM_SETS);
+	uint8_t *known = U8(&m, PLAN_MEM_KNOWN);
+	const int32_t *actions = I32(&m, PLAN_MEM_ACTIONS);
+	int32_t words = w[PLAN_WORD_WORDS], cap = w[PLAN_WORD_CAPACITY];
 	int32_t base = slot * SETS * words;
 	int32_t j;
 	for (j = 0; j < n; j++) {
@@ -258,9 +254,6 @@ void xs_lwar_notify(xsMachine *the)
 
 /* ------------------------------------------------------------------ Update entries */
 
-enum { K_ENTRIES, K_ENCODED, K_X, K_Y, K_VX, K_VY, K_ROT, K_HEALTH, K_LIST, K_COUNT };
-enum { KW_MAXPACKET, KW_ENTRY, KW_STEPHZ, KW_POSSHIFT, KW_ANGLEBITS, KW_CENTI, KW_O, KW_K };
-
 static inline int32_t clamp16(int32_t v)
 {
 	return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
@@ -280,14 +273,14 @@ void xs_lwar_pack(xsMachine *the)
 	int32_t pos = xsmcToInteger(xsArg(5));
 	int32_t n = xsmcToInteger(xsArg(6));
 	int32_t o = xsmcToInteger(xsArg(7));
-	int32_t *w = m.words + 2 * K_COUNT;
-	uint8_t *all = U8(&m, K_ENTRIES);
-	uint8_t *encoded = U8(&m, K_ENCODED);
-	const int32_t *ex = I32(&m, K_X), *ey = I32(&m, K_Y), *evx = I32(&m, K_VX), *evy = I32(&m, K_VY), *erot = I32(&m, K_ROT);
-	const uint8_t *health = U8(&m, K_HEALTH);
-	const uint16_t *list = U16(&m, K_LIST);
-	int32_t maxPacket = w[KW_MAXPACKET], entry = w[KW_ENTRY], hz = w[KW_STEPHZ];
-	int32_t shift = w[KW_POSSHIFT], angleBits = w[KW_ANGLEBITS], centi = w[KW_CENTI];
+	int32_t *w = m.words + 2 * PACK_MEMS;
+	uint8_t *all = U8(&m, PACK_MEM_ENTRIES);
+	uint8_t *encoded = U8(&m, PACK_MEM_ENCODED);
+	const int32_t *ex = I32(&m, PACK_MEM_X), *ey = I32(&m, PACK_MEM_Y), *evx = I32(&m, PACK_MEM_VX), *evy = I32(&m, PACK_MEM_VY), *erot = I32(&m, PACK_MEM_ROT);
+	const uint8_t *health = U8(&m, PACK_MEM_HEALTH);
+	const uint16_t *list = U16(&m, PACK_MEM_LIST);
+	int32_t maxPacket = w[PACK_WORD_MAX_PACKET], entry = LW_UPDATE_ENTRY, hz = w[PACK_WORD_STEP_HZ];
+	int32_t shift = w[PACK_WORD_POS_SHIFT], angleBits = w[PACK_WORD_ANGLE_BITS], centi = w[PACK_WORD_CENTIDEGREES];
 	int32_t half = 1 << (shift - 1), angleHalf = 1 << (angleBits - 1), angleMask = (1 << angleBits) - 1;
 	int32_t room = maxPacket - entry;
 	int32_t k = 0;
@@ -296,13 +289,13 @@ void xs_lwar_pack(xsMachine *the)
 		uint8_t *at = all + maxPacket + i * entry;
 		if (encoded[i] == 0) {
 			int32_t v;
-			put16(at + 4, clamp16(wrap32((int64_t)ex[i] + half) >> shift));
-			put16(at + 6, clamp16(wrap32((int64_t)ey[i] + half) >> shift));
-			put16(at + 8, clamp16(wrap32((int64_t)evx[i] * hz + half) >> shift));
-			put16(at + 10, clamp16(wrap32((int64_t)evy[i] * hz + half) >> shift));
-			put16(at + 12, wrap32((int64_t)(erot[i] & angleMask) * centi + angleHalf) >> angleBits);
+			put16(at + LW_ENTRY_X, clamp16(wrap32((int64_t)ex[i] + half) >> shift));
+			put16(at + LW_ENTRY_Y, clamp16(wrap32((int64_t)ey[i] + half) >> shift));
+			put16(at + LW_ENTRY_VX, clamp16(wrap32((int64_t)evx[i] * hz + half) >> shift));
+			put16(at + LW_ENTRY_VY, clamp16(wrap32((int64_t)evy[i] * hz + half) >> shift));
+			put16(at + LW_ENTRY_ROT, wrap32((int64_t)(erot[i] & angleMask) * centi + angleHalf) >> angleBits);
 			v = health[i];
-			at[14] = (uint8_t)(v > 100 ? 100 : v);
+			at[LW_ENTRY_HEALTH] = (uint8_t)(v > 100 ? 100 : v);
 			encoded[i] = 1;
 		}
 		memcpy(all + o, at, entry);
@@ -310,23 +303,12 @@ void xs_lwar_pack(xsMachine *the)
 		o += entry;
 		k++;
 	}
-	w[KW_O] = o;
-	w[KW_K] = k;
+	w[PACK_WORD_O] = o;
+	w[PACK_WORD_K] = k;
 	xsmcSetInteger(xsResult, pos);
 }
 
 /* ------------------------------------------------------------------ projectiles */
-
-enum {
-	S_X, S_Y, S_VX, S_VY, S_OWNER, S_TYPE, S_LIST, S_DOOMED, S_EXPIRES, S_GRAVITY, S_RADIUS, S_BODYINDEX,
-	S_FOCUSINDEX, S_HP, S_PLAYERID, S_PREVX, S_PREVY, S_BODYPREVX, S_BODYPREVY, S_MASK, S_COUNT
-};
-enum {
-	SW_GRIDHALF, SW_GRIDSHIFT, SW_GRIDSIDE, SW_OCTMIN, SW_OCTMAX, SW_TMASK, SW_DSHIFT, SW_SSHIFT, SW_ZONES,
-	SW_PLANETBIT, SW_SHIPBIT, SW_PLANETBITS, SW_SUNRADIUS, SW_ARENAR2, SW_PLANETNEAR, SW_REACH, SW_ARMSTEPS,
-	SW_SHOTBASE, SW_LIFE0, SW_LIFE1, SW_LIFE2, SW_LIFE3, SW_STEPS, SW_DITHER, SW_COUNT, SW_DOOMED, SW_WHY, SW_SLOT
-};
-enum { STOP_DONE, STOP_HIT, STOP_PULL };
 
 /* game.ts sweep(): whether a point moving from d0 to d1 (relative) passes within r of 0 */
 static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t r)
@@ -354,9 +336,9 @@ static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t 
  * up is doomed; the others move; one whose grid cell holds something is tested against the
  * sun and the arena's edge, the planets and the ships, in that order, and doomed by the
  * first it meets; the rest get twice the sun's pull every other step (by index parity).
- * It stops and hands list[k] back to the JavaScript when it hits a ship (STOP_HIT, with the
+ * It stops and hands list[k] back to the JavaScript when it hits a ship (SHOT_STOP_HIT, with the
  * slot: the damage is the game's business, Game#shotHit), or when its pull leaves the plain
- * integer range (STOP_PULL: u at or over 2^31, or a speed that may need the cap; Game#pull
+ * integer range (SHOT_STOP_PULL: u at or over 2^31, or a speed that may need the cap; Game#pull
  * does the exact test). A cell outside the grid holds nothing, as in the JavaScript (an
  * array read out of range is undefined there, and tests as nothing).
  */
@@ -367,30 +349,30 @@ void xs_lwar_shots(xsMachine *the)
 	int32_t k = xsmcToInteger(xsArg(5));
 	int32_t n = xsmcToInteger(xsArg(6));
 	int32_t dc = xsmcToInteger(xsArg(7));
-	int32_t *w = m.words + 2 * S_COUNT;
-	int32_t *ex = I32(&m, S_X), *ey = I32(&m, S_Y), *evx = I32(&m, S_VX), *evy = I32(&m, S_VY);
-	const uint32_t *owner = U32(&m, S_OWNER);
-	const uint8_t *type = U8(&m, S_TYPE);
-	uint16_t *list = U16(&m, S_LIST);
-	uint16_t *doomed = U16(&m, S_DOOMED);
-	const int32_t *expires = I32(&m, S_EXPIRES);
-	const int32_t *gravity = I32(&m, S_GRAVITY);
-	const uint8_t *radius = U8(&m, S_RADIUS);
-	const int32_t *bodyIndex = I32(&m, S_BODYINDEX), *focusIndex = I32(&m, S_FOCUSINDEX);
-	const int16_t *hp = (const int16_t *)AT(&m, S_HP);
-	const uint32_t *playerId = U32(&m, S_PLAYERID);
-	const int32_t *prevX = I32(&m, S_PREVX), *prevY = I32(&m, S_PREVY);
-	const int32_t *bodyPrevX = I32(&m, S_BODYPREVX), *bodyPrevY = I32(&m, S_BODYPREVY);
-	const int32_t *mask = I32(&m, S_MASK);
-	int32_t gridHalf = w[SW_GRIDHALF], gridShift = w[SW_GRIDSHIFT], side = w[SW_GRIDSIDE];
+	int32_t *w = m.words + 2 * SHOT_MEMS;
+	int32_t *ex = I32(&m, SHOT_MEM_X), *ey = I32(&m, SHOT_MEM_Y), *evx = I32(&m, SHOT_MEM_VX), *evy = I32(&m, SHOT_MEM_VY);
+	const uint32_t *owner = U32(&m, SHOT_MEM_OWNER);
+	const uint8_t *type = U8(&m, SHOT_MEM_TYPE);
+	uint16_t *list = U16(&m, SHOT_MEM_LIST);
+	uint16_t *doomed = U16(&m, SHOT_MEM_DOOMED);
+	const int32_t *expires = I32(&m, SHOT_MEM_EXPIRES);
+	const int32_t *gravity = I32(&m, SHOT_MEM_GRAVITY);
+	const uint8_t *radius = U8(&m, SHOT_MEM_RADIUS);
+	const int32_t *bodyIndex = I32(&m, SHOT_MEM_BODY_INDEX), *focusIndex = I32(&m, SHOT_MEM_FOCUS_INDEX);
+	const int16_t *hp = (const int16_t *)AT(&m, SHOT_MEM_HP);
+	const uint32_t *playerId = U32(&m, SHOT_MEM_PLAYER_ID);
+	const int32_t *prevX = I32(&m, SHOT_MEM_PREV_X), *prevY = I32(&m, SHOT_MEM_PREV_Y);
+	const int32_t *bodyPrevX = I32(&m, SHOT_MEM_BODY_PREV_X), *bodyPrevY = I32(&m, SHOT_MEM_BODY_PREV_Y);
+	const int32_t *mask = I32(&m, SHOT_MEM_MASK);
+	int32_t gridHalf = w[SHOT_WORD_GRID_HALF], gridShift = w[SHOT_WORD_GRID_SHIFT], side = w[SHOT_WORD_GRID_SIDE];
 	int64_t cells = (int64_t)side * side;
-	int32_t floor = 1 << w[SW_OCTMIN];
-	int32_t tmask = w[SW_TMASK], dshift = w[SW_DSHIFT], sshift = w[SW_SSHIFT];
-	int32_t zones = w[SW_ZONES], planetBit = w[SW_PLANETBIT], shipBit = w[SW_SHIPBIT], planetBits = w[SW_PLANETBITS];
-	int32_t sunRadius = w[SW_SUNRADIUS], arenaR2 = w[SW_ARENAR2], planetNear = w[SW_PLANETNEAR], reach = w[SW_REACH];
-	int32_t armSteps = w[SW_ARMSTEPS], shotBase = w[SW_SHOTBASE];
-	int32_t steps = w[SW_STEPS], parity = steps & 1, dither = w[SW_DITHER];
-	int32_t why = STOP_DONE;
+	int32_t floor = 1 << w[SHOT_WORD_OCT_MIN];
+	int32_t tmask = w[SHOT_WORD_T_MASK], dshift = w[SHOT_WORD_D_SHIFT], sshift = w[SHOT_WORD_S_SHIFT];
+	int32_t zones = w[SHOT_WORD_ZONES], planetBit = w[SHOT_WORD_PLANET_BIT], shipBit = w[SHOT_WORD_SHIP_BIT], planetBits = w[SHOT_WORD_PLANET_BITS];
+	int32_t sunRadius = w[SHOT_WORD_SUN_RADIUS], arenaR2 = w[SHOT_WORD_ARENA_R2], planetNear = w[SHOT_WORD_PLANET_NEAR], reach = w[SHOT_WORD_REACH];
+	int32_t armSteps = w[SHOT_WORD_ARM_STEPS], shotBase = w[SHOT_WORD_SHOT_BASE];
+	int32_t steps = w[SHOT_WORD_STEPS], parity = steps & 1, dither = w[SHOT_WORD_DITHER];
+	int32_t why = SHOT_STOP_DONE;
 	for (; k < n; k++) {
 		int32_t i = list[k];
 		int32_t vx0, vy0, cx, cy, near = 0, gone = 0;
@@ -446,17 +428,17 @@ void xs_lwar_shots(xsMachine *the)
 				if (dx > reach || dx < -reach || dy > reach || dy < -reach)
 					continue;
 				/* A fresh projectile cannot hit the ship that fired it. */
-				if (owner[i] == playerId[b] && steps - expires[i] + w[SW_LIFE0 + type[i] - shotBase] < armSteps)
+				if (owner[i] == playerId[b] && steps - expires[i] + w[SHOT_WORD_LIFE + type[i] - shotBase] < armSteps)
 					continue;
 				r = (radius[o] + radius[i]) << 1;
 				if (lw_sweep(wrap32((int64_t)px - vx0 - prevX[b]) >> 9, wrap32((int64_t)py - vy0 - prevY[b]) >> 9,
 						(int32_t)dx >> 9, (int32_t)dy >> 9, r)) {
-					w[SW_SLOT] = b;
-					why = STOP_HIT;
+					w[SHOT_WORD_SLOT] = b;
+					why = SHOT_STOP_HIT;
 					break;
 				}
 			}
-			if (why != STOP_DONE)
+			if (why != SHOT_STOP_DONE)
 				break;
 			if (gone) {
 				doomed[dc++] = (uint16_t)i;
@@ -472,7 +454,7 @@ void xs_lwar_shots(xsMachine *the)
 			int32_t g, t, sh, d;
 			int64_t vx, vy;
 			if (u64 > 0x7fffffff) {
-				why = STOP_PULL;
+				why = SHOT_STOP_PULL;
 				break;
 			}
 			t = lw_gravity(gravity, (int32_t)u64, floor, tmask, dshift, &g);
@@ -482,27 +464,20 @@ void xs_lwar_shots(xsMachine *the)
 			vy = (int64_t)vy0 + (wrap32((int64_t)d - (int64_t)ys * t) >> sh);
 			/* Past 46340 a component alone squares over 2^31: the JavaScript's exact test */
 			if (vx > 46340 || vx < -46340 || vy > 46340 || vy < -46340 || vx * vx + vy * vy > 0x7fffffff) {
-				why = STOP_PULL;
+				why = SHOT_STOP_PULL;
 				break;
 			}
 			evx[i] = (int32_t)vx;
 			evy[i] = (int32_t)vy;
 		}
 	}
-	w[SW_COUNT] = n;
-	w[SW_DOOMED] = dc;
-	w[SW_WHY] = why;
+	w[SHOT_WORD_LISTED] = n;
+	w[SHOT_WORD_DOOMED] = dc;
+	w[SHOT_WORD_WHY] = why;
 	xsmcSetInteger(xsResult, k);
 }
 
 /* ------------------------------------------------------------------ entity sync */
-
-enum { Y_DIRTY, Y_ALIVE, Y_GENERATION, Y_KNOWN, Y_OWNER, Y_TYPE, Y_ARENA, Y_ACTIONS, Y_CHANGED, Y_ACTIVE, Y_DIRTYANY, Y_COUNT };
-enum {
-	YW_CAPACITY, YW_WORDS, YW_ACTIONROOM, YW_HEADER, YW_ADDTYPE, YW_REMOVETYPE, YW_QUEUEBYTES, YW_KEEP, YW_USED,
-	YW_SEQ, YW_MESSAGES, YW_STATE, YW_QUEUE0
-};
-enum { SYNC_DONE, SYNC_ROOM, SYNC_ACTIONS };
 
 static inline void put32(uint8_t *p, uint32_t v)
 {
@@ -510,32 +485,6 @@ static inline void put32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
-}
-
-/*
- * merge(layout, m0, m1, m2, m3, players): the indices added or removed since the last sync
- * (Server#markIndex sets one bit each) into the dirty bits of every active player of the
- * first `players` slots, which are marked as having some; then the changed set is cleared.
- */
-void xs_lwar_merge(xsMachine *the)
-{
-	lw_mem m;
-	lw_bind(the, &m);
-	int32_t players = xsmcToInteger(xsArg(5));
-	int32_t *w = m.words + 2 * Y_COUNT;
-	int32_t *dirty = I32(&m, Y_DIRTY), *changed = I32(&m, Y_CHANGED);
-	const uint8_t *active = U8(&m, Y_ACTIVE);
-	uint8_t *dirtyAny = U8(&m, Y_DIRTYANY);
-	int32_t words = w[YW_WORDS], s, j;
-	for (s = 0; s < players; s++) {
-		if (active[s] == 0)
-			continue;
-		for (j = 0; j < words; j++)
-			dirty[s * words + j] |= changed[j];
-		dirtyAny[s] = 1;
-	}
-	for (j = 0; j < words; j++)
-		changed[j] = 0;
 }
 
 /*
@@ -553,32 +502,32 @@ void xs_lwar_sync(xsMachine *the)
 	lw_mem m;
 	lw_bind(the, &m);
 	int32_t s = xsmcToInteger(xsArg(5));
-	int32_t *w = m.words + 2 * Y_COUNT;
-	int32_t *dirty = I32(&m, Y_DIRTY);
-	const uint8_t *alive = U8(&m, Y_ALIVE);
-	const uint16_t *gen = U16(&m, Y_GENERATION);
-	uint16_t *known = U16(&m, Y_KNOWN);
-	const uint32_t *owner = U32(&m, Y_OWNER);
-	const uint8_t *type = U8(&m, Y_TYPE);
-	uint8_t *queue = U8(&m, Y_ARENA) + w[YW_QUEUE0 + s];
-	int32_t *actions = I32(&m, Y_ACTIONS);
-	int32_t cap = w[YW_CAPACITY], words = w[YW_WORDS], room = w[YW_ACTIONROOM], header = w[YW_HEADER];
-	int32_t addType = w[YW_ADDTYPE], removeType = w[YW_REMOVETYPE], bytes = w[YW_QUEUEBYTES], keep = w[YW_KEEP];
-	int32_t used = w[YW_USED];
-	uint32_t seq = (uint32_t)w[YW_SEQ];
-	int32_t messages = 0, n = 0, state = SYNC_DONE, j;
-	for (j = 0; j < words && state == SYNC_DONE; j++) {
+	int32_t *w = m.words + 2 * SYNC_MEMS;
+	int32_t *dirty = I32(&m, SYNC_MEM_DIRTY);
+	const uint8_t *alive = U8(&m, SYNC_MEM_ALIVE);
+	const uint16_t *gen = U16(&m, SYNC_MEM_GENERATION);
+	uint16_t *known = U16(&m, SYNC_MEM_KNOWN);
+	const uint32_t *owner = U32(&m, SYNC_MEM_OWNER);
+	const uint8_t *type = U8(&m, SYNC_MEM_TYPE);
+	uint8_t *queue = U8(&m, SYNC_MEM_ARENA) + w[SYNC_WORD_QUEUE + s];
+	int32_t *actions = I32(&m, SYNC_MEM_ACTIONS);
+	int32_t cap = w[SYNC_WORD_CAPACITY], words = w[SYNC_WORD_WORDS], room = w[SYNC_WORD_ACTION_ROOM];
+	int32_t bytes = w[SYNC_WORD_QUEUE_BYTES], keep = w[SYNC_WORD_KEEP];
+	int32_t used = w[SYNC_WORD_USED];
+	uint32_t seq = (uint32_t)w[SYNC_WORD_SEQ];
+	int32_t messages = 0, n = 0, state = SYNC_STOP_DONE, j;
+	for (j = 0; j < words && state == SYNC_STOP_DONE; j++) {
 		int32_t at = s * words + j;
 		uint32_t bits = (uint32_t)dirty[at];
 		while (bits != 0) {
 			uint32_t low;
 			int32_t i, k, now;
 			if (bytes - used < keep) {
-				state = SYNC_ROOM;
+				state = SYNC_STOP_ROOM;
 				break;
 			}
 			if (n + 2 > room) {
-				state = SYNC_ACTIONS;
+				state = SYNC_STOP_ACTIONS;
 				break;
 			}
 			low = bits & (0u - bits);
@@ -589,9 +538,9 @@ void xs_lwar_sync(xsMachine *the)
 				if (known[k] != 0) {
 					uint8_t *p = queue + used;
 					put32(p, seq);
-					p[4] = (uint8_t)removeType;
-					put32(p + 5, ((uint32_t)known[k] << 16) | (uint32_t)i);
-					used += header + 4;
+					p[4] = LW_MSG_REMOVE;
+					put32(p + LW_RELIABLE_HEADER, ((uint32_t)known[k] << 16) | (uint32_t)i);
+					used += LW_RELIABLE_HEADER + LW_REMOVE_SIZE;
 					seq++;
 					messages++;
 					known[k] = 0;
@@ -599,12 +548,13 @@ void xs_lwar_sync(xsMachine *the)
 				}
 				if (now != 0) {
 					uint8_t *p = queue + used;
+					uint8_t *add = p + LW_RELIABLE_HEADER;
 					put32(p, seq);
-					p[4] = (uint8_t)addType;
-					put32(p + 5, ((uint32_t)gen[i] << 16) | (uint32_t)i);
-					put32(p + 9, owner[i]);
-					p[13] = type[i];
-					used += header + 9;
+					p[4] = LW_MSG_ADD;
+					put32(add + LW_ADD_ENTITY_ID, ((uint32_t)gen[i] << 16) | (uint32_t)i);
+					put32(add + LW_ADD_PLAYER_ID, owner[i]);
+					add[LW_ADD_TYPE_ID] = type[i];
+					used += LW_RELIABLE_HEADER + LW_ADD_SIZE;
 					seq++;
 					messages++;
 					known[k] = (uint16_t)now;
@@ -615,150 +565,23 @@ void xs_lwar_sync(xsMachine *the)
 		}
 		dirty[at] = (int32_t)bits;
 	}
-	w[YW_USED] = used;
-	w[YW_SEQ] = (int32_t)seq;
-	w[YW_MESSAGES] = messages;
-	w[YW_STATE] = state;
+	w[SYNC_WORD_USED] = used;
+	w[SYNC_WORD_SEQ] = (int32_t)seq;
+	w[SYNC_WORD_MESSAGES] = messages;
+	w[SYNC_WORD_STATE] = state;
 	xsmcSetInteger(xsResult, n);
-}
-
-/* ------------------------------------------------------------------ spawn clearance */
-
-enum { C_ALIVE, C_TYPE, C_RADIUS, C_X, C_Y, C_RSQRT, C_COUNT };
-enum { CW_CAPACITY, CW_POSSHIFT, CW_ONE, CW_TEMPLATES, CW_OTHERPLUS, CW_WIDEOPEN, CW_WANT0 };
-
-/*
- * Game#unit's length: |(dx, dy)| in dx's units, from the larger component shifted to 14
- * bits and 1/sqrt from a seed table and two Newton steps, exactly as the JavaScript does
- * it (each shift of a product applies to its value wrapped to 32 bits, as there).
- */
-static int32_t lw_length(int32_t dx, int32_t dy, const uint16_t *seed, int32_t one)
-{
-	int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-	int32_t big = ax > ay ? ax : ay;
-	int32_t k, a, b, n2, hi, y, ux, uy, len;
-	if (big == 0)
-		return 0;
-	k = 18 - clz32((uint32_t)big);
-	a = k > 0 ? ax >> k : wrap32((int64_t)ax << (0 - k));
-	b = k > 0 ? ay >> k : wrap32((int64_t)ay << (0 - k));
-	n2 = wrap32((int64_t)a * a + (int64_t)b * b);
-	hi = n2 >> 14;
-	y = seed[n2 >> 23];
-	y = wrap32((int64_t)y * (3 * one - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
-	y = wrap32((int64_t)y * (3 * one - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
-	ux = wrap32((int64_t)a * y) >> 14;
-	uy = wrap32((int64_t)b * y) >> 14;
-	while ((int64_t)ux * ux + (int64_t)uy * uy > (int64_t)one * one) {
-		if (ux > uy)
-			ux--;
-		else
-			uy--;
-	}
-	len = wrap32((int64_t)a * ux + (int64_t)b * uy) >> 14;
-	return k > 0 ? (int32_t)((uint32_t)len << k) : len >> (0 - k);
-}
-
-/* clearance(layout, m0, m1, m2, m3, x, y) -> Game#clearance(x, y) */
-void xs_lwar_clearance(xsMachine *the)
-{
-	lw_mem m;
-	lw_bind(the, &m);
-	int32_t x = xsmcToInteger(xsArg(5));
-	int32_t y = xsmcToInteger(xsArg(6));
-	int32_t *w = m.words + 2 * C_COUNT;
-	const uint8_t *alive = U8(&m, C_ALIVE), *type = U8(&m, C_TYPE), *radius = U8(&m, C_RADIUS);
-	const int32_t *ex = I32(&m, C_X), *ey = I32(&m, C_Y);
-	const uint16_t *seed = U16(&m, C_RSQRT);
-	int32_t cap = w[CW_CAPACITY], shift = w[CW_POSSHIFT], one = w[CW_ONE], templates = w[CW_TEMPLATES];
-	int32_t worst = w[CW_WIDEOPEN], i;
-	for (i = 0; i < cap; i++) {
-		int32_t t, want, dx, dy;
-		if (alive[i] == 0)
-			continue;
-		t = type[i];
-		/* A type past the templates wants what the sun does (its kind is undefined there) */
-		want = t < templates ? (w[CW_WANT0 + 2 * t] ? radius[i] : 0) + w[CW_WANT0 + 2 * t + 1] : radius[i] + w[CW_OTHERPLUS];
-		dx = wrap32((int64_t)ex[i] - x) >> shift;
-		dy = wrap32((int64_t)ey[i] - y) >> shift;
-		if ((int64_t)dx * dx + (int64_t)dy * dy >= (int64_t)want * want)
-			continue;
-		{
-			int32_t c = lw_length(dx, dy, seed, one) - want;
-			if (c < worst)
-				worst = c;
-		}
-	}
-	xsmcSetInteger(xsResult, worst);
-}
-
-/* ------------------------------------------------------------------ receive */
-
-enum { R_RX, R_COUNT };
-enum { RW_APPID, RW_INPUTTYPE, RW_FORWARD, RW_BACKWARD, RW_LEFT, RW_RIGHT, RW_SHOOTING, RW_ACK, RW_TIMESTAMP, RW_INPUT };
-enum { PEEK_OTHER, PEEK_ACK, PEEK_ACKINPUT };
-
-static inline int32_t get32(const uint8_t *p)
-{
-	return (int32_t)(((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]);
-}
-
-/*
- * peek(layout, m0, m1, m2, m3, length) -> kind
- *
- * Server#validate's fast path: a 14-byte packet with the app id and no messages is an ack
- * alone; a 20-byte one with the app id, no reliable messages and one unreliable Input is
- * an ack and an Input. Both are valid whatever their other bytes hold. For those the
- * header's ack and timestamp, and the Input as INPUT_* bits (a byte that is not zero is
- * true, as readInput reads it), go into the layout's results. Anything else: PEEK_OTHER,
- * and the JavaScript validates it.
- */
-void xs_lwar_peek(xsMachine *the)
-{
-	lw_mem m;
-	lw_bind(the, &m);
-	int32_t length = xsmcToInteger(xsArg(5));
-	int32_t *w = m.words + 2 * R_COUNT;
-	const uint8_t *rx = U8(&m, R_RX);
-	int32_t kind = PEEK_OTHER;
-	if ((length == 14 || length == 20) && get32(rx) == w[RW_APPID] && rx[12] == 0) {
-		if (length == 14 && rx[13] == 0)
-			kind = PEEK_ACK;
-		else if (length == 20 && rx[13] == 1 && rx[14] == w[RW_INPUTTYPE]) {
-			kind = PEEK_ACKINPUT;
-			w[RW_INPUT] = (rx[15] ? w[RW_FORWARD] : 0) | (rx[16] ? w[RW_BACKWARD] : 0) | (rx[17] ? w[RW_LEFT] : 0) |
-				(rx[18] ? w[RW_RIGHT] : 0) | (rx[19] ? w[RW_SHOOTING] : 0);
-		}
-		if (kind != PEEK_OTHER) {
-			w[RW_ACK] = get32(rx + 4);
-			w[RW_TIMESTAMP] = get32(rx + 8);
-		}
-	}
-	xsmcSetInteger(xsResult, kind);
 }
 
 /* ------------------------------------------------------------------ ships */
 
-enum {
-	H_X, H_Y, H_VX, H_VY, H_ROT, H_TYPE, H_RADIUS, H_FOCUS, H_INPUT, H_PREVX, H_PREVY, H_SINE, H_GRAVITY, H_CONTACT,
-	H_BODYINDEX, H_PULL, H_MASK, H_COUNT
-};
-enum {
-	HW_SHIPBASE, HW_HEADINGS, HW_FORWARD, HW_BACKWARD, HW_LEFT, HW_RIGHT, HW_SHOOTING, HW_GRIDHALF, HW_GRIDSHIFT,
-	HW_GRIDSIDE, HW_OCTMIN, HW_TMASK, HW_DSHIFT, HW_SSHIFT, HW_PLANETBIT, HW_PLANETBITS, HW_BODIES, HW_FARPULL, HW_ONE,
-	HW_ARENARADIUS, HW_TURN0, HW_THRUST0 = HW_TURN0 + 4, HW_MAXSPEED0 = HW_THRUST0 + 4, HW_CLAMPSCALE0 = HW_MAXSPEED0 + 4,
-	HW_STEPS = HW_CLAMPSCALE0 + 4, HW_DITHER, HW_TOUCHING, HW_COS, HW_SIN
-};
-enum { SHIP_MOVED, SHIP_EFFECTS, SHIP_REDO };
-
 /*
- * ship(layout, m0, m1, m2, m3, slot) -> SHIP_MOVED, SHIP_EFFECTS or SHIP_REDO
+ * ship(layout, m0, m1, m2, m3, slot) -> SHIP_STOP_MOVED, SHIP_STOP_EFFECTS or SHIP_STOP_REDO
  *
  * Game#moveShip for one ship, step for step: drift, turn and thrust by the input, the sun's
  * pull and each planet's (every step in the ship's grid cell, else every 4th step, 4 times
  * as hard), which bodies it touches, and the speed limit just over it. A ship that goes far
  * over its limit or past the arena's edge (both rare, and both need the integer square
- * root) is left as it was: SHIP_REDO, and the JavaScript moves it. Values that JavaScript
+ * root) is left as it was: SHIP_STOP_REDO, and the JavaScript moves it. Values that JavaScript
  * would hold as doubles (sums and products past 2^31) are 64-bit here, wrapped to 32 bits
  * where the JavaScript shifts them.
  */
@@ -767,25 +590,25 @@ void xs_lwar_ship(xsMachine *the)
 	lw_mem m;
 	lw_bind(the, &m);
 	int32_t slot = xsmcToInteger(xsArg(5));
-	int32_t *w = m.words + 2 * H_COUNT;
-	int32_t *ex = I32(&m, H_X), *ey = I32(&m, H_Y), *evx = I32(&m, H_VX), *evy = I32(&m, H_VY), *erot = I32(&m, H_ROT);
-	const uint8_t *type = U8(&m, H_TYPE), *radius = U8(&m, H_RADIUS), *inputs = U8(&m, H_INPUT);
-	const int32_t *focus = I32(&m, H_FOCUS);
-	int32_t *prevX = I32(&m, H_PREVX), *prevY = I32(&m, H_PREVY);
-	const int16_t *sine = (const int16_t *)AT(&m, H_SINE);
-	const int32_t *table = I32(&m, H_GRAVITY), *contact = I32(&m, H_CONTACT), *bodyIndex = I32(&m, H_BODYINDEX);
-	const int32_t *pull = I32(&m, H_PULL), *mask = I32(&m, H_MASK);
-	int32_t floor = 1 << w[HW_OCTMIN], tmask = w[HW_TMASK], dshift = w[HW_DSHIFT], sshift = w[HW_SSHIFT];
-	int32_t gridHalf = w[HW_GRIDHALF], gridShift = w[HW_GRIDSHIFT], side = w[HW_GRIDSIDE], last = side - 1;
-	int32_t planets = w[HW_PLANETBITS], bodies = w[HW_BODIES], one = w[HW_ONE];
-	int32_t steps = w[HW_STEPS], dither = w[HW_DITHER];
+	int32_t *w = m.words + 2 * SHIP_MEMS;
+	int32_t *ex = I32(&m, SHIP_MEM_X), *ey = I32(&m, SHIP_MEM_Y), *evx = I32(&m, SHIP_MEM_VX), *evy = I32(&m, SHIP_MEM_VY), *erot = I32(&m, SHIP_MEM_ROT);
+	const uint8_t *type = U8(&m, SHIP_MEM_TYPE), *radius = U8(&m, SHIP_MEM_RADIUS), *inputs = U8(&m, SHIP_MEM_INPUT);
+	const int32_t *focus = I32(&m, SHIP_MEM_FOCUS_INDEX);
+	int32_t *prevX = I32(&m, SHIP_MEM_PREV_X), *prevY = I32(&m, SHIP_MEM_PREV_Y);
+	const int16_t *sine = (const int16_t *)AT(&m, SHIP_MEM_SINE);
+	const int32_t *table = I32(&m, SHIP_MEM_GRAVITY), *contact = I32(&m, SHIP_MEM_CONTACT), *bodyIndex = I32(&m, SHIP_MEM_BODY_INDEX);
+	const int32_t *pull = I32(&m, SHIP_MEM_PULL), *mask = I32(&m, SHIP_MEM_MASK);
+	int32_t floor = 1 << w[SHIP_WORD_OCT_MIN], tmask = w[SHIP_WORD_T_MASK], dshift = w[SHIP_WORD_D_SHIFT], sshift = w[SHIP_WORD_S_SHIFT];
+	int32_t gridHalf = w[SHIP_WORD_GRID_HALF], gridShift = w[SHIP_WORD_GRID_SHIFT], side = w[SHIP_WORD_GRID_SIDE], last = side - 1;
+	int32_t planets = w[SHIP_WORD_PLANET_BITS], bodies = w[SHIP_WORD_BODIES], one = w[SHIP_WORD_ONE];
+	int32_t steps = w[SHIP_WORD_STEPS], dither = w[SHIP_WORD_DITHER];
 	int32_t i = focus[slot], st, input, rot, q, c, s, row, touching, xs, ys, g, t, sh, d, cx, cy, near, b;
 	int32_t x0, y0, mx;
 	int64_t x, y, vx, vy, u, lim;
 	uint32_t left;
 	if (i < 0)
 		return;
-	st = type[i] - w[HW_SHIPBASE];
+	st = type[i] - w[SHIP_WORD_SHIP_BASE];
 	input = inputs[slot];
 	x0 = ex[i];
 	y0 = ey[i];
@@ -795,11 +618,11 @@ void xs_lwar_ship(xsMachine *the)
 	y = (int64_t)y0 + vy;
 
 	rot = erot[i];
-	if (input & w[HW_LEFT])
-		rot += w[HW_TURN0 + st];
-	if (input & w[HW_RIGHT])
-		rot -= w[HW_TURN0 + st];
-	rot &= w[HW_HEADINGS];
+	if (input & w[SHIP_WORD_LEFT])
+		rot += w[SHIP_WORD_TURN + st];
+	if (input & w[SHIP_WORD_RIGHT])
+		rot -= w[SHIP_WORD_TURN + st];
+	rot &= w[SHIP_WORD_HEADINGS];
 	q = (rot >> 2) & 255;
 	switch (rot >> 10) {
 	case 0: c = sine[256 - q]; s = sine[q]; break;
@@ -807,12 +630,12 @@ void xs_lwar_ship(xsMachine *the)
 	case 2: c = 0 - sine[256 - q]; s = 0 - sine[q]; break;
 	default: c = sine[q]; s = 0 - sine[256 - q]; break;
 	}
-	if (input & (w[HW_FORWARD] | w[HW_BACKWARD])) {
+	if (input & (w[SHIP_WORD_FORWARD] | w[SHIP_WORD_BACKWARD])) {
 		t = 0;
-		if (input & w[HW_FORWARD])
-			t += w[HW_THRUST0 + st];
-		if (input & w[HW_BACKWARD])
-			t -= w[HW_THRUST0 + st] >> 1;
+		if (input & w[SHIP_WORD_FORWARD])
+			t += w[SHIP_WORD_THRUST + st];
+		if (input & w[SHIP_WORD_BACKWARD])
+			t -= w[SHIP_WORD_THRUST + st] >> 1;
 		vx += wrap32((int64_t)c * t + 8192) >> 14;
 		vy += wrap32((int64_t)s * t + 8192) >> 14;
 	}
@@ -834,12 +657,12 @@ void xs_lwar_ship(xsMachine *the)
 	cy = wrap32(y + gridHalf) >> gridShift;
 	cx = cx < 0 ? 0 : cx > last ? last : cx;
 	cy = cy < 0 ? 0 : cy > last ? last : cy;
-	near = (mask[cy * side + cx] >> w[HW_PLANETBIT]) & planets;
+	near = (mask[cy * side + cx] >> w[SHIP_WORD_PLANET_BIT]) & planets;
 	for (left = (uint32_t)(near | ((0x1111 << (3 - ((steps + slot) & 3))) & planets)); left != 0; left &= left - 1) {
 		int32_t p, far, pm;
 		int64_t px, py;
 		b = 32 - clz32(left & (0u - left));
-		far = (near >> (b - 1)) & 1 ? 0 : w[HW_FARPULL];
+		far = (near >> (b - 1)) & 1 ? 0 : w[SHIP_WORD_FAR_PULL];
 		p = bodyIndex[b];
 		xs = wrap32((int64_t)ex[p] - x) >> 7;
 		ys = wrap32((int64_t)ey[p] - y) >> 7;
@@ -865,7 +688,7 @@ void xs_lwar_ship(xsMachine *the)
 	}
 
 	/* the speed limit: just over it here, far over it in the JavaScript (#clamp) */
-	mx = w[HW_MAXSPEED0 + st];
+	mx = w[SHIP_WORD_MAX_SPEED + st];
 	lim = (int64_t)mx * mx;
 	if (vx > 0x3fffffff || vx < -0x3fffffff || vy > 0x3fffffff || vy < -0x3fffffff)
 		goto redo;
@@ -874,7 +697,7 @@ void xs_lwar_ship(xsMachine *the)
 		int32_t tt;
 		if (u > lim + (lim >> 2))
 			goto redo;
-		q = (wrap32((int64_t)((wrap32(u) >> 14) + 1) * w[HW_CLAMPSCALE0 + st]) >> 14) + 1;
+		q = (wrap32((int64_t)((wrap32(u) >> 14) + 1) * w[SHIP_WORD_CLAMP_SCALE + st]) >> 14) + 1;
 		tt = (3 * one - q) >> 1;
 		tt = wrap32((int64_t)tt * (3 * one - (wrap32((int64_t)q * (wrap32((int64_t)tt * tt) >> 14)) >> 14))) >> 15;
 		vx = vx < 0 ? 0 - (wrap32((0 - vx) * tt) >> 14) : wrap32(vx * tt) >> 14;
@@ -885,7 +708,7 @@ void xs_lwar_ship(xsMachine *the)
 	xs = wrap32(x) >> 7;
 	ys = wrap32(y) >> 7;
 	{
-		int64_t lm = (int64_t)(w[HW_ARENARADIUS] - radius[i]) << 3;
+		int64_t lm = (int64_t)(w[SHIP_WORD_ARENA_RADIUS] - radius[i]) << 3;
 		if ((int64_t)xs * xs + (int64_t)ys * ys > (lm - 8) * (lm - 8) && x * x + y * y > (lm << 7) * (lm << 7))
 			goto redo;
 	}
@@ -896,11 +719,11 @@ void xs_lwar_ship(xsMachine *the)
 	evx[i] = wrap32(vx);
 	evy[i] = wrap32(vy);
 	erot[i] = rot;
-	w[HW_TOUCHING] = touching;
-	w[HW_COS] = c;
-	w[HW_SIN] = s;
-	xsmcSetInteger(xsResult, touching != 0 || (input & w[HW_SHOOTING]) ? SHIP_EFFECTS : SHIP_MOVED);
+	w[SHIP_WORD_TOUCHING] = touching;
+	w[SHIP_WORD_COS] = c;
+	w[SHIP_WORD_SIN] = s;
+	xsmcSetInteger(xsResult, touching != 0 || (input & w[SHIP_WORD_SHOOTING]) ? SHIP_STOP_EFFECTS : SHIP_STOP_MOVED);
 	return;
 redo:
-	xsmcSetInteger(xsResult, SHIP_REDO);
+	xsmcSetInteger(xsResult, SHIP_STOP_REDO);
 }

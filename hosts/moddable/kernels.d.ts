@@ -6,8 +6,5 @@ export declare const commit: Kernels["commit"];
 export declare const pack: Kernels["pack"];
 export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
-export declare const clearance: Kernels["clearance"];
-export declare const peek: Kernels["peek"];
 export declare const notify: Kernels["notify"];
 export declare const ship: Kernels["ship"];
-export declare const merge: Kernels["merge"];

@@ -9,8 +9,5 @@ export function commit() @ "xs_lwar_commit";
 export function pack() @ "xs_lwar_pack";
 export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
-export function clearance() @ "xs_lwar_clearance";
-export function peek() @ "xs_lwar_peek";
 export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";
-export function merge() @ "xs_lwar_merge";

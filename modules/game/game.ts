@@ -29,7 +29,9 @@ import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING 
 import { Random } from "../random";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
-import { Binding, type Kernels } from "../native";
+import { Binding, kernelsFor, type Kernels, type NativeOptions } from "../native";
+import { NATIVE_LAYOUT } from "../native-layout";
+import { ShipStop, ShipWord, ShotStop, ShotWord } from "../native-words";
 import { EntityError, NO_PLAYER, type EntityTable } from "./entities";
 import { ReachGrid } from "./grid";
 import {
@@ -38,7 +40,7 @@ import {
   PLANET_GM, PLANET_RESTITUTION, PLANET_TYPES, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, RESPAWN_STEPS, SHIP_BASE, SHIP_HP,
   SHIP_MASS, SHIP_MAX_SPEED, SHIP_RESTITUTION, SHIP_THRUST, SHIP_TURN, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE,
   SHOT_MAX_VELOCITY, SHOT_TYPES, SPAWN_ATTEMPTS, SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM,
-  TEMPLATE_COUNT, TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
+  TEMPLATE_KIND, TEMPLATE_RADIUS, TemplateId, WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
 } from "./templates";
 import { buildSineTable, cosQ, SINE_TABLE_LENGTH, sinQ, TWO_PI } from "./trig";
 
@@ -136,48 +138,6 @@ const U_FLOOR = 1 << OCT_MIN;
 const T_MASK = 0x7fff;
 const D_SHIFT = 15;
 const S_SHIFT = 25;
-/**
- * #moveShots's binding for native kernels (hosts/moddable/kernels.c reads the same
- * numbers): its arrays, then scalar words; ShotStop says why the C handed a projectile back.
- */
-export const enum ShotMem {
-  X, Y, VX, VY, Owner, Type, List, Doomed, Expires, Gravity, Radius, BodyIndex, FocusIndex, Hp, PlayerId,
-  PrevX, PrevY, BodyPrevX, BodyPrevY, Mask,
-  Count,
-}
-export const enum ShotWord {
-  GridHalf, GridShift, GridSide, OctMin, OctMax, TMask, DShift, SShift, Zones, PlanetBit, ShipBit, PlanetBits,
-  SunRadius, ArenaR2, PlanetNear, Reach, ArmSteps, ShotBase, Life0, Life1, Life2, Life3,
-  Steps, Dither, Count, Doomed, Why, Slot,
-  Words,
-}
-export const enum ShotStop {
-  Done, Hit, Pull,
-}
-/** #moveShips's binding: arrays, then words; Turn0.. and the rest are per ship type. */
-export const enum ShipMem {
-  X, Y, VX, VY, Rot, Type, Radius, FocusIndex, Input, PrevX, PrevY, Sine, Gravity, Contact, BodyIndex, Pull, Mask,
-  Count,
-}
-export const enum ShipWord {
-  ShipBase, Headings, Forward, Backward, Left, Right, Shooting, GridHalf, GridShift, GridSide, OctMin, TMask, DShift,
-  SShift, PlanetBit, PlanetBits, Bodies, FarPull, One, ArenaRadius,
-  Turn0, Thrust0 = Turn0 + 4, MaxSpeed0 = Thrust0 + 4, ClampScale0 = MaxSpeed0 + 4,
-  Steps = ClampScale0 + 4, Dither, Touching, Cos, Sin,
-  Words,
-}
-/** What the C did with a ship: moved it; moved it, and it touches something or may fire; left it to the JavaScript. */
-export const enum ShipStop {
-  Moved, Effects, Redo,
-}
-/** #clearance's binding: arrays, then words; Want0 starts TEMPLATE_COUNT pairs (radius counts: 0 or 1, plus). */
-export const enum ClearMem {
-  Alive, Type, Radius, X, Y, RsqrtSeed,
-  Count,
-}
-export const enum ClearWord {
-  Capacity, PosShift, One, Templates, OtherPlus, WideOpen, Want0,
-}
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */
 const FAR_PULL = 2;
 
@@ -333,14 +293,12 @@ export class Game implements Simulation, Focus {
   #cy = 0;
   /** The platform's native loops (modules/native.ts), or null: the JavaScript here runs. */
   readonly #kernels: Kernels | null;
-  /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
+  /** #moveShots's binding for `#kernels.shots` (NATIVE_LAYOUT.shot), or null: the JavaScript. */
   readonly #shots: Binding | null = null;
-  /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
-  readonly #clear: Binding | null = null;
-  /** #moveShips's binding for `#kernels.ship` (ShipMem, ShipWord). */
+  /** #moveShips's binding for `#kernels.ship` (NATIVE_LAYOUT.ship), or null: the JavaScript. */
   readonly #shipsBinding: Binding | null = null;
 
-  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, kernels: Kernels | null = null) {
+  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, native: NativeOptions | null = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -414,14 +372,16 @@ export class Game implements Simulation, Focus {
     this.#ramDamage = Math.round(((RAM_DAMAGE_FACTOR * STEP_HZ) / POS_ONE) * 65536);
     this.#rng = new Random(this.seed);
     this.#grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
-    this.#kernels = kernels;
-    if (kernels !== null) {
-      const e = entities;
-      const b = new Binding([
-        e.x, e.y, e.vx, e.vy, e.owner, e.type, this.#shotList, this.#doomed, this.expires, this.#gravity, this.radius,
-        this.bodyIndex, this.focusIndex, this.hp, this.playerId, this.prevX, this.prevY, this.#bodyPrevX, this.#bodyPrevY,
-        this.#grid.mask,
-      ], ShotWord.Words);
+    this.#kernels = native?.kernels ?? null;
+    const made = native?.bindings ?? null;
+    const e = entities;
+    if (kernelsFor(native, "shots") !== null) {
+      const b = new Binding(NATIVE_LAYOUT.shot, {
+        x: e.x, y: e.y, vx: e.vx, vy: e.vy, owner: e.owner, type: e.type, list: this.#shotList, doomed: this.#doomed,
+        expires: this.expires, gravity: this.#gravity, radius: this.radius, bodyIndex: this.bodyIndex, focusIndex: this.focusIndex,
+        hp: this.hp, playerId: this.playerId, prevX: this.prevX, prevY: this.prevY, bodyPrevX: this.#bodyPrevX,
+        bodyPrevY: this.#bodyPrevY, mask: this.#grid.mask,
+      }, 0, made);
       const w = b.words;
       const at = b.scalars;
       w[at + ShotWord.GridHalf] = GRID_HALF;
@@ -443,29 +403,15 @@ export class Game implements Simulation, Focus {
       w[at + ShotWord.ArmSteps] = SHOT_ARM_STEPS;
       w[at + ShotWord.ShotBase] = SHOT_BASE;
       if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
-      for (let t = 0; t < SHOT_TYPES; t++) w[at + ShotWord.Life0 + t] = WEAPON_LIFE[t];
+      for (let t = 0; t < SHOT_TYPES; t++) w[at + ShotWord.Life + t] = WEAPON_LIFE[t];
       this.#shots = b;
-      const c = new Binding([e.alive, e.type, this.radius, e.x, e.y, this.#rsqrtSeed], ClearWord.Want0 + 2 * TEMPLATE_COUNT);
-      const cw = c.words;
-      const ct = c.scalars;
-      cw[ct + ClearWord.Capacity] = e.capacity;
-      cw[ct + ClearWord.PosShift] = POS_SHIFT;
-      cw[ct + ClearWord.One] = ONE;
-      cw[ct + ClearWord.Templates] = TEMPLATE_COUNT;
-      cw[ct + ClearWord.OtherPlus] = SPAWN_SUN_CLEARANCE;
-      cw[ct + ClearWord.WideOpen] = WIDE_OPEN;
-      // What #clearance wants clear of each template: its radius and this much, or this much alone.
-      for (let t = 0; t < TEMPLATE_COUNT; t++) {
-        const kind = TEMPLATE_KIND[t];
-        const shot = kind === Kind.Shot;
-        cw[ct + ClearWord.Want0 + 2 * t] = shot ? 0 : 1;
-        cw[ct + ClearWord.Want0 + 2 * t + 1] = kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
-      }
-      this.#clear = c;
-      const sb = new Binding([
-        e.x, e.y, e.vx, e.vy, e.rot, e.type, this.radius, this.focusIndex, players.input, this.prevX, this.prevY, this.sine,
-        this.#gravity, this.#contact, this.bodyIndex, this.#bodyPull, this.#grid.mask,
-      ], ShipWord.Words);
+    }
+    if (kernelsFor(native, "ship") !== null) {
+      const sb = new Binding(NATIVE_LAYOUT.ship, {
+        x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, type: e.type, radius: this.radius, focusIndex: this.focusIndex,
+        input: players.input, prevX: this.prevX, prevY: this.prevY, sine: this.sine, gravity: this.#gravity,
+        contact: this.#contact, bodyIndex: this.bodyIndex, pull: this.#bodyPull, mask: this.#grid.mask,
+      }, 0, made);
       const sw = sb.words;
       const st = sb.scalars;
       if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
@@ -490,10 +436,10 @@ export class Game implements Simulation, Focus {
       sw[st + ShipWord.One] = ONE;
       sw[st + ShipWord.ArenaRadius] = ARENA_RADIUS;
       for (let t = 0; t < SHIP_TYPES; t++) {
-        sw[st + ShipWord.Turn0 + t] = SHIP_TURN[t];
-        sw[st + ShipWord.Thrust0 + t] = SHIP_THRUST[t];
-        sw[st + ShipWord.MaxSpeed0 + t] = SHIP_MAX_SPEED[t];
-        sw[st + ShipWord.ClampScale0 + t] = CLAMP_SCALE[t];
+        sw[st + ShipWord.Turn + t] = SHIP_TURN[t];
+        sw[st + ShipWord.Thrust + t] = SHIP_THRUST[t];
+        sw[st + ShipWord.MaxSpeed + t] = SHIP_MAX_SPEED[t];
+        sw[st + ShipWord.ClampScale + t] = CLAMP_SCALE[t];
       }
       this.#shipsBinding = sb;
     }
@@ -802,8 +748,6 @@ export class Game implements Simulation, Focus {
    * #unit) only for what is too close.
    */
   clearance(x: number, y: number): number {
-    const c = this.#clear;
-    if (c !== null) return this.#kernels!.clearance(c.layout, c.m0, c.m1, c.m2, c.m3, x, y);
     const e = this.entities;
     let worst = WIDE_OPEN;
     for (let i = 0; i < e.capacity; i++) {
@@ -1152,7 +1096,7 @@ export class Game implements Simulation, Focus {
     let k = 0;
     for (;;) {
       k = k0.shots(b.layout, b.m0, b.m1, b.m2, b.m3, k, n, dc);
-      n = w[at + ShotWord.Count];
+      n = w[at + ShotWord.Listed];
       dc = w[at + ShotWord.Doomed];
       const why = w[at + ShotWord.Why];
       if (why === ShotStop.Done) break;

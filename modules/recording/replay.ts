@@ -6,7 +6,7 @@
  * device bench and the cross-engine tests (on XS) all replay through this.
  */
 import type { Host } from "../host";
-import type { Kernels } from "../native";
+import type { Kernels, KernelName, NativeOptions } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { C } from "../protocol/counters";
@@ -30,10 +30,19 @@ export function installedKernels(): Kernels | null {
   return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ?? null;
 }
 
+/**
+ * The installed kernels as match options, less those named in `globalThis.lwarJs` (a list of
+ * kernel names the entry point runs in JavaScript, for measuring what each saves).
+ */
+export function installedNative(): NativeOptions | null {
+  const kernels = installedKernels();
+  if (kernels === null) return null;
+  return { kernels, js: (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs ?? [] };
+}
+
 class ReplayHost implements Host {
   time = 0;
   sink: ReplayLog | null = null;
-  readonly kernels = installedKernels();
   send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
   now(): number {
     return this.time;
@@ -77,7 +86,7 @@ export class Replayer {
     const h = this.reader.header;
     this.#host.time = h.start;
     this.#host.sink = log;
-    const { server, game } = createMatch(h.config, this.#host, h.seed);
+    const { server, game } = createMatch(h.config, this.#host, h.seed, installedNative());
     this.server = server;
     this.game = game;
     // Deaths reach the log as they do on the hosts.

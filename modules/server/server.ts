@@ -17,67 +17,27 @@ import { ConfigError, type Config } from "../config";
 import type { Core, Host } from "../host";
 import { C, createCounters } from "../protocol/counters";
 import {
-  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
+  CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
+import { setU32 } from "../protocol/bytes";
 import {
   INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, MAX_MESSAGES,
-  validatePacket, writeId, writeStats,
+  validateFromClient, writeAdd, writeId, writeStats,
 } from "../protocol/codec";
 import { DUPLICATE, Endpoint, finishPacket, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { KickReason, LogEvent } from "./events";
-import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
-import { Binding, type Kernels } from "../native";
+import { NativePriorityPlanner, PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import { kernelsFor, type NativeOptions } from "../native";
+import { type EntryPacker, JsEntryPacker, NativeEntryPacker } from "./entries";
+import { type EntitySync, JsEntitySync, NativeEntitySync } from "./entity-sync";
 import type { Focus, Players, Simulation } from "../sim";
-import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 import { Admission, HANDSHAKE_MEMORY, LEFT_MEMORY, PORT_HINT_MASK } from "./admission";
 import { BROADCAST_BYTES, Session } from "./session";
 import { Pilots } from "./pilots";
 import { Schedule } from "./schedule";
 import { ServerState } from "./state";
-
-const POS_HALF = 1 << (POS_SHIFT - 1);
-
-/** The Update entry loop's binding for native kernels (hosts/moddable/kernels.c reads the same numbers). */
-export const enum PackMem {
-  Entries, Encoded, X, Y, VX, VY, Rot, Health, List,
-  Count,
-}
-export const enum PackWord {
-  MaxPacket, Entry, StepHz, PosShift, AngleBits, Centidegrees, O, K,
-  Count,
-}
-/** #sync's binding for native kernels; Queue0 is the first of maxPlayers queue offsets. */
-export const enum SyncMem {
-  Dirty, Alive, Generation, Known, Owner, Type, Arena, Actions, Changed, Active, DirtyAny,
-  Count,
-}
-export const enum SyncWord {
-  Capacity, Words, ActionRoom, Header, AddType, RemoveType, QueueBytes, Keep, Used, Seq, Messages, State, Queue0,
-}
-/** The receive fast path's binding for native kernels: the receive buffer, then words. */
-export const enum PeekMem {
-  Rx,
-  Count,
-}
-export const enum PeekWord {
-  AppId, InputType, Forward, Backward, Left, Right, Shooting, Ack, Timestamp, Input,
-  Count,
-}
-/** What `peek` found: a packet for the general path, an ack alone, an ack and one Input. */
-export const enum PeekKind {
-  Other, Ack, AckInput,
-}
-/** Why a native sync stopped: the slot is done, its queue is at the line it keeps, or the action list is full. */
-export const enum SyncStop {
-  Done, Room, Actions,
-}
-/** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
-const APP_ID_I32 = APP_ID | 0;
-/** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
-const INPUT_SHAPE = (1 << 8) | Msg.Input;
-const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
 /** How often empty slots are looked at for bots to fill (config.bots), ms. */
@@ -173,21 +133,14 @@ export class Server implements Core, EntityListener, Players {
   readonly #dirtyAny!: Uint8Array;
   readonly #words: number;
   #closed = false;
-  /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
-  readonly #kernels: Kernels | null;
-  /** The Update entry loop's binding for `#kernels.pack` (PackMem, PackWord). */
-  readonly #pack: Binding | null = null;
-  /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
-  readonly #syncBinding: Binding | null = null;
-  /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
-  readonly #peek: Binding | null = null;
+  /** The native loops this server was given (modules/native.ts), or null. */
+  readonly #native: NativeOptions | null;
+  /** The Update entry loop: the JavaScript or the native kernel's, chosen at start-up. */
+  readonly #packer: EntryPacker;
+  /** The entity sync of one player: the JavaScript or the native kernel's, chosen at start-up. */
+  readonly #entitySync: EntitySync;
+  /** The Adds and Removes a native sync queued, for the planner (~index: a Remove). */
   readonly #actions!: Int32Array;
-  /**
-   * With native kernels: the indices added or removed since the last sync, for everyone
-   * (#markIndex sets one bit; the sync merges them into each player's dirty bits).
-   */
-  readonly #changed!: Int32Array;
-  #changedAny = false;
 
   /** The server's own bots (config.bots): which slots they fly, and their pilots. */
   readonly pilots: Pilots;
@@ -195,7 +148,7 @@ export class Server implements Core, EntityListener, Players {
   /** Each player's ship (the game's focus), for the pilots; null without a game. */
   #focus: Focus | null = null;
 
-  constructor(config: Config, host: Host) {
+  constructor(config: Config, host: Host, native: NativeOptions | null = null) {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
@@ -232,8 +185,7 @@ export class Server implements Core, EntityListener, Players {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       this.#dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
-      this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
-      this.#changed = a.i32(host.kernels ? (cap + 31) >> 5 : 0, "entity sync (known, dirty)");
+      this.#actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
@@ -305,46 +257,19 @@ export class Server implements Core, EntityListener, Players {
     this.#offset = new Array<number>(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * config.updateIntervalMs) / n);
     typeTable();
-    this.#kernels = host.kernels ?? null;
-    if (this.#kernels !== null) {
-      const e = this.entities;
-      const b = new Binding([this.#txAndEntries, this.#encoded, e.x, e.y, e.vx, e.vy, e.rot, e.health, this.#list], PackWord.Count);
-      const w = b.words;
-      w[b.scalars + PackWord.MaxPacket] = MAX_PACKET;
-      w[b.scalars + PackWord.Entry] = UPDATE_ENTRY;
-      w[b.scalars + PackWord.StepHz] = STEP_HZ;
-      w[b.scalars + PackWord.PosShift] = POS_SHIFT;
-      w[b.scalars + PackWord.AngleBits] = ANGLE_BITS;
-      w[b.scalars + PackWord.Centidegrees] = CENTIDEGREES;
-      this.#pack = b;
-      const sb = new Binding(
-        [this.#dirty, e.alive, e.generation, this.known, e.owner, e.type, whole, this.#actions, this.#changed, this.active, this.#dirtyAny],
-        SyncWord.Queue0 + n,
-      );
-      const sw = sb.words;
-      const at = sb.scalars;
-      sw[at + SyncWord.Capacity] = cap;
-      sw[at + SyncWord.Words] = this.#words;
-      sw[at + SyncWord.ActionRoom] = cap;
-      sw[at + SyncWord.Header] = RELIABLE_HEADER;
-      sw[at + SyncWord.AddType] = Msg.Add;
-      sw[at + SyncWord.RemoveType] = Msg.Remove;
-      sw[at + SyncWord.QueueBytes] = q;
-      sw[at + SyncWord.Keep] = MAX_PACKET + this.#leaveReserve;
-      for (let i = 0; i < n; i++) sw[at + SyncWord.Queue0 + i] = queues[i].byteOffset;
-      this.#syncBinding = sb;
-      const pb = new Binding([this.#rx], PeekWord.Count);
-      const pw = pb.words;
-      const pt = pb.scalars;
-      pw[pt + PeekWord.AppId] = APP_ID_I32;
-      pw[pt + PeekWord.InputType] = Msg.Input;
-      pw[pt + PeekWord.Forward] = INPUT_FORWARD;
-      pw[pt + PeekWord.Backward] = INPUT_BACKWARD;
-      pw[pt + PeekWord.Left] = INPUT_LEFT;
-      pw[pt + PeekWord.Right] = INPUT_RIGHT;
-      pw[pt + PeekWord.Shooting] = INPUT_SHOOTING;
-      this.#peek = pb;
-    }
+    // Each loop picks its implementation once: the native kernel's if given, else the JavaScript.
+    this.#native = native;
+    const entries = { all: this.#txAndEntries, encoded: this.#encoded, entities: this.entities, list: this.#list };
+    const pack = kernelsFor(native, "pack");
+    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    const memory = {
+      entities: this.entities, dirty: this.#dirty, known: this.known, endpoints: this.endpoints,
+      keep: MAX_PACKET + this.#leaveReserve, frontSince: this.#frontSince,
+    };
+    const sync = kernelsFor(native, "sync");
+    this.#entitySync = sync !== null
+      ? new NativeEntitySync(memory, whole, queues, this.#actions, this.#planner, sync, native)
+      : new JsEntitySync(memory, { add: (to, i) => this.#sendAdd(to, i), remove: (to, i) => this.#sendRemove(to, i) }, this.#planner);
     t.now = host.now();
     this.#cycleStart = t.now;
     this.#nextStats = t.now;
@@ -376,10 +301,15 @@ export class Server implements Core, EntityListener, Players {
     if (this.#state.sim !== null) throw new RangeError("the server already hosts a simulation");
     this.#state.sim = sim;
     this.#focus = focus;
-    if (focus !== null)
-      this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
-        limit: this.#updateLimit(), kernels: this.#kernels, list: this.#list, actions: this.#actions,
-      });
+    if (focus !== null) {
+      const plan = kernelsFor(this.#native, "plan");
+      const options = { limit: this.#updateLimit() };
+      const n = this.config.maxPlayers;
+      this.#planner = plan !== null
+        ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#list, this.#actions, this.#native)
+        : new PriorityPlanner(this.entities, n, focus, options);
+      this.#entitySync.planner = this.#planner;
+    }
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
   }
 
@@ -428,13 +358,9 @@ export class Server implements Core, EntityListener, Players {
     const rx = this.#rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    // What clients send most, an ack alone or with one Input, checked and read in C where
-    // the host has the native loops (#handleFast); everything else goes the general way.
-    const peek = this.#peek;
-    const kind = peek !== null ? this.#kernels!.peek(peek.layout, peek.m0, peek.m1, peek.m2, peek.m3, length) : PeekKind.Other;
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
-    if (kind === PeekKind.Other && !this.#validate(length)) return;
+    if (!validateFromClient(this.#rxView, rx, length, this.counters, this.#offsets)) return;
     const now = this.host.now();
     this.#state.now = now;
     let slot = this.#admission.find(address, port);
@@ -443,26 +369,8 @@ export class Server implements Core, EntityListener, Players {
       if (slot < 0) return;
       this.#joined(slot);
     }
-    if (kind !== PeekKind.Other) this.#handleFast(slot, now, kind, peek!);
-    else this.#handle(slot, now);
+    this.#handle(slot, now);
     if (this.#state.kickPending) this.#processKicks();
-  }
-
-  /**
-   * validatePacket, with a fast path for what clients send most: an ack alone (14 bytes) and
-   * an ack with one Input (20 bytes). Both are valid exactly when the app id and the counts
-   * and type bytes match; two DataView reads tell. On XS each typed-array access is costly.
-   */
-  #validate(length: number): boolean {
-    const v = this.#rxView;
-    if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
-      const shape = v.getInt32(12) >> 8;
-      if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-        this.#offsets[0] = HEADER_SIZE + 1;
-        return true;
-      }
-    }
-    return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
   }
 
   /**
@@ -500,42 +408,15 @@ export class Server implements Core, EntityListener, Players {
     return true;
   }
 
-  /** #handle for an ack alone or an ack and one Input, as `peek` read them (native kernels). */
-  #handleFast(slot: number, now: number, kind: number, peek: Binding): void {
-    const ep = this.endpoints[slot];
-    const w = peek.words;
-    const at = peek.scalars;
-    const ack = w[at + PeekWord.Ack];
-    // The usual case, an ack of nothing new from an announced player, without the call.
-    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
-    else if (!this.#acknowledged(slot, ep, ack, now)) return;
-    if (kind === PeekKind.Ack) return;
-    const ts = w[at + PeekWord.Timestamp];
-    if (ep.hasTimestamp) {
-      const ahead = (ts - ep.newestTimestamp) | 0;
-      if (ahead < 0) {
-        this.counters[C.StaleUnreliable]++;
-        return;
-      }
-      const elapsed = now - ep.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-        this.counters[C.FutureTimestamp]++;
-        return;
-      }
-    }
-    ep.newestTimestamp = ts;
-    ep.newestAt = now;
-    ep.hasTimestamp = true;
-    this.#inputAt[slot] = now;
-    this.input[slot] = w[at + PeekWord.Input];
-  }
-
   #handle(slot: number, now: number): void {
     const rx = this.#rx;
     const ep = this.endpoints[slot];
     const counters = this.counters;
     const v = this.#rxView;
-    if (!this.#acknowledged(slot, ep, v.getInt32(4), now)) return;
+    const ack = v.getInt32(4);
+    // The usual case, an ack of nothing new from an announced player, without the call.
+    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
+    else if (!this.#acknowledged(slot, ep, ack, now)) return;
     const rel = rx[12];
     const unrel = rx[13];
     const offsets = this.#offsets;
@@ -613,12 +494,7 @@ export class Server implements Core, EntityListener, Players {
     const o = this.#reserve(to, Msg.Add, 9);
     const e = this.entities;
     if (o < 0) return false;
-    // writeAdd's layout (id, owner, type), with two DataView writes: this runs for every
-    // entity and player.
-    const ep = this.endpoints[to];
-    ep.view.setUint32(o, ((e.generation[index] << 16) | index) >>> 0);
-    ep.view.setUint32(o + 4, e.owner[index]);
-    ep.buf[o + 8] = e.type[index];
+    writeAdd(this.endpoints[to].buf, o, ((e.generation[index] << 16) | index) >>> 0, e.owner[index], e.type[index]);
     this.known[to * e.capacity + index] = e.generation[index];
     this.#planner.added(to, index);
     return true;
@@ -629,7 +505,7 @@ export class Server implements Core, EntityListener, Players {
     const k = to * this.entities.capacity + index;
     const o = this.#reserve(to, Msg.Remove, 4);
     if (o < 0) return false;
-    this.endpoints[to].view.setUint32(o, ((this.known[k] << 16) | index) >>> 0);
+    writeId(this.endpoints[to].buf, o, ((this.known[k] << 16) | index) >>> 0);
     this.known[k] = 0;
     this.#planner.removed(to, index);
     return true;
@@ -638,13 +514,8 @@ export class Server implements Core, EntityListener, Players {
   /** EntityListener: every player reconciles this index at its next chance. */
   entityAdded(index: number): void {
     // A new id in this cache slot: its bytes now, the state at the next encoding.
-    const id = this.entities.id(index);
-    const all = this.#txAndEntries;
-    const at = MAX_PACKET + index * UPDATE_ENTRY;
-    all[at] = id >>> 24;
-    all[at + 1] = id >>> 16;
-    all[at + 2] = id >>> 8;
-    all[at + 3] = id;
+    // The id is the entry's first field (UpdateEntryAt.id).
+    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.entities.id(index));
     this.#encoded[index] = 0;
     this.#markIndex(index);
   }
@@ -654,11 +525,6 @@ export class Server implements Core, EntityListener, Players {
   }
 
   #markIndex(index: number): void {
-    if (this.#syncBinding !== null) {
-      this.#changed[index >> 5] |= 1 << (index & 31);
-      this.#changedAny = true;
-      return;
-    }
     const words = this.#words;
     const bit = 1 << (index & 31);
     const dirty = this.#dirty;
@@ -685,93 +551,14 @@ export class Server implements Core, EntityListener, Players {
    * that is gone or replaced, Add what lives that it does not know.
    */
   #sync(): void {
-    if (this.#syncBinding !== null) {
-      this.#syncNative(this.#syncBinding);
-      return;
-    }
-    const e = this.entities;
-    const cap = e.capacity;
-    const alive = e.alive;
-    const gen = e.generation;
-    const words = this.#words;
-    const dirty = this.#dirty;
-    const known = this.known;
-    const clz = Math.clz32;
+    const sync = this.#entitySync;
     for (let s = 0; s < this.config.maxPlayers; s++) {
       if (this.#dirtyAny[s] === 0) continue;
       if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
         this.#dirtyAny[s] = 0;
         continue;
       }
-      const ep = this.endpoints[s];
-      let done = true;
-      for (let j = 0, w = s * words; j < words; j++, w++) {
-        let bits = dirty[w];
-        while (bits !== 0) {
-          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + this.#leaveReserve) {
-            done = false;
-            break;
-          }
-          const low = bits & -bits;
-          const i = (j << 5) + 31 - clz(low);
-          const k = s * cap + i;
-          const now = alive[i] !== 0 ? gen[i] : 0;
-          if (known[k] !== now) {
-            if (known[k] !== 0 && !this.#sendRemove(s, i)) {
-              done = false;
-              break;
-            }
-            if (now !== 0 && !this.#sendAdd(s, i)) {
-              done = false;
-              break;
-            }
-          }
-          bits ^= low;
-        }
-        dirty[w] = bits;
-        if (!done) break;
-      }
-      if (done) this.#dirtyAny[s] = 0;
-    }
-  }
-
-  /**
-   * #sync in C (hosts/moddable/kernels.c, xs_lwar_sync): per player, the C reconciles the
-   * dirty indices and writes the Adds and Removes into the queue while it keeps its line;
-   * the endpoint's counts and the planner are brought up to date here from what it did.
-   */
-  #syncNative(b: Binding): void {
-    const k = this.#kernels!;
-    const w = b.words;
-    const at = b.scalars;
-    const actions = this.#actions;
-    const planner = this.#planner;
-    if (this.#changedAny) {
-      // What changed since the last sync, into every present player's dirty bits (as
-      // #markIndex does at once without the kernels).
-      this.#changedAny = false;
-      k.merge(b.layout, b.m0, b.m1, b.m2, b.m3, this.config.maxPlayers);
-    }
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
-        this.#dirtyAny[s] = 0;
-        continue;
-      }
-      const ep = this.endpoints[s];
-      let state: number = SyncStop.Actions;
-      while (state === SyncStop.Actions) {
-        w[at + SyncWord.Used] = ep.usedBytes;
-        w[at + SyncWord.Seq] = ep.nextSeq;
-        const n = k.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
-        ep.usedBytes = w[at + SyncWord.Used];
-        if (ep.count === 0) this.#frontSince[s] = this.#now;
-        ep.count += w[at + SyncWord.Messages];
-        ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
-        state = w[at + SyncWord.State];
-        if (n !== 0) planner.applyActions(s, actions, n);
-      }
-      if (state === SyncStop.Done) this.#dirtyAny[s] = 0;
+      if (sync.slot(s, this.#now)) this.#dirtyAny[s] = 0;
     }
   }
 
@@ -931,20 +718,13 @@ export class Server implements Core, EntityListener, Players {
   #sendUpdates(slot: number, now: number, stats: boolean): void {
     const ep = this.endpoints[slot];
     const tx = this.#tx;
-    const all = this.#txAndEntries;
-    const encoded = this.#encoded;
     const list = this.#list;
     const e = this.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const erot = e.rot;
-    const ehealth = e.health;
+    const packer = this.#packer;
     // Entries stay valid until the entities change in place (a game step bumps the
     // version); an entity added at a reused index is re-encoded (entityAdded).
     if (e.version !== this.#encodedVersion) {
-      encoded.fill(0);
+      this.#encoded.fill(0);
       this.#encodedVersion = e.version;
     }
     const n = this.#planner.plan(slot, list, now);
@@ -963,58 +743,9 @@ export class Server implements Core, EntityListener, Players {
         tx[o] = Msg.Update;
         const numAt = o + 1;
         o += 2;
-        // Entries of consecutive indices lie side by side in the cache: each run of them
-        // in the plan is one copyWithin.
-        const room = MAX_PACKET - UPDATE_ENTRY;
-        const pack = this.#pack;
-        if (pack !== null) {
-          // The same loop in C (hosts/moddable/kernels.c).
-          pos = this.#kernels!.pack(pack.layout, pack.m0, pack.m1, pack.m2, pack.m3, pos, n, o);
-          o = pack.words[pack.scalars + PackWord.O];
-          k = pack.words[pack.scalars + PackWord.K];
-        }
-        while (pos < n && o <= room && k < 255) {
-          const first = list[pos];
-          let i = first;
-          const start = o;
-          do {
-            if (encoded[i] === 0) {
-              // The entry after a change: fixed point to wire units (modules/units.ts),
-              // rounded half up and clamped to int16, written in place (the layout of
-              // codec.writeUpdateEntry; a test checks it against units.ts). Inlined: on XS a
-              // call costs as much as the writes. The id's bytes are written when the entity
-              // is added (entityAdded); only the state changes here.
-              const at = MAX_PACKET + i * UPDATE_ENTRY;
-              let v = (ex[i] + POS_HALF) >> POS_SHIFT;
-              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
-              all[at + 4] = v >> 8;
-              all[at + 5] = v;
-              v = (ey[i] + POS_HALF) >> POS_SHIFT;
-              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
-              all[at + 6] = v >> 8;
-              all[at + 7] = v;
-              v = (evx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
-              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
-              all[at + 8] = v >> 8;
-              all[at + 9] = v;
-              v = (evy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
-              v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
-              all[at + 10] = v >> 8;
-              all[at + 11] = v;
-              v = ((erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS;
-              all[at + 12] = v >> 8;
-              all[at + 13] = v;
-              v = ehealth[i];
-              all[at + 14] = v > 100 ? 100 : v;
-              encoded[i] = 1;
-            }
-            pos++;
-            i++;
-            o += UPDATE_ENTRY;
-            k++;
-          } while (pos < n && list[pos] === i && o <= room && k < 255);
-          all.copyWithin(start, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
-        }
+        pos = packer.pack(pos, n, o);
+        o = packer.o;
+        k = packer.k;
         tx[numAt] = k;
         unrel++;
         this.counters[C.UpdatesSent]++;
@@ -1044,6 +775,7 @@ export class Server implements Core, EntityListener, Players {
   }
 }
 
-export function createServer(config: Config, host: Host): Server {
-  return new Server(config, host);
+/** A server on `host`; `native` gives it native loops (modules/native.ts). */
+export function createServer(config: Config, host: Host, native: NativeOptions | null = null): Server {
+  return new Server(config, host, native);
 }

@@ -6,7 +6,9 @@
  */
 import { Arena } from "../arena";
 import { NO_PLAYER, type EntityTable } from "../game/entities";
-import { Binding, type Kernels } from "../native";
+import { Binding, type Kernels, type NativeOptions } from "../native";
+import { NATIVE_LAYOUT } from "../native-layout";
+import { PlanWord } from "../native-words";
 import type { Focus } from "../sim";
 import { POS_SHIFT } from "../units";
 
@@ -100,27 +102,6 @@ export interface PriorityOptions {
   far?: number;
   /** Most entities one plan lists: what the server's packets per tick can carry (default: all). */
   limit?: number;
-  /**
-   * Native plan and commit (modules/native.ts), bound to the one list every plan and
-   * commit is given; without them the methods below run.
-   */
-  kernels?: Kernels | null;
-  list?: Uint16Array;
-  /** The server's entity sync actions (applyActions), in the list's buffer. */
-  actions?: Int32Array;
-}
-
-/**
- * The planner's binding for native kernels (hosts/moddable/kernels.c reads the same
- * numbers): arrays first, then scalar words from `Binding.scalars`.
- */
-export const enum PlanMem {
-  X, Y, VX, VY, Owner, Steady, FocusX, FocusY, FocusIndex, Sets, Tick, Cursor, Known, List, Actions,
-  Count,
-}
-export const enum PlanWord {
-  Capacity, Words, Limit, Near, Mid, Far, HasFocus, HasSteady, PosShift, OwnEnd, FreshEnd, CarriedEnd, Planned,
-  Count,
 }
 
 /**
@@ -169,10 +150,6 @@ export class PriorityPlanner implements UpdatePlanner {
   #ownEnd = 0;
   #freshEnd = 0;
   #carriedEnd = 0;
-  readonly #kernels: Kernels | null;
-  readonly #binding: Binding | null = null;
-  readonly #list: Uint16Array | null;
-  readonly #actions: Int32Array | null;
 
   constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
     this.#entities = entities;
@@ -195,33 +172,11 @@ export class PriorityPlanner implements UpdatePlanner {
     }
     a.done();
     this.#bytes = a.bytes;
-    this.#kernels = options?.kernels ?? null;
-    this.#list = options?.list ?? null;
-    this.#actions = options?.actions ?? null;
-    if (this.#kernels !== null) {
-      if (this.#list === null) throw new RangeError("PriorityPlanner: native kernels need the list every plan uses");
-      const e = entities;
-      const f = focus;
-      const steady = f !== null && f.steady !== undefined ? f.steady : null;
-      // Absent focus or steady: any aligned array stands in; the flags say not to read it.
-      const b = new Binding([
-        e.x, e.y, e.vx, e.vy, e.owner, steady ?? this.#tick,
-        f !== null ? f.focusX : this.#tick, f !== null ? f.focusY : this.#tick, f !== null ? f.focusIndex : this.#tick,
-        this.#sets, this.#tick, this.#carryCursor, this.#known, this.#list, options?.actions ?? this.#list,
-      ], PlanWord.Count);
-      const w = b.words;
-      const at = b.scalars;
-      w[at + PlanWord.Capacity] = this.#cap;
-      w[at + PlanWord.Words] = this.#words;
-      w[at + PlanWord.Limit] = this.limit;
-      w[at + PlanWord.Near] = this.near;
-      w[at + PlanWord.Mid] = this.mid;
-      w[at + PlanWord.Far] = this.far;
-      w[at + PlanWord.HasFocus] = f !== null ? 1 : 0;
-      w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
-      w[at + PlanWord.PosShift] = POS_SHIFT;
-      this.#binding = b;
-    }
+  }
+
+  /** The planner's state arrays, for a native planner's binding. */
+  protected state(): { tick: Int32Array; cursor: Int32Array; sets: Int32Array; known: Uint8Array } {
+    return { tick: this.#tick, cursor: this.#carryCursor, sets: this.#sets, known: this.#known };
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
@@ -247,11 +202,6 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   applyActions(slot: number, actions: Int32Array, n: number): void {
-    const b = this.#binding;
-    if (b !== null && actions === this.#actions) {
-      this.#kernels!.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
-      return;
-    }
     for (let j = 0; j < n; j++) {
       const i = actions[j];
       if (i < 0) this.removed(slot, ~i);
@@ -267,13 +217,6 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   plan(slot: number, list: Uint16Array, _now: number): number {
-    const b = this.#binding;
-    if (b !== null) {
-      if (list !== this.#list) throw new RangeError("PriorityPlanner: plan with a list other than the bound one");
-      const n = this.#kernels!.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
-      this.#plannedSlot = slot;
-      return n;
-    }
     const tick = this.#tick[slot] + 1;
     this.#tick[slot] = tick;
     const words = this.#words;
@@ -321,11 +264,6 @@ export class PriorityPlanner implements UpdatePlanner {
   commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
     if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
     this.#plannedSlot = -1;
-    const b = this.#binding;
-    if (b !== null) {
-      this.#kernels!.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
-      return;
-    }
     const e = this.#entities;
     const ex = e.x;
     const ey = e.y;
@@ -385,5 +323,78 @@ export class PriorityPlanner implements UpdatePlanner {
 
   poolBytes(): number {
     return this.#bytes;
+  }
+}
+
+/**
+ * PriorityPlanner with plan, commit and applyActions in C (hosts/moddable/kernels.c:
+ * xs_lwar_plan, xs_lwar_commit, xs_lwar_notify), bound to the one list every plan and
+ * commit is given and the one action list the server's sync fills; the rest is the
+ * JavaScript above, on the same state.
+ */
+export class NativePriorityPlanner extends PriorityPlanner {
+  readonly #kernels: Kernels;
+  readonly #b: Binding;
+  readonly #list: Uint16Array;
+  readonly #actions: Int32Array;
+  #plannedSlot = -1;
+
+  constructor(
+    entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options: PriorityOptions, kernels: Kernels,
+    list: Uint16Array, actions: Int32Array, native: NativeOptions | null,
+  ) {
+    super(entities, maxPlayers, focus, options);
+    const e = entities;
+    const f = focus;
+    const st = this.state();
+    const steady = f !== null && f.steady !== undefined ? f.steady : null;
+    // Absent focus or steady: any aligned array stands in; the flags say not to read it.
+    const b = new Binding(
+      NATIVE_LAYOUT.plan,
+      {
+        x: e.x, y: e.y, vx: e.vx, vy: e.vy, owner: e.owner, steady: steady ?? st.tick,
+        focusX: f !== null ? f.focusX : st.tick, focusY: f !== null ? f.focusY : st.tick, focusIndex: f !== null ? f.focusIndex : st.tick,
+        sets: st.sets, tick: st.tick, cursor: st.cursor, known: st.known, list, actions,
+      },
+      0, native?.bindings ?? null,
+    );
+    const w = b.words;
+    const at = b.scalars;
+    w[at + PlanWord.Capacity] = e.capacity;
+    w[at + PlanWord.Words] = (e.capacity + 31) >> 5;
+    w[at + PlanWord.Limit] = this.limit;
+    w[at + PlanWord.Near] = this.near;
+    w[at + PlanWord.Mid] = this.mid;
+    w[at + PlanWord.Far] = this.far;
+    w[at + PlanWord.HasFocus] = f !== null ? 1 : 0;
+    w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
+    w[at + PlanWord.PosShift] = POS_SHIFT;
+    this.#kernels = kernels;
+    this.#b = b;
+    this.#list = list;
+    this.#actions = actions;
+  }
+
+  override applyActions(slot: number, actions: Int32Array, n: number): void {
+    if (actions !== this.#actions) {
+      super.applyActions(slot, actions, n);
+      return;
+    }
+    const b = this.#b;
+    this.#kernels.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
+  }
+
+  override plan(slot: number, list: Uint16Array, _now: number): number {
+    if (list !== this.#list) throw new RangeError("NativePriorityPlanner: plan with a list other than the bound one");
+    const b = this.#b;
+    this.#plannedSlot = slot;
+    return this.#kernels.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
+  }
+
+  override commit(slot: number, _list: Uint16Array, sent: number, _now: number): void {
+    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
+    this.#plannedSlot = -1;
+    const b = this.#b;
+    this.#kernels.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
   }
 }

@@ -22,7 +22,7 @@ export function makeWorld(overrides?: Partial<Config>, seed = 1, kernels: Kernel
   const entities = new EntityTable(config.maxEntities);
   const n = config.maxPlayers;
   const players = { input: new Uint8Array(n), ship: new Uint8Array(n), weapon: new Uint8Array(n), scores: new Uint16Array(MAX_PLAYERS) };
-  const game = new Game(config, entities, players, seed, kernels);
+  const game = new Game(config, entities, players, seed, { kernels });
   return { config, entities, players, game };
 }
 

@@ -59,8 +59,8 @@ if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined" && xs.args[
  * into a server: the hash of its counters and the players' input bits after each.
  */
 export function receiveStorm(seed: number, count: number, kernels: Kernels | null): { hash: number; counters: Uint32Array } {
-  const host = new QuietHost(kernels);
-  const { server } = createMatch(makeConfig({ maxPlayers: 2 }), host, 1);
+  const host = new QuietHost();
+  const { server } = createMatch(makeConfig({ maxPlayers: 2 }), host, 1, { kernels });
   // Two players: a Connect each, then their Join acknowledged.
   const connect = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 101];
   const ports = [5001, 5002, 5003];
@@ -116,10 +116,6 @@ export function receiveStorm(seed: number, count: number, kernels: Kernels | nul
 
 class QuietHost {
   time = 1000;
-  readonly kernels: Kernels | null;
-  constructor(kernels: Kernels | null) {
-    this.kernels = kernels;
-  }
   send(_bytes: Uint8Array, _length: number, _address: string, _port: number): void {}
   now(): number {
     return this.time;

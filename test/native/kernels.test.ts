@@ -120,7 +120,9 @@ describe("native loops", function () {
     it("says which of up to four buffers and what offset each array starts at", function () {
       const a = new ArrayBuffer(64);
       const b = new ArrayBuffer(32);
-      const bind = new Binding([new Int32Array(a, 8, 2), new Uint8Array(b, 3, 4), new Uint16Array(a, 40, 4)], 2);
+      const layout = { arrays: "p q r", words: "s t" };
+      // Given in another order than declared: placed by name.
+      const bind = new Binding(layout, { r: new Uint16Array(a, 40, 4), p: new Int32Array(a, 8, 2), q: new Uint8Array(b, 3, 4) });
       assert.deepEqual(Array.from(bind.words), [0, 8, 1, 3, 0, 40, 0, 0]);
       assert.equal(bind.scalars, 6);
       assert.equal(bind.m0.buffer, a);
@@ -130,8 +132,25 @@ describe("native loops", function () {
     });
 
     it("refuses a fifth buffer", function () {
-      const arrays = [1, 2, 3, 4, 5].map(() => new Int32Array(4));
-      assert.throws(() => new Binding(arrays, 0), /more than 4 buffers/);
+      const layout = { arrays: "a b c d e", words: "" };
+      const arrays = { a: new Int32Array(4), b: new Int32Array(4), c: new Int32Array(4), d: new Int32Array(4), e: new Int32Array(4) };
+      assert.throws(() => new Binding(layout, arrays), /more than 4 buffers/);
+    });
+
+    it("refuses a missing array", function () {
+      const layout = { arrays: "a b", words: "" };
+      assert.throws(() => new Binding(layout, { a: new Int32Array(4) }), /no array "b"/);
+    });
+
+    it("refuses an array it does not declare", function () {
+      const layout = { arrays: "a", words: "" };
+      assert.throws(() => new Binding(layout, { a: new Int32Array(4), z: new Int32Array(4) }), /"z" is not one of its declared arrays/);
+    });
+
+    it("has room for its declared words, runs included, and the tail its owner asks for", function () {
+      const layout = { arrays: "a", words: "s run*4 t tail*0" };
+      const bind = new Binding(layout, { a: new Int32Array(4) }, 3);
+      assert.equal(bind.words.length, 2 + 6 + 3);
     });
   });
 });

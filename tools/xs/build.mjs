@@ -101,7 +101,7 @@ export async function build({ clean = false, verbose = false } = {}) {
   ];
 
   // Rebuild everything when the compiler, the flags or a header change.
-  const headers = [join(here, 'lwxsPlatform.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
+  const headers = [join(here, 'lwxsPlatform.h'), join(here, '..', '..', 'hosts', 'moddable', 'kernels.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
     join(xs, 'sources', 'xsAll.h'), join(xs, 'sources', 'xsCommon.h'), join(xs, 'sources', 'xsScript.h')];
   const stampPath = join(objDir, 'stamp');
   const stamp = createHash('sha256').update(JSON.stringify([cc, flags, version])).digest('hex');

@@ -507,11 +507,8 @@ extern void xs_lwar_commit(txMachine* the);
 extern void xs_lwar_pack(txMachine* the);
 extern void xs_lwar_shots(txMachine* the);
 extern void xs_lwar_sync(txMachine* the);
-extern void xs_lwar_clearance(txMachine* the);
-extern void xs_lwar_peek(txMachine* the);
 extern void xs_lwar_notify(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
-extern void xs_lwar_merge(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -541,11 +538,8 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 8);
 	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
-	lwDefine(the, &xsVar(2), "clearance", xs_lwar_clearance, 7);
-	lwDefine(the, &xsVar(2), "peek", xs_lwar_peek, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
-	lwDefine(the, &xsVar(2), "merge", xs_lwar_merge, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {

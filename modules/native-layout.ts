@@ -1,0 +1,81 @@
+/**
+ * The memory of every native binding (modules/native.ts), declared once. For each binding:
+ * the arrays its kernels read or write, in the order of their numbers; the scalar words
+ * after them; and the codes its kernels return or leave in a word.
+ *
+ * `npm run build:native-header` writes from this hosts/moddable/kernels.h (the C's numbers)
+ * and modules/native-words.ts (the same numbers as const enums for the JavaScript);
+ * test/native/layout.test.ts fails when either is stale.
+ */
+
+/**
+ * Names are space-separated in one string per list (on XS a string is one slot where an
+ * array of names is a slot each, and lwxs counts every slot against the board's budget).
+ * A word `name*4` is a run of four words, `name*0` a run whose length the binding's owner
+ * gives (it must come last).
+ */
+export interface BindingLayout {
+  readonly arrays: string;
+  readonly words: string;
+  readonly codes?: string;
+}
+
+export const NATIVE_LAYOUT = {
+  /** PriorityPlanner: plan, commit, notify (modules/server/updates.ts); the last four words are plan's results. */
+  plan: {
+    arrays: "x y vx vy owner steady focusX focusY focusIndex sets tick cursor known list actions",
+    words: "capacity words limit near mid far hasFocus hasSteady posShift ownEnd freshEnd carriedEnd planned",
+  },
+  /** The Update entry loop (modules/server/entries.ts); `o` and `k` are results. */
+  pack: {
+    arrays: "entries encoded x y vx vy rot health list",
+    words: "maxPacket stepHz posShift angleBits centidegrees o k",
+  },
+  /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */
+  sync: {
+    arrays: "dirty alive generation known owner type arena actions",
+    // In and out: the queue's length and next seqno; out: messages written, why it stopped.
+    words: "capacity words actionRoom queueBytes keep used seq messages state queue*0",
+    /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
+    codes: "done room actions",
+  },
+  /** Game#moveShots; `listed`, `doomed`, `why` and `slot` are results. */
+  shot: {
+    arrays:
+      "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask",
+    words:
+      "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 " +
+      "planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
+    /** Why it stopped: done; list[k] hit a ship; list[k] moved and its pull is the JavaScript's. */
+    codes: "done hit pull",
+  },
+  /** Game#moveShip; the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
+  ship: {
+    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask",
+    words:
+      "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift " +
+      "planetBit planetBits bodies farPull one arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    /** What it did: moved the ship; moved it, and it touches something or may fire; left it to the JavaScript. */
+    codes: "moved effects redo",
+  },
+} as const satisfies Record<string, BindingLayout>;
+
+export type BindingName = keyof typeof NATIVE_LAYOUT;
+
+/** A binding's arrays, by name. */
+export type BindingArrays = { readonly [name: string]: ArrayBufferView };
+
+/** The names in a space-separated list. Allocates: start-up and tools only. */
+export function names(list: string | undefined): string[] {
+  return list === undefined || list === "" ? [] : list.split(" ");
+}
+
+/** How many scalar words `layout` declares (a run `name*0` adds none: its owner says how many). */
+export function wordCount(layout: BindingLayout): number {
+  let at = 0;
+  for (const w of names(layout.words)) {
+    const star = w.indexOf("*");
+    at += star < 0 ? 1 : Number(w.slice(star + 1));
+  }
+  return at;
+}
