@@ -16,9 +16,9 @@ export const LWXS = fileURLToPath(new URL("./build/lwxs", import.meta.url));
  * native boundary's implementation classes (one JavaScript and one native object per loop,
  * modules/server/entries.ts and entity-sync.ts) and its declaration about 270 more. The
  * device itself is measured on the emulated ESP32 (`npm run test:esp32`), whose heaps have
- * the margin (docs/memory.md).
+ * the margin (docs/memory.md). The server's bots (pilot.ts, pilots.ts) added the rest.
  */
-export const APP_SLOTS = 4928 + 704;
+export const APP_SLOTS = 4928 + 1024;
 
 export interface XsOptions {
   /** Slot heap for scripts, in slots (lwxs default: 4928, as on ESP32). */
