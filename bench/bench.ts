@@ -84,7 +84,7 @@ export const benchCommand = defineCommand({
     save: { type: "flag", help: "write the results to bench/results.json, the tracked record (without it nothing is written)" },
     out: { type: "string", arg: "FILE", help: "write the results to FILE instead" },
   },
-  notes: `Each case is a recorded busy match replayed into a lone server; see docs/performance.md. Every case gets, on XS, its emulated floating-point operations per tick (float ops). The five 8-player cases also get, under callgrind: x86-64 instructions per tick, the heaviest step in instructions and over the mean step, the instructions of receiving the typical client datagram (an ack + Input), and an ESP32 estimate from cycles = A × instructions + B × float ops, A = ${ESP32.a} (${ESP32.aLow}..${ESP32.aHigh}), B = ${ESP32.b}, on one ${ESP32.mhz} MHz core (an estimate, not a measurement).
+  notes: `Each case is a recorded busy match replayed into a lone server; see docs/performance.md. Every case gets, on XS, its emulated floating-point operations per tick (float ops). The six cases with all 8 slots filled (the five 8-player ones and 4 players + 4 server bots) also get, under callgrind: x86-64 instructions per tick, the heaviest step in instructions and over the mean step, the instructions of receiving the typical client datagram (an ack + Input), and an ESP32 estimate from cycles = A × instructions + B × float ops, A = ${ESP32.a} (${ESP32.aLow}..${ESP32.aHigh}), B = ${ESP32.b}, on one ${ESP32.mhz} MHz core (an estimate, not a measurement).
 
 Timings suffer from other work on the machine: it warns when the 1-minute load average is above ${LOAD_PER_CORE_LIMIT} per core (at least 1).`,
   failure: "a replay or a tool failed",
@@ -105,7 +105,7 @@ export interface BenchCase {
   id: string;
   label: string;
   options: CaseOptions;
-  /** One of the five 8-player cases with instruction counts. */
+  /** One of the six cases with all 8 slots filled, which get instruction counts. */
   headline: boolean;
 }
 
@@ -128,6 +128,8 @@ export interface CaseResult {
   staticEntities: number;
   game: boolean;
   capacity: number;
+  /** Bots the server flies besides the clients. */
+  bots: number;
   traffic: Traffic;
   traceBytes: number;
   xs?: EngineResult;
@@ -184,6 +186,13 @@ export function benchCases(): BenchCase[] {
       });
     }
   }
+  // Solo play on a board: 4 humans and 4 of the server's own bots fill the 8 slots.
+  cases.push({
+    id: "p4-bots4-game192",
+    label: "4 players + 4 server bots, game, capacity 192",
+    options: { ...DEFAULT_CASE, players: 4, entities: 0, game: true, capacity: 192, bots: 4 },
+    headline: true,
+  });
   return cases;
 }
 
@@ -351,13 +360,14 @@ export function formatShare(e: DeviceEstimate): string {
 }
 
 function caseName(r: CaseResult): string {
+  if (r.bots > 0) return `${r.players} + ${r.bots} bots, game, capacity ${r.capacity}`;
   return r.game ? `game, capacity ${r.capacity}` : `static ${r.staticEntities}`;
 }
 
 export function formatResults(results: CaseResult[], runs: number): string[] {
   const lines: string[] = [];
   const byId = new Map(results.map((r) => [r.id, r]));
-  const headline = results.filter((r) => r.players === 8);
+  const headline = results.filter((r) => r.players + r.bots === 8);
   const m = ESP32;
   lines.push(`Server cost per 10 ms tick, 8 players (µs: median of ${runs} run${runs > 1 ? "s" : ""}; instructions: callgrind, x86-64; float ops: XS's count)`);
   lines.push(
@@ -495,7 +505,7 @@ async function recordCases(dir: string, s: Settings, started: number): Promise<R
     scripts.set(c.id, [traceScript, entry, nodeScript]);
     results.push({
       id: c.id, label: c.label, players: options.players, staticEntities: options.entities, game: options.game,
-      capacity: options.capacity, traffic: trace.traffic, traceBytes: trace.bytes.length,
+      capacity: options.capacity, bots: options.bots, traffic: trace.traffic, traceBytes: trace.bytes.length,
     });
     c.options = options;
   }

@@ -37,6 +37,8 @@ export interface CaseOptions {
   game: boolean;
   /** Entity capacity (config.maxEntities). */
   capacity: number;
+  /** Bots the server flies itself in the slots the clients leave (config.bots). */
+  bots: number;
   seed: number;
   /** 10 ms steps before the window (connection, sync, the game filling up). */
   warmSteps: number;
@@ -49,13 +51,14 @@ export const DEFAULT_CASE: Readonly<CaseOptions> = Object.freeze({
   entities: 0,
   game: false,
   capacity: 192,
+  bots: 0,
   seed: 1,
   warmSteps: 300,
   steps: 600,
 });
 
 export function configFor(o: CaseOptions): Partial<Config> {
-  return { maxEntities: o.capacity };
+  return { maxEntities: o.capacity, bots: o.bots };
 }
 
 // ------------------------------------------------------------------ recording
@@ -178,8 +181,8 @@ export function recordTrace(o: CaseOptions): Trace {
     packets += sentPackets[i];
     if (sentBytes[i] > maxBytes) maxBytes = sentBytes[i];
   }
-  let connected = 0;
-  for (let i = 0; i < o.players; i++) if (s.server.active[i] !== 0) connected++;
+  // The clients still in the match (the server's own bots hold the other slots).
+  const connected = s.server.playerCount() - s.server.botCount();
   return {
     bytes,
     traffic: {
