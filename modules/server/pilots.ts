@@ -11,6 +11,13 @@ import type { EntityTable } from "../game/entities";
 import { attack, cruise } from "../pilot";
 import { ANGLE_TURN, POS_ONE, STEP_HZ } from "../units";
 
+/**
+ * Pilots decide once per game step (30 Hz), not on every server tick: the game reads input
+ * only when it steps, and each decision costs some floating-point work, which the ESP32
+ * emulates.
+ */
+const DECIDE_MS = Math.floor(1000 / STEP_HZ);
+
 const WU = 1 / POS_ONE;
 const WU_PER_S = STEP_HZ / POS_ONE;
 const RADIANS = (2 * Math.PI) / ANGLE_TURN;
@@ -18,6 +25,8 @@ const RADIANS = (2 * Math.PI) / ANGLE_TURN;
 export class Pilots {
   /** 1 for a slot flown by the server. */
   readonly bot: Uint8Array;
+  /** When the pilots decide next (ms, wrap-safe). */
+  #nextAt = 0;
 
   constructor(maxPlayers: number) {
     this.bot = new Uint8Array(maxPlayers);
@@ -31,10 +40,12 @@ export class Pilots {
   }
 
   /**
-   * Write each bot's INPUT_* bits into `input`. `ship` is each slot's ship entity index (-1
+   * Write each bot's INPUT_* bits into `input`, at most once every DECIDE_MS. `ship` is each slot's ship entity index (-1
    * while it has none), `weapon` each slot's weapon, `now` the server's clock (ms).
    */
   fly(now: number, entities: EntityTable, ship: Int32Array, weapon: Uint8Array, input: Uint8Array): void {
+    if (((now - this.#nextAt) | 0) < 0) return;
+    this.#nextAt = (now + DECIDE_MS) | 0;
     const bot = this.bot;
     const n = bot.length;
     const ex = entities.x;
