@@ -32,9 +32,10 @@ export interface Kernels {
   /** PriorityPlanner.commit. */
   commit(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, sent: number): void;
   /**
-   * The Update entry loop of Server#sendUpdates: encodes the entries not yet encoded and
-   * copies them into the packet from `o`, list[pos] onwards, while they fit. Returns the
-   * new `pos`; the new packet offset and the entry count are in the layout's results.
+   * The Update entry loop of UpdateWriter (modules/server/update-writer.ts): encodes the
+   * entries not yet encoded and copies them into the packet from `o`, list[pos] onwards,
+   * while they fit. Returns the new `pos`; the new packet offset and the entry count are
+   * in the layout's results.
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
   /**
@@ -44,10 +45,10 @@ export interface Kernels {
    */
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
   /**
-   * Server#sync for one player: Removes and Adds for its dirty indices, written into its
-   * reliable queue while the queue keeps its line. Returns how many it listed for the
-   * planner (the layout's results have the queue's new length, messages, next seqno and
-   * why it stopped).
+   * The entity sync of one player (modules/server/entity-sync.ts): Removes and Adds for
+   * its dirty indices, written into its reliable queue while the queue keeps its line.
+   * Returns how many it listed for the planner (the layout's results have the queue's new
+   * length, messages, next seqno and why it stopped).
    */
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */

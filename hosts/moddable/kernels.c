@@ -490,12 +490,13 @@ static inline void put32(uint8_t *p, uint32_t v)
 /*
  * sync(layout, m0, m1, m2, m3, slot) -> actions
  *
- * Server#sync for one player. For each dirty index, while the queue keeps the line
- * (a packet's worth and the Leave reserve free): a Remove of what the player knows there
- * if that is gone or replaced, an Add of what lives there if the player does not know it,
- * each written as Endpoint.queue and #sendAdd/#sendRemove write them (seqno, type,
- * payload), with the known generation updated. The planner hears of each (added: the
- * index; removed: ~index) through the action list, which the JavaScript walks.
+ * The entity sync of one player (entity-sync.ts). For each dirty index, while the queue
+ * keeps the line (a packet's worth and the Leave reserve free): a Remove of what the
+ * player knows there if that is gone or replaced, an Add of what lives there if the
+ * player does not know it, each written as Endpoint.queue and EntityReconciler.add/remove
+ * write them (seqno, type, payload), with the known generation updated. The planner
+ * hears of each (added: the index; removed: ~index) through the action list, which the
+ * JavaScript walks.
  */
 void xs_lwar_sync(xsMachine *the)
 {

@@ -4,7 +4,7 @@
  * full), pacing admissions with a token bucket, keeping peers that failed their handshake
  * out for a while, remembering who just left, and freeing a slot when a player goes.
  * The tables are in state.ts; the Join's roster and the newcomer's default name come from
- * session.ts; the server (server.ts) then starts the newcomer's entity sync.
+ * session.ts; the server (server.ts) then starts the newcomer's entity sync (entity-sync.ts).
  */
 import { C } from "../protocol/counters";
 import { HEADER_SIZE, Msg, NO_ACK, RejectReason, RELIABLE_HEADER } from "../protocol/constants";

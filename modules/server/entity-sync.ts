@@ -1,17 +1,27 @@
 /**
- * The entity sync of one player (Server#sync), behind one interface with two
- * implementations: the JavaScript (the reference) and the native kernel `sync`
- * (modules/native.ts). The server picks one at start-up; the call site never branches.
+ * Entity sync: which Adds and Removes each player is owed, and queueing them.
  *
- * For each of the player's dirty indices, while its queue keeps a packet's worth of room
- * and the Leave reserve free: a Remove of what it knows there if that is gone or replaced,
- * an Add of what lives there if it does not know it.
+ * Entity sync is lazy. An add or remove only marks the index in every player's dirty bits
+ * (`EntityReconciler.markIndex`); each tick, while a player's queue has room, its dirty
+ * indices are reconciled with what it knows (`state.known`): a Remove for what it knows
+ * that is gone or replaced, an Add for what lives that it does not know. A stalled
+ * player's queue thus never fills with entity traffic, and what is born and dies while it
+ * is away never reaches it.
+ *
+ * One player's reconciliation is behind one interface with two implementations: the
+ * JavaScript (the reference) and the native kernel `sync` (modules/native.ts). The
+ * reconciler picks one at start-up; the call site never branches. Either goes through a
+ * player's dirty indices while its queue keeps a packet's worth of room and the Leave
+ * reserve free.
  */
 import type { EntityTable } from "../game/entities";
-import { Binding, type Kernels, type NativeOptions } from "../native";
+import { Binding, kernelsFor, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { SyncStop, SyncWord } from "../native-words";
+import { MAX_PACKET, Msg } from "../protocol/constants";
+import { writeAdd, writeId } from "../protocol/codec";
 import type { Endpoint } from "../transport/endpoint";
+import type { ServerState } from "./state";
 import type { UpdatePlanner } from "./updates";
 
 export interface EntitySync {
@@ -35,7 +45,7 @@ export interface SyncMemory {
   frontSince: Int32Array;
 }
 
-/** How the JavaScript queues an Add or a Remove: the server's own (false: the queue was full). */
+/** How the JavaScript queues an Add or a Remove: the reconciler's (false: the queue was full). */
 export interface SyncQueue {
   add(to: number, index: number): boolean;
   remove(to: number, index: number): boolean;
@@ -154,5 +164,131 @@ export class NativeEntitySync implements EntitySync {
       if (n !== 0) this.planner.applyActions(s, this.#actions, n);
     }
     return state === SyncStop.Done;
+  }
+}
+
+/**
+ * Every player's entity sync: marks what changed (the server's EntityListener calls in),
+ * runs each player's reconciliation on the tick, and queues the Adds and Removes the
+ * JavaScript sync decides (the native one writes its own). The tables are in state.ts.
+ */
+export class EntityReconciler implements SyncQueue {
+  readonly #state: ServerState;
+  readonly #entities: EntityTable;
+  readonly #sync: EntitySync;
+  /** Int32 words of dirty bits per player. */
+  readonly #words: number;
+  #planner: UpdatePlanner;
+
+  /**
+   * `arena` is the buffer the queues live in, `queues` their views (the native sync writes
+   * into them). The state's tables must be carved.
+   */
+  constructor(state: ServerState, arena: Uint8Array, queues: Uint8Array[], planner: UpdatePlanner, native: NativeOptions | null) {
+    const e = state.entities;
+    this.#state = state;
+    this.#entities = e;
+    this.#words = (e.capacity + 31) >> 5;
+    this.#planner = planner;
+    const memory: SyncMemory = {
+      entities: e, dirty: state.dirty, known: state.known, endpoints: state.endpoints,
+      keep: MAX_PACKET + state.leaveReserve, frontSince: state.frontSince,
+    };
+    const kernels = kernelsFor(native, "sync");
+    this.#sync = kernels !== null
+      ? new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native)
+      : new JsEntitySync(memory, this, planner);
+  }
+
+  /** The planner that hears of each Add and Remove (the game installs its own). */
+  get planner(): UpdatePlanner {
+    return this.#planner;
+  }
+  set planner(planner: UpdatePlanner) {
+    this.#planner = planner;
+    this.#sync.planner = planner;
+  }
+
+  /** A newcomer in `slot` knows nothing: every index is to be looked at (a bot's none: it reads the game's tables). */
+  joined(slot: number): void {
+    const t = this.#state;
+    const cap = this.#entities.capacity;
+    t.known.fill(0, slot * cap, (slot + 1) * cap);
+    if (t.bot[slot] !== 0) t.dirtyAny[slot] = 0;
+    else this.#markAll(slot);
+  }
+
+  /** The entity at `index` was added or removed: every player reconciles it at its next chance. */
+  markIndex(index: number): void {
+    const t = this.#state;
+    const words = this.#words;
+    const bit = 1 << (index & 31);
+    const dirty = t.dirty;
+    const dirtyAny = t.dirtyAny;
+    const active = t.active;
+    const n = t.config.maxPlayers;
+    for (let s = 0, w = index >> 5; s < n; s++, w += words) {
+      if (active[s] === 0) continue;
+      dirty[w] |= bit;
+      dirtyAny[s] = 1;
+    }
+  }
+
+  /** Mark every index up to the pool's high-water mark dirty for `slot`. */
+  #markAll(slot: number): void {
+    const dirty = this.#state.dirty;
+    const words = this.#words;
+    const end = this.#entities.end;
+    const base = slot * words;
+    dirty.fill(0, base, base + words);
+    for (let w = 0; w < words && w << 5 < end; w++) dirty[base + w] = -1;
+    this.#state.dirtyAny[slot] = 1;
+  }
+
+  /**
+   * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
+   * (the rest of the queue is for player events and the final Leave): Remove what it knows
+   * that is gone or replaced, Add what lives that it does not know.
+   */
+  reconcile(now: number): void {
+    const t = this.#state;
+    const sync = this.#sync;
+    const dirtyAny = t.dirtyAny;
+    const active = t.active;
+    const pendingKick = t.pendingKick;
+    const bot = t.bot;
+    const n = t.config.maxPlayers;
+    for (let s = 0; s < n; s++) {
+      if (dirtyAny[s] === 0) continue;
+      if (active[s] === 0 || pendingKick[s] !== 0 || bot[s] !== 0) {
+        dirtyAny[s] = 0;
+        continue;
+      }
+      if (sync.slot(s, now)) dirtyAny[s] = 0;
+    }
+  }
+
+  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
+  add(to: number, index: number): boolean {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Add, 9);
+    if (o < 0) return false;
+    const e = this.#entities;
+    writeAdd(t.endpoints[to].buf, o, ((e.generation[index] << 16) | index) >>> 0, e.owner[index], e.type[index]);
+    t.known[to * e.capacity + index] = e.generation[index];
+    this.#planner.added(to, index);
+    return true;
+  }
+
+  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
+  remove(to: number, index: number): boolean {
+    const t = this.#state;
+    const k = to * this.#entities.capacity + index;
+    const o = t.reserve(to, Msg.Remove, 4);
+    if (o < 0) return false;
+    writeId(t.endpoints[to].buf, o, ((t.known[k] << 16) | index) >>> 0);
+    t.known[k] = 0;
+    this.#planner.removed(to, index);
+    return true;
   }
 }

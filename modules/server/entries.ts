@@ -1,10 +1,10 @@
 /**
- * The Update entry loop of Server#sendUpdates, behind one interface with two
+ * The Update entry loop of UpdateWriter (update-writer.ts), behind one interface with two
  * implementations: the JavaScript (the reference) and the native kernel `pack`
  * (modules/native.ts). The server picks one at start-up; the call site never branches.
  *
  * Entries live in a cache after the packet buffer, one UPDATE_ENTRY per entity index, and
- * are encoded once per change (the `encoded` flags; the server clears them when the
+ * are encoded once per change (the `encoded` flags; the writer clears them when the
  * entities change in place, and writes an entry's id when its entity is added). A plan's
  * entries are copied from the cache into the packet; consecutive indices lie side by side
  * there, so each run of them is one copy.

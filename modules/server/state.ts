@@ -3,8 +3,9 @@
  * the buffers each room works in, and the few scalars more than one room reads or writes.
  * As ENet's host and peer structs are to its protocol.c, this is the memory and the rooms
  * are the code: admission.ts (who gets a slot, who leaves), session.ts (what players say to
- * each other), schedule.ts (what the clock decides), server.ts (receive, tick, entity sync
- * and Updates, composing the others).
+ * each other), schedule.ts (what the clock decides), receive.ts (what a player's datagram
+ * says), entity-sync.ts (the Adds and Removes each player is owed), update-writer.ts (what
+ * each player is sent on a tick), server.ts (receive, tick and kicks, composing the others).
  *
  * The tables are carved by `Server`'s constructor from its one arena (the fields marked
  * `!`), so that every pool stays in one place and one `ArrayBuffer`; nothing here allocates
@@ -51,6 +52,16 @@ export class ServerState {
   readonly leaveReserve: number;
   /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
   lastChatLength = 0;
+
+  // ---- packet buffers: the datagram being handled, the packet being built. First among
+  // the tables: XS finds a property by walking the object's list of them, and these are
+  // read for every datagram.
+  /** The datagram being handled, copied in with one native call, and a DataView on it. */
+  rx!: Uint8Array;
+  rxView!: DataView;
+  /** Payload offsets of the datagram's messages, recorded by validatePacket. */
+  offsets!: Uint16Array;
+  tx!: Uint8Array;
 
   // ---- per slot: who is there
   active!: Uint8Array;
@@ -113,9 +124,28 @@ export class ServerState {
   readonly leftPort: Int32Array;
   leftUntil!: Int32Array;
 
-  // ---- packet buffers: the datagram being handled, the packet being built
-  rx!: Uint8Array;
-  tx!: Uint8Array;
+  // ---- entity-sync.ts: what each player knows of the entities, and what to look at again
+  /**
+   * [slot × capacity + index]: the generation of the entity at that index that the player
+   * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
+   */
+  known!: Uint16Array;
+  /** [slot × words + word]: the entity indices to reconcile for the player. */
+  dirty!: Int32Array;
+  /** 1 while the slot has dirty bits. */
+  dirtyAny!: Uint8Array;
+  /** The Adds and Removes a native sync queued, for the planner (~index: a Remove); empty without one. */
+  actions!: Int32Array;
+
+  // ---- update-writer.ts: the plan being sent, the entry cache's flags, the update cycle
+  /** The entity indices of the plan being sent. */
+  list!: Uint16Array;
+  /** Per entity: 1 once its entry is encoded in the current update tick. */
+  encoded!: Uint8Array;
+  /** 1 once the player had its Update in the current update cycle. */
+  updated!: Uint8Array;
+  /** A Stats is due in the player's next Update. */
+  statsDue!: Uint8Array;
 
   constructor(
     config: Config, host: Host, counters: Uint32Array, entities: EntityTable, penalties: number, leavers: number, bot: Uint8Array,

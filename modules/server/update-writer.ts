@@ -1,0 +1,189 @@
+/**
+ * What each player is sent on a tick (server.ts calls `tick` last in its own): a packet of
+ * its reliable messages when they are due, and once per update cycle its update tick:
+ * reliables first, then Stats when due, then Update packets for as much of its plan as
+ * config.maxUpdatePacketsPerTick of them carry. Also the packets of a kick's flush (`fill`).
+ *
+ * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
+ * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
+ * over the ticks of the cycle instead of landing on one.
+ *
+ * Entry cache: the packet buffer (`state.tx`, MAX_PACKET bytes) is followed in the arena by
+ * each entity's Update entry as encoded in the current update tick. An entry is encoded
+ * once per update tick, by the first player whose plan has it, and copied into every packet
+ * with one native copyWithin (entries.ts): on XS that is about ten times cheaper than
+ * encoding it again for each player. The tables are in state.ts.
+ */
+import { C } from "../protocol/counters";
+import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constants";
+import { setU32 } from "../protocol/bytes";
+import { writeStats } from "../protocol/codec";
+import { type Endpoint, finishPacket } from "../transport/endpoint";
+import { kernelsFor, type NativeOptions } from "../native";
+import { type EntryPacker, JsEntryPacker, NativeEntryPacker } from "./entries";
+import type { ServerState } from "./state";
+import type { UpdatePlanner } from "./updates";
+
+/** A Stats message: its type and a score and a ping for every player. */
+const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+
+export class UpdateWriter {
+  /** Chooses each player's Update entries (the game installs its own). */
+  planner: UpdatePlanner;
+  readonly #state: ServerState;
+  /** The packet being built, then the entry cache: one view over both. */
+  readonly #txAndEntries: Uint8Array;
+  /** The Update entry loop: the JavaScript or the native kernel's, chosen at start-up. */
+  readonly #packer: EntryPacker;
+  /** Each player's offset into the update cycle, ms (a plain array keeps them integers on XS). */
+  readonly #offset: number[];
+  #cycleStart: number;
+  #nextStats: number;
+  /** The entity table's version when the cached entries were encoded. */
+  #encodedVersion = -1;
+
+  /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
+  constructor(state: ServerState, planner: UpdatePlanner, native: NativeOptions | null) {
+    const cfg = state.config;
+    const n = cfg.maxPlayers;
+    const tx = state.tx;
+    this.#state = state;
+    this.planner = planner;
+    this.#txAndEntries = new Uint8Array(tx.buffer, tx.byteOffset, MAX_PACKET + state.entities.capacity * UPDATE_ENTRY);
+    this.#offset = new Array<number>(n).fill(0);
+    for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * cfg.updateIntervalMs) / n);
+    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
+    const pack = kernelsFor(native, "pack");
+    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    this.#cycleStart = state.now;
+    this.#nextStats = state.now;
+  }
+
+  /** A newcomer in `slot`: its Update cycle starts afresh. */
+  joined(slot: number): void {
+    this.#state.updated[slot] = 0;
+    this.#state.statsDue[slot] = 0;
+  }
+
+  /** The entity at `index` is new: its id in the cache now, the rest at its next encoding. */
+  entityAdded(index: number): void {
+    // The id is the entry's first field (UpdateEntryAt.id).
+    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.#state.entities.id(index));
+    this.#state.encoded[index] = 0;
+  }
+
+  /**
+   * Each player's packets on this tick: its update tick when its offset into the cycle has
+   * come (not on a tick on which the world `stepped`), else its reliables when due.
+   */
+  tick(now: number, stepped: boolean): void {
+    const t = this.#state;
+    const cfg = t.config;
+    const n = cfg.maxPlayers;
+    const active = t.active;
+    const bot = t.bot;
+    const updated = t.updated;
+    const statsDue = t.statsDue;
+    const endpoints = t.endpoints;
+    if (now >= this.#nextStats) {
+      this.#nextStats += cfg.statsIntervalMs;
+      if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
+      const pings = t.pings;
+      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = s < n && active[s] !== 0 ? endpoints[s].ping() : 0;
+      statsDue.fill(1);
+    }
+    if (now - this.#cycleStart >= cfg.updateIntervalMs) {
+      // A player whose offset fell between two ticks of the ending cycle gets its turn now,
+      // so every cycle carries one Update for every player, whatever the tick period.
+      for (let s = 0; s < n; s++) {
+        if (active[s] === 0 || updated[s] !== 0 || bot[s] !== 0) continue;
+        this.#update(s, now, statsDue[s] !== 0);
+        statsDue[s] = 0;
+      }
+      this.#cycleStart += cfg.updateIntervalMs;
+      if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
+      updated.fill(0);
+    }
+    const into = now - this.#cycleStart;
+    const resend = cfg.resendIntervalMs;
+    const offset = this.#offset;
+    for (let s = 0; s < n; s++) {
+      if (active[s] === 0 || bot[s] !== 0) continue;
+      if (updated[s] === 0 && into >= offset[s] && !stepped) {
+        updated[s] = 1;
+        this.#update(s, now, statsDue[s] !== 0);
+        statsDue[s] = 0;
+        continue;
+      }
+      const ep = endpoints[s];
+      // Endpoint.wantsSend, with its common answers inlined: nothing queued, or an old resend.
+      const count = ep.count;
+      if (ep.ackDue || (count !== 0 && (now - ep.lastReliableSend >= resend || (count > ep.sentCount && ep.wantsSend(now, resend))))) {
+        const o = this.fill(ep, now);
+        t.send(o, t.address[s], t.port[s]);
+      }
+    }
+  }
+
+  /** One update tick for one player: reliables first, then Stats (if due) and Update. */
+  #update(slot: number, now: number, stats: boolean): void {
+    const t = this.#state;
+    const ep = t.endpoints[slot];
+    const tx = t.tx;
+    const list = t.list;
+    const counters = t.counters;
+    const packer = this.#packer;
+    const planner = this.planner;
+    // Entries stay valid until the entities change in place (a game step bumps the
+    // version); an entity added at a reused index is re-encoded (entityAdded).
+    const version = t.entities.version;
+    if (version !== this.#encodedVersion) {
+      t.encoded.fill(0);
+      this.#encodedVersion = version;
+    }
+    const n = planner.plan(slot, list, now);
+    const maxPackets = t.config.maxUpdatePacketsPerTick;
+    let pos = 0;
+    for (let packets = 0; packets < maxPackets; packets++) {
+      let o = this.fill(ep, now);
+      let unrel = 0;
+      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
+        tx[o] = Msg.Stats;
+        o = writeStats(tx, o + 1, t.scores, t.pings);
+        unrel++;
+        counters[C.StatsSent]++;
+      }
+      let k = 0;
+      if (o + 2 <= MAX_PACKET) {
+        tx[o] = Msg.Update;
+        const numAt = o + 1;
+        o += 2;
+        pos = packer.pack(pos, n, o);
+        o = packer.o;
+        k = packer.k;
+        tx[numAt] = k;
+        unrel++;
+        counters[C.UpdatesSent]++;
+        counters[C.UpdateEntitiesSent] += k;
+      }
+      finishPacket(tx, unrel);
+      t.send(o, t.address[slot], t.port[slot]);
+      if (pos >= n || k === 0) break;
+    }
+    planner.commit(slot, list, pos, now);
+  }
+
+  /**
+   * Start a packet in `state.tx` with the peer's reliables, from its `first` queued message
+   * on; counts first sends and resends. Returns the packet's length so far.
+   */
+  fill(ep: Endpoint, now: number, first = 0): number {
+    const counters = this.#state.counters;
+    const sent = ep.sent;
+    const resent = ep.resent;
+    const o = ep.fill(this.#state.tx, now, now, first);
+    counters[C.ReliableSent] += ep.sent - sent;
+    counters[C.ReliableResent] += ep.resent - resent;
+    return o;
+  }
+}
