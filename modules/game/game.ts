@@ -19,7 +19,7 @@
  * for now, the loops that the native kernels (modules/native.ts) can run: the ships'
  * motion, the projectiles' flight and the spawn clearance, with their bindings. The rest is
  * by concern: bodies.ts (sun and planets), spawn.ts, ships.ts, shots.ts, deaths.ts,
- * geometry.ts, gravity.ts.
+ * motion.ts (a ship's turning, thrust and speed limit, pure), geometry.ts, gravity.ts.
  *
  * Step order: planets, spawns, ships (drift, input, gravity, clamp, boundary, planets and
  * sun, fire), ships against ships, projectiles (lifetime, drift, arena, sun, the sun's
@@ -32,14 +32,15 @@
 import type { Config } from "../config";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
-import { ANGLE_MASK, POS_SHIFT } from "../units";
+import { POS_SHIFT } from "../units";
 import { Binding, type Kernels } from "../native";
 import { bodiesCreate, bodiesMove, bodiesMoved, bodiesRenewMark, PLANET_NEAR } from "./bodies";
 import { deathsReap } from "./deaths";
 import type { EntityTable } from "./entities";
-import { type Geometry, geometryClamp, geometryUnit, ONE } from "./geometry";
+import { type Geometry, geometryUnit, ONE } from "./geometry";
 import { D_SHIFT, gravityBuild, OCT_MAX, OCT_MIN, S_SHIFT, T_MASK, U_FLOOR } from "./gravity";
 import type { ReachGrid } from "./grid";
+import { CLAMP_SCALE, createShipMotion, motionLimit, motionSteer, SHIP_HEADINGS, type ShipMotion } from "./motion";
 import { shipsCollide, shipsEdge, shipsEffects, shipsForget, shipsMark, shipsMoved } from "./ships";
 import { shotsCollide, shotsHit, shotsPull } from "./shots";
 import { SPAWN_SHOT_CLEARANCE, SPAWN_SUN_CLEARANCE, spawnDue, spawnJoin, spawnShip, WIDE_OPEN } from "./spawn";
@@ -59,10 +60,6 @@ const MAX_CATCH_UP = 4;
 /** Milliseconds between steps, repeating: step k is due ceil(k · 100 / 3) ms after the first tick. */
 const STEP_GAP_0 = 34;
 const STEP_GAP_1 = 33;
-/** A ship's heading, masked to the sine table's steps. */
-const SHIP_HEADINGS = ANGLE_MASK & ~3;
-/** ceil(2^42 / max²) by ship type: (v² >> 14) times it, >> 14, is (|v| / max)² in Q14, rounded up. */
-const CLAMP_SCALE: readonly number[] = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
 
 /**
  * #moveShots's binding for native kernels (hosts/moddable/kernels.c reads the same
@@ -150,6 +147,8 @@ export class Game implements Simulation, Focus {
   readonly sine: Int16Array;
 
   readonly #world: GameWorld;
+  /** A ship's motion record, for #moveShip. */
+  readonly #motion: ShipMotion;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
@@ -255,6 +254,7 @@ export class Game implements Simulation, Focus {
     this.#planetBits = w.planetBits;
     this.#grid = w.grid;
     this.#geometry = w.geometry;
+    this.#motion = createShipMotion(w.sine, w.geometry);
     this.#kernels = kernels;
     if (kernels !== null) {
       const e = entities;
@@ -513,7 +513,7 @@ export class Game implements Simulation, Focus {
     const inputs = this.players.input;
     const prevX = this.prevX;
     const prevY = this.prevY;
-    const sine = this.sine;
+    const motion = this.#motion;
     const table = this.#gravity;
     const contact = this.#contact;
     const bodyIndex = this.bodyIndex;
@@ -525,7 +525,7 @@ export class Game implements Simulation, Focus {
     const bodies = this.bodies;
     const clz = Math.clz32;
     const last = GRID_SIDE - 1;
-    let i: number, st: number, input: number, x: number, y: number, vx: number, vy: number, rot: number, q: number;
+    let i: number, st: number, input: number, x: number, y: number, vx: number, vy: number, rot: number;
     let c: number, s: number, touching: number, xs: number, ys: number, u: number, row: number, oct: number;
     let w: number, t: number, sh: number, d: number, cx: number, cy: number, near: number, p: number, m: number, b: number;
     i = focus[slot];
@@ -541,27 +541,16 @@ export class Game implements Simulation, Focus {
     x += vx;
     y += vy;
 
-    // Ship headings keep to the sine table's steps (4 headings, 1/1024 turn): spawns and
-    // turn rates are multiples of it, and a heading set from outside is rounded down to one.
-    rot = erot[i];
-    if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st];
-    if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st];
-    rot &= SHIP_HEADINGS;
-    q = (rot >> 2) & 255;
-    // (c, s) = (cos, sin) of the heading; `0 - v`, not `-v`: on XS −0 is a double.
-    switch (rot >> 10) {
-      case 0: c = sine[256 - q]; s = sine[q]; break;
-      case 1: c = 0 - sine[q]; s = sine[256 - q]; break;
-      case 2: c = 0 - sine[256 - q]; s = 0 - sine[q]; break;
-      default: c = sine[q]; s = 0 - sine[256 - q];
-    }
-    if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
-      t = 0;
-      if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[st];
-      if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[st] >> 1;
-      vx += (c * t + 8192) >> 14;
-      vy += (s * t + 8192) >> 14;
-    }
+    // Turn and thrust by the input (motion.ts).
+    motion.rot = erot[i];
+    motion.vx = vx;
+    motion.vy = vy;
+    motionSteer(motion, st, input);
+    rot = motion.rot;
+    c = motion.cos;
+    s = motion.sin;
+    vx = motion.vx;
+    vy = motion.vy;
 
     // Gravity (see the gravity table), and which bodies the ship touches: the sun, at the
     // origin, as for projectiles; then planets, whose G·M is the sun's × pull / 2^(10 + shift).
@@ -614,25 +603,12 @@ export class Game implements Simulation, Focus {
       vy += (ys + d) >> sh;
     }
 
-    // The speed limit: scale by max/|v|. Just over it (the usual case: thrust at top
-    // speed), two Newton steps for 1/√q from 1, q = (|v|/max)² rounded up, which never
-    // overshoot; far over it, #clamp.
-    m = SHIP_MAX_SPEED[st];
-    m *= m;
-    u = vx * vx + vy * vy;
-    if (u > m) {
-      if (u <= m + (m >> 2)) {
-        q = ((((u >> 14) + 1) * CLAMP_SCALE[st]) >> 14) + 1;
-        t = (3 * ONE - q) >> 1;
-        t = (t * (3 * ONE - ((q * ((t * t) >> 14)) >> 14))) >> 15;
-        vx = vx < 0 ? 0 - (((0 - vx) * t) >> 14) : (vx * t) >> 14;
-        vy = vy < 0 ? 0 - (((0 - vy) * t) >> 14) : (vy * t) >> 14;
-      } else {
-        this.#clamp(vx, vy, SHIP_MAX_SPEED[st]);
-        vx = this.#cx;
-        vy = this.#cy;
-      }
-    }
+    // The speed limit (motion.ts).
+    motion.vx = vx;
+    motion.vy = vy;
+    motionLimit(motion, st);
+    vx = motion.vx;
+    vy = motion.vy;
 
     // The arena's edge: back onto it, the outward velocity reflected at half its size.
     // Within 1 wu of it (at 1/8 wu, in integers), the exact test: x² + y² is whole but
@@ -774,10 +750,6 @@ export class Game implements Simulation, Focus {
 
   #unit(dx: number, dy: number): void {
     geometryUnit(this.#geometry, dx, dy);
-  }
-
-  #clamp(vx: number, vy: number, max: number): void {
-    geometryClamp(this.#geometry, vx, vy, max);
   }
 
   // ---------------------------------------------------------------- memory, hash
