@@ -119,32 +119,14 @@ export class Game implements Simulation, Focus {
   readonly shotCapacity: number;
   readonly counters: Uint32Array;
 
-  // The world's arrays (world.ts says what each holds), for the server, tools and tests.
-  readonly present: Uint8Array;
-  readonly playerId: Uint32Array;
+  // The world's arrays the server's planner reads (Focus) and the clearance loop walks; world.ts
+  // says what each holds, and the getters below give the rest.
   readonly focusIndex: Int32Array;
   readonly focusX: Int32Array;
   readonly focusY: Int32Array;
-  readonly respawnStep: Int32Array;
-  readonly cooldown: Uint16Array;
-  readonly shipType: Uint8Array;
-  readonly weaponType: Uint8Array;
-  readonly kills: Uint32Array;
-  readonly deaths: Uint32Array;
-  readonly hp: Int16Array;
-  readonly killer: Uint32Array;
-  readonly killedWith: Uint8Array;
-  readonly prevX: Int32Array;
-  readonly prevY: Int32Array;
   readonly radius: Uint8Array;
   readonly steady: Uint8Array;
-  readonly expires: Int32Array;
   readonly bodies: number;
-  readonly bodyIndex: Int32Array;
-  readonly orbitRadius: Int32Array;
-  readonly orbitOmega: Int32Array;
-  readonly orbitPhase: Int32Array;
-  readonly sine: Int16Array;
 
   readonly #world: GameWorld;
   /** A ship's motion record, for #moveShip. */
@@ -157,17 +139,39 @@ export class Game implements Simulation, Focus {
    * The world's parts under the names the native-kernel code below (the bindings, #moveShips,
    * #moveShots, clearance) uses; they go when that code moves to ships.ts and shots.ts.
    */
-  readonly #gravity: Int32Array;
-  readonly #rsqrtSeed: Uint16Array;
-  readonly #contact: Int32Array;
-  readonly #bodyPull: Int32Array;
-  readonly #bodyPrevX: Int32Array;
-  readonly #bodyPrevY: Int32Array;
-  readonly #shotList: Uint16Array;
-  readonly #doomed: Uint16Array;
-  readonly #planetBits: number;
-  readonly #grid: ReachGrid;
-  readonly #geometry: Geometry;
+  get #gravity(): Int32Array {
+    return this.#world.gravity;
+  }
+  get #rsqrtSeed(): Uint16Array {
+    return this.#world.geometry.rsqrtSeed;
+  }
+  get #contact(): Int32Array {
+    return this.#world.contact;
+  }
+  get #bodyPull(): Int32Array {
+    return this.#world.bodyPull;
+  }
+  get #bodyPrevX(): Int32Array {
+    return this.#world.bodyPrevX;
+  }
+  get #bodyPrevY(): Int32Array {
+    return this.#world.bodyPrevY;
+  }
+  get #shotList(): Uint16Array {
+    return this.#world.shotList;
+  }
+  get #doomed(): Uint16Array {
+    return this.#world.doomed;
+  }
+  get #planetBits(): number {
+    return this.#world.planetBits;
+  }
+  get #grid(): ReachGrid {
+    return this.#world.grid;
+  }
+  get #geometry(): Geometry {
+    return this.#world.geometry;
+  }
   get #shotCount(): number {
     return this.#world.shotCount;
   }
@@ -218,42 +222,12 @@ export class Game implements Simulation, Focus {
     this.maxPlayers = w.maxPlayers;
     this.shotCapacity = w.shotCapacity;
     this.counters = w.counters;
-    this.present = w.present;
-    this.playerId = w.playerId;
     this.focusIndex = w.focusIndex;
     this.focusX = w.focusX;
     this.focusY = w.focusY;
-    this.respawnStep = w.respawnStep;
-    this.cooldown = w.cooldown;
-    this.shipType = w.shipType;
-    this.weaponType = w.weaponType;
-    this.kills = w.kills;
-    this.deaths = w.deaths;
-    this.hp = w.hp;
-    this.killer = w.killer;
-    this.killedWith = w.killedWith;
-    this.prevX = w.prevX;
-    this.prevY = w.prevY;
     this.radius = w.radius;
     this.steady = w.steady;
-    this.expires = w.expires;
     this.bodies = w.bodies;
-    this.bodyIndex = w.bodyIndex;
-    this.orbitRadius = w.orbitRadius;
-    this.orbitOmega = w.orbitOmega;
-    this.orbitPhase = w.orbitPhase;
-    this.sine = w.sine;
-    this.#gravity = w.gravity;
-    this.#rsqrtSeed = w.geometry.rsqrtSeed;
-    this.#contact = w.contact;
-    this.#bodyPull = w.bodyPull;
-    this.#bodyPrevX = w.bodyPrevX;
-    this.#bodyPrevY = w.bodyPrevY;
-    this.#shotList = w.shotList;
-    this.#doomed = w.doomed;
-    this.#planetBits = w.planetBits;
-    this.#grid = w.grid;
-    this.#geometry = w.geometry;
     this.#motion = createShipMotion(w.sine, w.geometry);
     this.#kernels = kernels;
     if (kernels !== null) {
@@ -360,6 +334,65 @@ export class Game implements Simulation, Focus {
   }
   set onDeath(hook: DeathHook | null) {
     this.#world.onDeath = hook;
+  }
+
+  // The rest of the world's arrays, for tools and tests (world.ts says what each holds).
+  get present(): Uint8Array {
+    return this.#world.present;
+  }
+  get playerId(): Uint32Array {
+    return this.#world.playerId;
+  }
+  get respawnStep(): Int32Array {
+    return this.#world.respawnStep;
+  }
+  get cooldown(): Uint16Array {
+    return this.#world.cooldown;
+  }
+  get shipType(): Uint8Array {
+    return this.#world.shipType;
+  }
+  get weaponType(): Uint8Array {
+    return this.#world.weaponType;
+  }
+  get kills(): Uint32Array {
+    return this.#world.kills;
+  }
+  get deaths(): Uint32Array {
+    return this.#world.deaths;
+  }
+  get hp(): Int16Array {
+    return this.#world.hp;
+  }
+  get killer(): Uint32Array {
+    return this.#world.killer;
+  }
+  get killedWith(): Uint8Array {
+    return this.#world.killedWith;
+  }
+  get prevX(): Int32Array {
+    return this.#world.prevX;
+  }
+  get prevY(): Int32Array {
+    return this.#world.prevY;
+  }
+  get expires(): Int32Array {
+    return this.#world.expires;
+  }
+  get bodyIndex(): Int32Array {
+    return this.#world.bodyIndex;
+  }
+  get orbitRadius(): Int32Array {
+    return this.#world.orbitRadius;
+  }
+  get orbitOmega(): Int32Array {
+    return this.#world.orbitOmega;
+  }
+  get orbitPhase(): Int32Array {
+    return this.#world.orbitPhase;
+  }
+  get sine(): Int16Array {
+    return this.#world.sine;
   }
 
   /** Simulation: run the fixed steps due by `now` (at most MAX_CATCH_UP, then skip ahead). */
