@@ -321,6 +321,7 @@ export function shipsForget(w: GameWorld, slot: number): void {
   w.present[slot] = 0;
   w.focusIndex[slot] = -1;
   w.respawnStep[slot] = -1;
+  w.newcomer[slot] = 0;
   w.hp[slot] = 0;
 }
 

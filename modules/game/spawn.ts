@@ -1,6 +1,7 @@
 /**
- * When and where ships appear: a player's first ship JOIN_SPAWN_STEPS after joining, the
- * next RESPAWN_STEPS after a death, at the clearest of up to SPAWN_ATTEMPTS random points
+ * When and where ships appear: a player's first ship once the player has selected its ship
+ * and weapon (Players.selected) or JOIN_SPAWN_STEPS after joining, whichever comes first;
+ * the next RESPAWN_STEPS after a death; at the clearest of up to SPAWN_ATTEMPTS random points
  * of the spawn ring, on a circular orbit around the sun.
  */
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
@@ -20,7 +21,7 @@ export const SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 export const WIDE_OPEN = 1 << 30;
 
 
-/** A player joined `slot`: its first ship comes JOIN_SPAWN_STEPS from now. */
+/** A player joined `slot`: its first ship comes when it has selected, JOIN_SPAWN_STEPS from now at the latest. */
 export function spawnJoin(w: GameWorld, slot: number, playerId: number): void {
   w.present[slot] = 1;
   w.playerId[slot] = playerId;
@@ -28,6 +29,7 @@ export function spawnJoin(w: GameWorld, slot: number, playerId: number): void {
   w.focusX[slot] = 0;
   w.focusY[slot] = 0;
   w.respawnStep[slot] = w.steps + JOIN_SPAWN_STEPS;
+  w.newcomer[slot] = 1;
   w.cooldown[slot] = 0;
   w.hp[slot] = 0;
   w.kills[slot] = 0;
@@ -39,9 +41,12 @@ export function spawnAfterDeath(w: GameWorld, slot: number): void {
   w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
 }
 
-/** Whether `slot`, present, is waiting for a ship that is due. */
+/** Whether `slot`, present, is waiting for a ship that is due (a newcomer's, as soon as it has selected). */
 export function spawnDue(w: GameWorld, slot: number): boolean {
-  return w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 && w.steps >= w.respawnStep[slot];
+  return (
+    w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 &&
+    (w.steps >= w.respawnStep[slot] || (w.newcomer[slot] !== 0 && w.players.selected[slot] !== 0))
+  );
 }
 
 /** A ship for `slot`, of the player's selection, at the clearest point found. */
@@ -94,6 +99,7 @@ export function spawnShip(w: GameWorld, slot: number): void {
   w.focusX[slot] = bx;
   w.focusY[slot] = by;
   w.respawnStep[slot] = -1;
+  w.newcomer[slot] = 0;
   w.cooldown[slot] = 0;
   w.ships++;
   w.counters[GameCounter.Spawns]++;

@@ -129,6 +129,8 @@ export class GameWorld {
   readonly focusY!: Int32Array;
   /** Step at which the slot spawns next, -1 while its ship is alive. */
   readonly respawnStep!: Int32Array;
+  /** 1 from joining until the first ship: it may come early, once the player has selected. */
+  readonly newcomer!: Uint8Array;
   /** Steps until the slot's weapon can fire again. */
   readonly cooldown!: Uint16Array;
   /** Ship and weapon type of the current (or last) ship; Selection changes them at spawn. */
@@ -250,6 +252,7 @@ export class GameWorld {
       this.present = a.u8(n, PLAYERS);
       this.shipType = a.u8(n, PLAYERS);
       this.weaponType = a.u8(n, PLAYERS);
+      this.newcomer = a.u8(n, PLAYERS);
       this.radius = a.u8(cap, ENTITIES);
       this.steady = a.u8(cap, ENTITIES);
       this.killedWith = a.u8(n, PLAYERS);
@@ -314,6 +317,7 @@ export function worldHash(w: GameWorld): number {
     h = mix(h, w.playerId[s]);
     h = mix(h, w.focusIndex[s]);
     h = mix(h, w.respawnStep[s]);
+    h = mix(h, w.newcomer[s]);
     h = mix(h, w.cooldown[s] | (w.shipType[s] << 16) | (w.weaponType[s] << 24));
     h = mix(h, w.hp[s]);
     h = mix(h, w.players.scores[s]);
