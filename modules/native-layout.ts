@@ -39,7 +39,7 @@ export const NATIVE_LAYOUT = {
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions",
   },
-  /** Game#moveShots; `listed`, `doomed`, `why` and `slot` are results. */
+  /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
   shot: {
     arrays:
       "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask",
@@ -49,7 +49,7 @@ export const NATIVE_LAYOUT = {
     /** Why it stopped: done; list[k] hit a ship; list[k] moved and its pull is the JavaScript's. */
     codes: "done hit pull",
   },
-  /** Game#moveShip; the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
+  /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
     arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask",
     words:

@@ -39,9 +39,10 @@ export interface Kernels {
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
   /**
-   * Game#moveShots from list[k], `n` projectiles, `dc` doomed so far. Returns where it
-   * stopped; the layout's results say why (done; list[k] hit a ship; list[k] has moved and
-   * its pull is the JavaScript's) with the new count and doomed count.
+   * The projectiles' step (JsShotsStep.move, modules/game/shots.ts) from list[k], `n`
+   * projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say why
+   * (done; list[k] hit a ship; list[k] has moved and its pull is the JavaScript's) with the
+   * new count and doomed count.
    */
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
   /**
@@ -54,10 +55,11 @@ export interface Kernels {
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**
-   * Game#moveShip for the ship of `slot`, unless it meets the arena's edge or goes far over
-   * its speed limit (then it changes nothing and returns 2, and the JavaScript moves it).
-   * Returns 1 when the ship touches something or may fire (the layout's results: what it
-   * touches, and its heading's cosine and sine), else 0.
+   * The ship step (JsShipsStep.ship, modules/game/ships.ts) for the ship of `slot`, unless
+   * it meets the arena's edge or goes far over its speed limit (then it changes nothing and
+   * returns 2, and the JavaScript moves it). Returns 1 when the ship touches something or
+   * may fire (the layout's results: what it touches, and its heading's cosine and sine),
+   * else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
 }

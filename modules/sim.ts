@@ -47,5 +47,10 @@ export interface Players {
   readonly input: Uint8Array;
   readonly ship: Uint8Array;
   readonly weapon: Uint8Array;
+  /**
+   * 1 once the server has accepted a Selection from the player since it joined (a server
+   * bot from the start), else 0: a newcomer's first ship waits for it, at most 1 s.
+   */
+  readonly selected: Uint8Array;
   readonly scores: Uint16Array;
 }

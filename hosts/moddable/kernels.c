@@ -1,8 +1,10 @@
 /*
  * Native inner loops of the server and the game: the priority planner's plan, commit and
  * bookkeeping of Adds and Removes, the Update entry loop, the entity sync, the projectiles'
- * flight and the ships' step. The JavaScript they mirror is the reference (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
- * modules/server/entity-sync.ts, modules/game/game.ts #moveShots and #moveShip); the interface and the calling convention are in modules/native.ts. The
+ * flight and the ships' step. The JavaScript they mirror is the reference
+ * (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
+ * modules/server/entity-sync.ts, modules/game/shots.ts JsShotsStep and modules/game/ships.ts
+ * JsShipsStep); the interface and the calling convention are in modules/native.ts. The
  * array and word numbers, and the wire offsets the loops write at, come from kernels.h,
  * generated from modules/native-layout.ts and modules/protocol/constants.ts
  * (npm run build:native-header).
@@ -332,13 +334,13 @@ static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t 
 /*
  * shots(layout, m0, m1, m2, m3, k, n, dc) -> k
  *
- * Game#moveShots from list[k] on, with Game#collide's tests: a projectile whose time is
+ * JsShotsStep.move (modules/game/shots.ts) from list[k] on, with shotsCollide's tests: a projectile whose time is
  * up is doomed; the others move; one whose grid cell holds something is tested against the
  * sun and the arena's edge, the planets and the ships, in that order, and doomed by the
  * first it meets; the rest get twice the sun's pull every other step (by index parity).
  * It stops and hands list[k] back to the JavaScript when it hits a ship (SHOT_STOP_HIT, with the
- * slot: the damage is the game's business, Game#shotHit), or when its pull leaves the plain
- * integer range (SHOT_STOP_PULL: u at or over 2^31, or a speed that may need the cap; Game#pull
+ * slot: the damage is the game's business, shotsHit), or when its pull leaves the plain
+ * integer range (SHOT_STOP_PULL: u at or over 2^31, or a speed that may need the cap; shotsPull
  * does the exact test). A cell outside the grid holds nothing, as in the JavaScript (an
  * array read out of range is undefined there, and tests as nothing).
  */
@@ -394,7 +396,7 @@ void xs_lwar_shots(xsMachine *the)
 		if (cell >= 0 && cell < cells)
 			near = mask[cell];
 		if (near != 0) {
-			/* Game#collide, with x and y as the table holds them */
+			/* shotsCollide, with x and y as the table holds them */
 			int32_t px = ex[i], py = ey[i];
 			uint32_t bits;
 			if ((near & zones) != 0) {
@@ -578,7 +580,7 @@ void xs_lwar_sync(xsMachine *the)
 /*
  * ship(layout, m0, m1, m2, m3, slot) -> SHIP_STOP_MOVED, SHIP_STOP_EFFECTS or SHIP_STOP_REDO
  *
- * Game#moveShip for one ship, step for step: drift, turn and thrust by the input, the sun's
+ * JsShipsStep.ship (modules/game/ships.ts) for one ship, step for step: drift, turn and thrust by the input, the sun's
  * pull and each planet's (every step in the ship's grid cell, else every 4th step, 4 times
  * as hard), which bodies it touches, and the speed limit just over it. A ship that goes far
  * over its limit or past the arena's edge (both rare, and both need the integer square

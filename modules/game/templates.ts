@@ -72,9 +72,12 @@ export const SPAWN_MAX = 2700;
 /** Clearance a spawn point wants from other ships and from planets, wu. */
 export const SPAWN_CLEARANCE = 250;
 export const SPAWN_ATTEMPTS = 24;
-/** Steps from death to respawn (2 s) and from joining to the first spawn (0.5 s). */
+/**
+ * Steps from death to respawn (2 s), and from joining to the first spawn at the latest
+ * (1 s): a newcomer's first ship comes as soon as its Selection has (Players.selected).
+ */
 export const RESPAWN_STEPS = 60;
-export const JOIN_SPAWN_STEPS = 15;
+export const JOIN_SPAWN_STEPS = 30;
 /** Projectiles never move faster than this (gravity slingshots), wu/s: 50 wu a step. */
 export const SHOT_MAX_SPEED = 1500;
 /** SHOT_MAX_SPEED in velocity units (1/1024 wu per step). */

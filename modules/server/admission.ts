@@ -119,6 +119,7 @@ export class Admission {
     t.endpoints[slot].reset(now);
     t.ship[slot] = 0;
     t.weapon[slot] = 0;
+    t.selected[slot] = 0;
     t.input[slot] = 0;
     t.misbehaviour[slot] = 0;
     t.scores[slot] = 0;
@@ -158,6 +159,7 @@ export class Admission {
     // Each bot flies its own ship and weapon, varied by slot.
     t.ship[slot] = slot % t.config.shipTypes;
     t.weapon[slot] = (slot >> 1) % t.config.weaponTypes;
+    t.selected[slot] = 1;
     t.input[slot] = 0;
     t.misbehaviour[slot] = 0;
     t.scores[slot] = 0;

@@ -70,6 +70,7 @@ export class Server implements Core, EntityListener, Players {
   readonly nameLength: Uint8Array;
   readonly ship: Uint8Array;
   readonly weapon: Uint8Array;
+  readonly selected: Uint8Array;
   /** Newest Input of each player as INPUT_* bits. */
   readonly input: Uint8Array;
   readonly misbehaviour: Uint16Array;
@@ -144,6 +145,7 @@ export class Server implements Core, EntityListener, Players {
       t.nameLength = a.u8(n, "player tables");
       t.ship = a.u8(n, "player tables");
       t.weapon = a.u8(n, "player tables");
+      t.selected = a.u8(n, "player tables");
       t.input = a.u8(n, "player tables");
       t.pendingKick = a.u8(n, "player tables");
       t.updated = a.u8(n, "player tables");
@@ -175,6 +177,7 @@ export class Server implements Core, EntityListener, Players {
     this.nameLength = t.nameLength;
     this.ship = t.ship;
     this.weapon = t.weapon;
+    this.selected = t.selected;
     this.input = t.input;
     this.misbehaviour = t.misbehaviour;
     this.scores = t.scores;

@@ -171,6 +171,7 @@ export class Session {
     }
     t.ship[slot] = f.a;
     t.weapon[slot] = f.b;
+    t.selected[slot] = 1;
     this.#broadcastAbout(Msg.Selection, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
   }
 

@@ -86,6 +86,8 @@ export class ServerState {
   nameLength!: Uint8Array;
   ship!: Uint8Array;
   weapon!: Uint8Array;
+  /** 1 once a Selection from the player was accepted since it joined (bots: at once); the game reads it (Players). */
+  selected!: Uint8Array;
   /** Newest Input of each player as INPUT_* bits, and when it came. */
   input!: Uint8Array;
   inputAt!: Int32Array;

@@ -18,8 +18,11 @@ import { hashEvery, replayHashes } from "./cross-engine-entry";
 
 const ENTRY = fileURLToPath(new URL("./cross-engine-entry.ts", import.meta.url));
 const EVERY = 100;
-/** 300 ticks of warm-up and 6000 more (a minute): thousands of shots, hits, deaths and respawns. */
-const CASE: CaseOptions = Object.freeze({ ...DEFAULT_CASE, players: 8, game: true, capacity: 192, seed: 2, warmSteps: 300, steps: 6000 });
+/**
+ * 300 ticks of warm-up and 6000 more (a minute): thousands of shots, hits, deaths and
+ * respawns. The seed is one whose match is busy by the counts below (they vary by seed).
+ */
+const CASE: CaseOptions = Object.freeze({ ...DEFAULT_CASE, players: 8, game: true, capacity: 192, seed: 6, warmSteps: 300, steps: 6000 });
 
 describe("game across engines", function () {
   this.timeout(120000);

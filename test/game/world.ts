@@ -13,7 +13,7 @@ import { fromRadians, fromWu, fromWuPerSecond, toRadians, toWu, toWuPerSecond } 
 export interface World {
   config: Config;
   entities: EntityTable;
-  players: GamePlayers & { input: Uint8Array; ship: Uint8Array; weapon: Uint8Array; scores: Uint16Array };
+  players: GamePlayers & { input: Uint8Array; ship: Uint8Array; weapon: Uint8Array; selected: Uint8Array; scores: Uint16Array };
   game: Game;
 }
 
@@ -21,7 +21,10 @@ export function makeWorld(overrides?: Partial<Config>, seed = 1, kernels: Kernel
   const config = makeConfig(overrides);
   const entities = new EntityTable(config.maxEntities);
   const n = config.maxPlayers;
-  const players = { input: new Uint8Array(n), ship: new Uint8Array(n), weapon: new Uint8Array(n), scores: new Uint16Array(MAX_PLAYERS) };
+  const players = {
+    input: new Uint8Array(n), ship: new Uint8Array(n), weapon: new Uint8Array(n), selected: new Uint8Array(n),
+    scores: new Uint16Array(MAX_PLAYERS),
+  };
   const game = new Game(config, entities, players, seed, { kernels });
   return { config, entities, players, game };
 }

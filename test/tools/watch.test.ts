@@ -19,7 +19,8 @@ describe("watch view", function () {
     const sh = net.host("mem:server", 32422);
     const server = createServer(config, sh);
     sh.core = server;
-    createGame(config, server, 5);
+    // A match whose frame below has no projectile in the cell between Vega's ship and its name.
+    createGame(config, server, 6);
     const clients: Client[] = [];
     for (let k = 0; k < 3; k++) {
       const h = net.host(`mem:c${k}`, 5000 + k);

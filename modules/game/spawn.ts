@@ -1,0 +1,132 @@
+/**
+ * When and where ships appear: a player's first ship once the player has selected its ship
+ * and weapon (Players.selected) or JOIN_SPAWN_STEPS after joining, whichever comes first;
+ * the next RESPAWN_STEPS after a death; at the clearest of up to SPAWN_ATTEMPTS random points
+ * of the spawn ring, on a circular orbit around the sun.
+ */
+import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
+import { EntityError, NO_PLAYER } from "./entities";
+import { geometryUnit } from "./geometry";
+import {
+  JOIN_SPAWN_STEPS, Kind, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MAX_SPEED, SHIP_TYPES, SHOT_TYPES, SPAWN_ATTEMPTS,
+  SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM, TEMPLATE_KIND, TEMPLATE_RADIUS,
+} from "./templates";
+import { cosQ, sinQ } from "./trig";
+import { GameCounter, type GameWorld } from "./world";
+
+/** Projectiles keep this far (wu) from a spawn point; the sun wants this much more than its radius. */
+export const SPAWN_SHOT_CLEARANCE = 120;
+export const SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
+/** Nothing is ever this clear of a spawn point (wu): "no entity in the way". */
+export const WIDE_OPEN = 1 << 30;
+
+
+/** A player joined `slot`: its first ship comes when it has selected, JOIN_SPAWN_STEPS from now at the latest. */
+export function spawnJoin(w: GameWorld, slot: number, playerId: number): void {
+  w.present[slot] = 1;
+  w.playerId[slot] = playerId;
+  w.focusIndex[slot] = -1;
+  w.focusX[slot] = 0;
+  w.focusY[slot] = 0;
+  w.respawnStep[slot] = w.steps + JOIN_SPAWN_STEPS;
+  w.newcomer[slot] = 1;
+  w.cooldown[slot] = 0;
+  w.hp[slot] = 0;
+  w.kills[slot] = 0;
+  w.deaths[slot] = 0;
+}
+
+/** The ship of `slot` died this step: the next one comes RESPAWN_STEPS from now. */
+export function spawnAfterDeath(w: GameWorld, slot: number): void {
+  w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
+}
+
+/** Whether `slot`, present, is waiting for a ship that is due (a newcomer's, as soon as it has selected). */
+export function spawnDue(w: GameWorld, slot: number): boolean {
+  return (
+    w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 &&
+    (w.steps >= w.respawnStep[slot] || (w.newcomer[slot] !== 0 && w.players.selected[slot] !== 0))
+  );
+}
+
+/** A ship for `slot`, of the player's selection, at the clearest point found. */
+export function spawnShip(w: GameWorld, slot: number): void {
+  const e = w.entities;
+  const rng = w.rng;
+  const sine = w.sine;
+  const st = w.players.ship[slot] < SHIP_TYPES ? w.players.ship[slot] : 0;
+  const wt = w.players.weapon[slot] < SHOT_TYPES ? w.players.weapon[slot] : 0;
+  let bx = 0;
+  let by = 0;
+  let ba = 0;
+  let br = 0;
+  let best = -WIDE_OPEN;
+  for (let k = 0; k < SPAWN_ATTEMPTS; k++) {
+    const a = (rng.nextU32() >>> 22) << 2;
+    const r = SPAWN_MIN + (((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN)) >>> 16);
+    const x = (r * 32 * cosQ(sine, a)) >> 9;
+    const y = (r * 32 * sinQ(sine, a)) >> 9;
+    const c = spawnClearance(w, x, y);
+    if (c > best) {
+      best = c;
+      bx = x;
+      by = y;
+      ba = a;
+      br = r;
+    }
+    if (c >= 0) break;
+  }
+  if (best < 0) w.counters[GameCounter.CrowdedSpawns]++;
+  const i = e.add(SHIP_BASE + st, w.playerId[slot], bx, by);
+  // shotCapacity keeps a slot for every player's ship; -1 here means our own bookkeeping broke.
+  if (i < 0) throw new EntityError("no entity slot left for a ship");
+  // A circular orbit around the sun, counter-clockwise, nose along the velocity. A spawn
+  // is rare: the square root of G·M/r may be a double.
+  let v = Math.round((Math.sqrt(SUN_GM / br) * POS_ONE) / STEP_HZ);
+  if (v > SHIP_MAX_SPEED[st]) v = SHIP_MAX_SPEED[st];
+  e.vx[i] = 0 - ((sinQ(sine, ba) * v) >> 14);
+  e.vy[i] = (cosQ(sine, ba) * v) >> 14;
+  e.rot[i] = (ba + (ANGLE_TURN >> 2)) & ANGLE_MASK;
+  w.prevX[slot] = bx;
+  w.prevY[slot] = by;
+  w.steady[i] = 0;
+  w.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
+  w.hp[slot] = SHIP_HP[st];
+  w.killer[slot] = NO_PLAYER;
+  w.shipType[slot] = st;
+  w.weaponType[slot] = wt;
+  w.focusIndex[slot] = i;
+  w.focusX[slot] = bx;
+  w.focusY[slot] = by;
+  w.respawnStep[slot] = -1;
+  w.newcomer[slot] = 0;
+  w.cooldown[slot] = 0;
+  w.ships++;
+  w.counters[GameCounter.Spawns]++;
+}
+
+/**
+ * How far (wu) (x, y) is from being a fair spawn point: the worst shortfall, negative, or
+ * WIDE_OPEN when nothing is in the way. Squared distances first; a square root (integer,
+ * geometryUnit) only for what is too close.
+ */
+export function spawnClearance(w: GameWorld, x: number, y: number): number {
+  const e = w.entities;
+  const g = w.geometry;
+  let worst = WIDE_OPEN;
+  for (let i = 0; i < e.capacity; i++) {
+    if (e.alive[i] === 0) continue;
+    const kind = TEMPLATE_KIND[e.type[i]];
+    const want =
+      kind === Kind.Ship || kind === Kind.Planet ? w.radius[i] + SPAWN_CLEARANCE
+      : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE
+      : w.radius[i] + SPAWN_SUN_CLEARANCE;
+    const dx = (e.x[i] - x) >> POS_SHIFT;
+    const dy = (e.y[i] - y) >> POS_SHIFT;
+    if (dx * dx + dy * dy >= want * want) continue;
+    geometryUnit(g, dx, dy);
+    const c = g.len - want;
+    if (c < worst) worst = c;
+  }
+  return worst;
+}
