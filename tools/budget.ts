@@ -141,6 +141,13 @@ export interface Creation {
   stack: number;
 }
 
+/**
+ * Stack slots added to the device's for the lwxs runs: lwxs loads one bundle, whose one
+ * frame holds every module's top-level binding while it loads (about 680 slots with the
+ * game split into files); a device preloads the modules and needs no such frame.
+ */
+const LWXS_LOAD_STACK = 128;
+
 /** chunk.initial, heap.initial and stack of the app's creation block (manifest.json and the manifests it includes). */
 export function manifestCreation(path = fileURLToPath(new URL("../manifest.json", import.meta.url))): Creation {
   // The app's own block decides; the SDK's manifests are not read.
@@ -263,12 +270,12 @@ export async function measureHeap(
     const script = join(dir, "xs-server.js");
     await bundle(fileURLToPath(new URL("./budget/xs-server.ts", import.meta.url)), script);
     // Generous heaps: this run measures, it must not be what limits.
-    const quiet = await runServer(script, "quiet", seconds, { slots: 16384, chunks: 262144, stack: creation.stack }, pools);
+    const quiet = await runServer(script, "quiet", seconds, { slots: 16384, chunks: 262144, stack: creation.stack + LWXS_LOAD_STACK }, pools);
     let fitRun: XsRun | null = null;
     let fitBudget: { slots: number; chunks: number } | null = null;
     if (fit && quiet.code === 0) {
       fitBudget = lwxsBudgetFor(creation, quiet, pools, webPeers);
-      fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack }, pools);
+      fitRun = await runServer(script, "device", seconds, { ...fitBudget, stack: creation.stack + LWXS_LOAD_STACK }, pools);
     }
     const stack = await measureStack(pools.config);
     return { quiet, stack, fit: fitRun, fitBudget, creation, pools, webPeers };
