@@ -406,6 +406,60 @@ function describePeer(address, port) {
   return port > WS_PORT_BASE ? `${address}#${port - WS_PORT_BASE}` : `${address}:${port}`;
 }
 
+// modules/input.ts
+var INPUT_FORWARD = 1;
+var INPUT_BACKWARD = 2;
+var INPUT_LEFT = 4;
+var INPUT_RIGHT = 8;
+var INPUT_SHOOTING = 16;
+
+// modules/units.ts
+var POS_SHIFT = 10;
+var POS_ONE = 1 << POS_SHIFT;
+var STEP_HZ = 30;
+var ANGLE_BITS = 12;
+var ANGLE_TURN = 1 << ANGLE_BITS;
+var ANGLE_MASK = ANGLE_TURN - 1;
+var CENTIDEGREES = 36e3;
+
+// modules/native.ts
+var VIEWS = 4;
+var Binding = class {
+  /** [view, byte offset] per array, then the scalars. */
+  words;
+  /** `words` as bytes, as the kernels take it. */
+  layout;
+  m0;
+  m1;
+  m2;
+  m3;
+  /** Index of the first scalar word. */
+  scalars;
+  constructor(arrays, scalars) {
+    const buffers = [];
+    this.scalars = 2 * arrays.length;
+    this.words = new Int32Array(this.scalars + scalars);
+    for (let i = 0; i < arrays.length; i++) {
+      const a = arrays[i];
+      if ((a.byteOffset & 3) !== 0 && a.BYTES_PER_ELEMENT === 4) throw new RangeError(`binding: array ${i} is not 4-byte aligned`);
+      let v = buffers.indexOf(a.buffer);
+      if (v < 0) {
+        if (buffers.length === VIEWS) throw new RangeError(`binding: more than ${VIEWS} buffers`);
+        v = buffers.push(a.buffer) - 1;
+      }
+      this.words[2 * i] = v;
+      this.words[2 * i + 1] = a.byteOffset;
+    }
+    const views = [];
+    for (let v = 0; v < VIEWS; v++) views.push(v < buffers.length ? new Uint8Array(buffers[v]) : views[0]);
+    this.m0 = views[0];
+    this.m1 = views[1];
+    this.m2 = views[2];
+    this.m3 = views[3];
+    this.layout = new Uint8Array(this.words.buffer);
+  }
+};
+
 // modules/arena.ts
 var Arena = class _Arena {
   buffer;
@@ -496,88 +550,6 @@ var Arena = class _Arena {
       } else this.#bytes[k] += n * size;
     }
     return at;
-  }
-};
-
-// modules/input.ts
-var INPUT_FORWARD = 1;
-var INPUT_BACKWARD = 2;
-var INPUT_LEFT = 4;
-var INPUT_RIGHT = 8;
-var INPUT_SHOOTING = 16;
-
-// modules/random.ts
-var Random = class {
-  #s;
-  constructor(seed) {
-    this.#s = seed >>> 0 || 2654435769;
-  }
-  /** Next raw 32-bit value. */
-  nextU32() {
-    let x = this.#s;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#s = x >>> 0;
-    return this.#s;
-  }
-  /** Uniform in [0, 1). */
-  next() {
-    return this.nextU32() / 4294967296;
-  }
-  /** Integer in [0, n). */
-  below(n) {
-    return Math.floor(this.next() * n);
-  }
-  get state() {
-    return this.#s;
-  }
-};
-
-// modules/units.ts
-var POS_SHIFT = 10;
-var POS_ONE = 1 << POS_SHIFT;
-var STEP_HZ = 30;
-var ANGLE_BITS = 12;
-var ANGLE_TURN = 1 << ANGLE_BITS;
-var ANGLE_MASK = ANGLE_TURN - 1;
-var CENTIDEGREES = 36e3;
-
-// modules/native.ts
-var VIEWS = 4;
-var Binding = class {
-  /** [view, byte offset] per array, then the scalars. */
-  words;
-  /** `words` as bytes, as the kernels take it. */
-  layout;
-  m0;
-  m1;
-  m2;
-  m3;
-  /** Index of the first scalar word. */
-  scalars;
-  constructor(arrays, scalars) {
-    const buffers = [];
-    this.scalars = 2 * arrays.length;
-    this.words = new Int32Array(this.scalars + scalars);
-    for (let i = 0; i < arrays.length; i++) {
-      const a = arrays[i];
-      if ((a.byteOffset & 3) !== 0 && a.BYTES_PER_ELEMENT === 4) throw new RangeError(`binding: array ${i} is not 4-byte aligned`);
-      let v = buffers.indexOf(a.buffer);
-      if (v < 0) {
-        if (buffers.length === VIEWS) throw new RangeError(`binding: more than ${VIEWS} buffers`);
-        v = buffers.push(a.buffer) - 1;
-      }
-      this.words[2 * i] = v;
-      this.words[2 * i + 1] = a.byteOffset;
-    }
-    const views = [];
-    for (let v = 0; v < VIEWS; v++) views.push(v < buffers.length ? new Uint8Array(buffers[v]) : views[0]);
-    this.m0 = views[0];
-    this.m1 = views[1];
-    this.m2 = views[2];
-    this.m3 = views[3];
-    this.layout = new Uint8Array(this.words.buffer);
   }
 };
 
@@ -690,85 +662,6 @@ var EntityTable = class {
   removeOwnedBy(owner) {
     for (let i = 0; i < this.capacity; i++)
       if (this.alive[i] !== 0 && this.owner[i] === owner) this.remove(i);
-  }
-};
-
-// modules/game/grid.ts
-var ReachGrid = class {
-  /** Cell size is 1 << cellShift position units. */
-  cellShift;
-  /** Cells per side. */
-  side;
-  /** Half the side, position units; a multiple of the cell size. */
-  halfExtent;
-  /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
-  mask;
-  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
-  base;
-  constructor(halfExtent, cellShift) {
-    if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
-    const cell = 1 << cellShift;
-    if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 1073741823)
-      throw new RangeError("grid half extent must be a positive multiple of the cell size");
-    this.cellShift = cellShift;
-    this.halfExtent = halfExtent;
-    this.side = 2 * halfExtent >> cellShift;
-    this.mask = new Int32Array(this.side * this.side);
-    this.base = new Uint16Array(this.side * this.side);
-  }
-  poolBytes() {
-    return this.mask.byteLength + this.base.byteLength;
-  }
-  /** Column or row of a coordinate, clamped to the grid. */
-  line(v) {
-    const c = v + this.halfExtent >> this.cellShift;
-    return c < 0 ? 0 : c >= this.side ? this.side - 1 : c;
-  }
-  /** The cell (x, y) falls in. */
-  cell(x, y) {
-    return this.line(y) * this.side + this.line(x);
-  }
-  /** Every cell of `mask` back to the slow layer. */
-  clear() {
-    this.mask.set(this.base);
-  }
-  /**
-   * Set `bit` (0..15) in the slow layer for good, in every cell for which
-   * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
-   */
-  setFixed(bit, touches) {
-    const cell = 1 << this.cellShift;
-    for (let cy = 0; cy < this.side; cy++)
-      for (let cx = 0; cx < this.side; cx++) {
-        const x0 = cx * cell - this.halfExtent;
-        const y0 = cy * cell - this.halfExtent;
-        if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
-      }
-  }
-  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
-  mark(bit, x, y, r) {
-    this.#square(this.mask, bit, true, x, y, r);
-  }
-  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
-  markBase(bit, on, x, y, r) {
-    this.#square(this.base, bit, on, x, y, r);
-  }
-  #square(cells, bit, on, x, y, r) {
-    const half = this.halfExtent;
-    const shift = this.cellShift;
-    const last = this.side - 1;
-    let x0 = x - r + half >> shift;
-    let x1 = x + r + half >> shift;
-    let y0 = y - r + half >> shift;
-    let y1 = y + r + half >> shift;
-    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
-    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
-    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
-    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
-    const side = this.side;
-    const keep = ~bit;
-    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
-    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
   }
 };
 
@@ -900,7 +793,198 @@ function cosQ(table2, a) {
   return sinQ(table2, a + 1024);
 }
 
-// modules/game/game.ts
+// modules/random.ts
+var Random = class {
+  #s;
+  constructor(seed) {
+    this.#s = seed >>> 0 || 2654435769;
+  }
+  /** Next raw 32-bit value. */
+  nextU32() {
+    let x = this.#s;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.#s = x >>> 0;
+    return this.#s;
+  }
+  /** Uniform in [0, 1). */
+  next() {
+    return this.nextU32() / 4294967296;
+  }
+  /** Integer in [0, n). */
+  below(n) {
+    return Math.floor(this.next() * n);
+  }
+  get state() {
+    return this.#s;
+  }
+};
+
+// modules/game/geometry.ts
+var ONE = 16384;
+var RSQRT_SEEDS = 64;
+function createGeometry(rsqrtSeed) {
+  if (rsqrtSeed.length < RSQRT_SEEDS) throw new RangeError(`the square root seed table needs ${RSQRT_SEEDS} entries`);
+  for (let k = 8; k < RSQRT_SEEDS; k++) rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
+  return { rsqrtSeed, ux: 0, uy: 0, len: 0, cx: 0, cy: 0 };
+}
+function geometryUnit(g, dx, dy) {
+  const ax = dx < 0 ? 0 - dx : dx;
+  const ay = dy < 0 ? 0 - dy : dy;
+  const big = ax > ay ? ax : ay;
+  if (big === 0) {
+    g.ux = ONE;
+    g.uy = 0;
+    g.len = 0;
+    return;
+  }
+  const k = 18 - Math.clz32(big);
+  const a = k > 0 ? ax >> k : ax << 0 - k;
+  const b = k > 0 ? ay >> k : ay << 0 - k;
+  const n2 = a * a + b * b;
+  const hi = n2 >> 14;
+  let y = g.rsqrtSeed[n2 >> 23];
+  y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
+  y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
+  let ux = a * y >> 14;
+  let uy = b * y >> 14;
+  while (ux * ux + uy * uy > ONE * ONE) {
+    if (ux > uy) ux--;
+    else uy--;
+  }
+  g.ux = dx < 0 ? 0 - ux : ux;
+  g.uy = dy < 0 ? 0 - uy : uy;
+  const len = a * ux + b * uy >> 14;
+  g.len = k > 0 ? len << k : len >> 0 - k;
+}
+function geometryClamp(g, vx, vy, max) {
+  geometryUnit(g, vx, vy);
+  const ux = g.ux;
+  const uy = g.uy;
+  g.cx = ux < 0 ? 0 - ((0 - ux) * max >> 14) : ux * max >> 14;
+  g.cy = uy < 0 ? 0 - ((0 - uy) * max >> 14) : uy * max >> 14;
+}
+function geometrySweep(d0x, d0y, d1x, d1y, r) {
+  if (d0x > r && d1x > r || d0x < -r && d1x < -r || d0y > r && d1y > r || d0y < -r && d1y < -r) return false;
+  const fx = d1x - d0x;
+  const fy = d1y - d0y;
+  const a = d0x * fx + d0y * fy;
+  if (a >= 0) return d0x * d0x + d0y * d0y < r * r;
+  const l = fx * fx + fy * fy;
+  if (a <= -l) return d1x * d1x + d1y * d1y < r * r;
+  const c = d0x * fy - d0y * fx;
+  return c * c < r * r * l;
+}
+
+// modules/game/gravity.ts
+var OCT_MIN = 16;
+var OCT_MAX = 30;
+var GRAVITY_ENTRIES = (OCT_MAX - OCT_MIN + 2) * 32;
+var U_FLOOR = 1 << OCT_MIN;
+var T_MASK = 32767;
+var D_SHIFT = 15;
+var S_SHIFT = 25;
+function gravityBuild(table2) {
+  const G = 65536 * SUN_GM / (STEP_HZ2 * STEP_HZ2);
+  for (let e = OCT_MIN; e <= OCT_MAX; e++) {
+    const top = G / (2 ** e * Math.sqrt(2 ** e));
+    let s = 0;
+    while (top * 2 ** (s + 1) < 16384) s++;
+    const step = 2 ** (e - 5);
+    let t = Math.round(G / (2 ** e * Math.sqrt(2 ** e)) * 2 ** s);
+    for (let m = 0; m < 32; m++) {
+      const lo = (32 + m) * step;
+      const hi = lo + step;
+      const next = Math.round(G / (hi * Math.sqrt(hi)) * 2 ** s);
+      if (t > T_MASK || t - next > 1023 || s > 29 || s < 4) throw new RangeError("gravity table entry out of range");
+      table2[(e - OCT_MIN + 1) * 32 + m] = t | t - next << D_SHIFT | s << S_SHIFT;
+      t = next;
+    }
+  }
+  for (let m = 0; m < 32; m++) table2[m] = table2[32] & (T_MASK | 31 << S_SHIFT);
+}
+
+// modules/game/grid.ts
+var ReachGrid = class {
+  /** Cell size is 1 << cellShift position units. */
+  cellShift;
+  /** Cells per side. */
+  side;
+  /** Half the side, position units; a multiple of the cell size. */
+  halfExtent;
+  /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
+  mask;
+  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
+  base;
+  constructor(halfExtent, cellShift) {
+    if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
+    const cell = 1 << cellShift;
+    if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 1073741823)
+      throw new RangeError("grid half extent must be a positive multiple of the cell size");
+    this.cellShift = cellShift;
+    this.halfExtent = halfExtent;
+    this.side = 2 * halfExtent >> cellShift;
+    this.mask = new Int32Array(this.side * this.side);
+    this.base = new Uint16Array(this.side * this.side);
+  }
+  poolBytes() {
+    return this.mask.byteLength + this.base.byteLength;
+  }
+  /** Column or row of a coordinate, clamped to the grid. */
+  line(v) {
+    const c = v + this.halfExtent >> this.cellShift;
+    return c < 0 ? 0 : c >= this.side ? this.side - 1 : c;
+  }
+  /** The cell (x, y) falls in. */
+  cell(x, y) {
+    return this.line(y) * this.side + this.line(x);
+  }
+  /** Every cell of `mask` back to the slow layer. */
+  clear() {
+    this.mask.set(this.base);
+  }
+  /**
+   * Set `bit` (0..15) in the slow layer for good, in every cell for which
+   * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
+   */
+  setFixed(bit, touches) {
+    const cell = 1 << this.cellShift;
+    for (let cy = 0; cy < this.side; cy++)
+      for (let cx = 0; cx < this.side; cx++) {
+        const x0 = cx * cell - this.halfExtent;
+        const y0 = cy * cell - this.halfExtent;
+        if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
+      }
+  }
+  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
+  mark(bit, x, y, r) {
+    this.#square(this.mask, bit, true, x, y, r);
+  }
+  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
+  markBase(bit, on, x, y, r) {
+    this.#square(this.base, bit, on, x, y, r);
+  }
+  #square(cells, bit, on, x, y, r) {
+    const half = this.halfExtent;
+    const shift = this.cellShift;
+    const last = this.side - 1;
+    let x0 = x - r + half >> shift;
+    let x1 = x + r + half >> shift;
+    let y0 = y - r + half >> shift;
+    let y1 = y + r + half >> shift;
+    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
+    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
+    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
+    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
+    const side = this.side;
+    const keep = ~bit;
+    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
+    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
+  }
+};
+
+// modules/game/world.ts
 var GameCounter = Object.freeze({
   Steps: 0,
   /** Steps dropped because the host fell more than MAX_CATCH_UP steps behind. */
@@ -933,59 +1017,54 @@ var GAME_COUNTER_NAMES = Object.freeze([
   "planetHits",
   "crowdedSpawns"
 ]);
-var MAX_CATCH_UP = 4;
-var STEP_GAP_0 = 34;
-var STEP_GAP_1 = 33;
-var GENTLE = POS_ONE;
-var SPAWN_SHOT_CLEARANCE = 120;
-var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
-var WIDE_OPEN = 1 << 30;
-var ONE = 16384;
 var SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
 var ARENA = ARENA_RADIUS * POS_ONE;
 var ARENA_R2 = ARENA_RADIUS * 8 * (ARENA_RADIUS * 8);
 var GRID_SHIFT = 18;
 var GRID_HALF = 12 << GRID_SHIFT;
 var GRID_SIDE = 24;
-var REACH = (MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + 2 * MAX_SHIP_RADIUS) * POS_ONE + SHOT_MAX_VELOCITY + MAX_SHIP_SPEED;
-var PLANET_NEAR = (MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + 4 + 1) * POS_ONE + SHOT_MAX_VELOCITY;
-var OCT_MIN = 16;
-var OCT_MAX = 30;
-var GRAVITY_ENTRIES = (OCT_MAX - OCT_MIN + 2) * 32;
-var U_FLOOR = 1 << OCT_MIN;
-var T_MASK = 32767;
-var D_SHIFT = 15;
-var S_SHIFT = 25;
-var FAR_PULL = 2;
-var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
 var SUN_ZONE = 1;
 var EDGE_ZONE = 2;
 var ZONES = SUN_ZONE | EDGE_ZONE;
 var PLANET_BIT = 2;
 var SHIP_BIT = 16;
-var PLANET_MARK_STEPS = 8;
-var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
-var SHIP_HEADINGS = ANGLE_MASK & ~3;
-var ORBIT_FRACTION = 18;
-var ORBIT_TURN_MASK = 1073741823;
-var RSQRT_SEEDS = 64;
-var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
-var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
-var HP_RECIPROCAL = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
-var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
-var Game = class {
+var REACH = (MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + 2 * MAX_SHIP_RADIUS) * POS_ONE + SHOT_MAX_VELOCITY + MAX_SHIP_SPEED;
+var PLAYERS = "game players";
+var ENTITIES = "game entity arrays";
+var BODIES = "game bodies";
+var TABLES = "game tables (sine, gravity, square roots)";
+var GameWorld = class {
   config;
   entities;
   players;
-  seed;
-  counters;
   maxPlayers;
   /** Most projectiles alive at once: capacity less the sun, planets and one ship per player. */
   shotCapacity;
+  /** The sun (body 0) and the planets (bodies 1..planets). */
+  bodies;
+  /** Bit b − 1 for each planet b. */
+  planetBits;
+  counters;
   /** Steps simulated. */
   steps = 0;
+  /**
+   * This step's rounding offset for velocity changes: a 31-bit fraction, the fractional part
+   * of steps × the golden ratio. Non-negative, because on XS `>>>` of a negative integer
+   * takes the floating-point path.
+   */
+  dither = 0;
   /** Projectiles alive after the last step. */
   shots = 0;
+  /** Live projectiles now (the length of shotList), and entries in doomed. */
+  shotCount = 0;
+  doomedCount = 0;
+  /** Ships alive, and live entities the game does not manage (a ship whose player left, not yet removed). */
+  ships = 0;
+  others = 0;
+  /** Whether ships bounced off each other this step (the grid is marked again). */
+  rammed = false;
+  /** Told of every ship destroyed; null: nobody listens. */
+  onDeath = null;
   // Players, by slot.
   present;
   playerId;
@@ -1009,12 +1088,10 @@ var Game = class {
   killer;
   /** Template id of what dealt that blow (see DeathHook). */
   killedWith;
-  /** Told of every ship destroyed; null: nobody listens. */
-  onDeath = null;
   /** The ship's position before this step, for swept tests. */
   prevX;
   prevY;
-  // Per entity, by index (the entity table holds the rest).
+  // Per entity, by index.
   /** Collision radius, wu, set when the game adds the entity. */
   radius;
   /** 1 for projectiles and bodies: their paths extrapolate well, so Updates can be rarer (Focus). */
@@ -1022,16 +1099,10 @@ var Game = class {
   /** Step in which a projectile expires (its firing step is the first of its life). */
   expires;
   /** Live projectiles, densely; the projectile loop walks this. */
-  #shotList;
-  #shotCount = 0;
+  shotList;
   /** Projectiles that hit something or expired this step, in that order; removed at the end of it. */
-  #doomed;
-  #doomedCount = 0;
-  /** Ships alive, and live entities the game does not manage (a ship whose player left, not yet removed). */
-  #ships = 0;
-  #others = 0;
-  // Sun (body 0) and planets (bodies 1..planets).
-  bodies;
+  doomed;
+  // Bodies (bodies.ts).
   bodyIndex;
   /** Orbit radius, position units. */
   orbitRadius;
@@ -1039,58 +1110,30 @@ var Game = class {
   orbitOmega;
   orbitPhase;
   /** Orbit radius in 1/32 wu, and orbital speed in velocity units. */
-  #orbitR32;
-  #orbitSpeed;
+  orbitR32;
+  orbitSpeed;
   /** A planet's G·M is the sun's × pull / 2^(10 + shift): pull | shift << 16. */
-  #bodyPull;
+  bodyPull;
   /** (radius of body b + radius of ship type st)² at 1/8 wu, at st · bodies + b: touching below it. */
-  #contact;
+  contact;
   /** Body positions before this step, for swept tests. */
-  #bodyPrevX;
-  #bodyPrevY;
-  /** Bit b − 1 for each planet b (bodies 1..planets). */
-  #planetBits;
+  bodyPrevX;
+  bodyPrevY;
   /** Where each planet's grid mark is centred. */
-  #markX;
-  #markY;
+  markX;
+  markY;
   // Tables, built at construction from IEEE-exact arithmetic.
   /** Quarter-wave sine, Q14, 1025 entries (trig.ts). */
   sine;
-  #gravity;
-  #rsqrtSeed;
-  #rng;
-  #grid;
+  /** gravity.ts. */
+  gravity;
+  /** The square root seeds and the results of geometry.ts. */
+  geometry;
+  rng;
+  grid;
   /** The arena's [label, bytes] rows, for the memory budget. */
-  #rows;
-  /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
-  #nextStepAt = -1;
-  #stepGap = 0;
-  /** Whether ships bounced off each other this step (the grid is marked again). */
-  #rammed = false;
-  /**
-   * This step's rounding offset for velocity changes: a 31-bit fraction, the fractional part
-   * of steps × the golden ratio. Non-negative, because on XS `>>>` of a negative integer
-   * takes the floating-point path.
-   */
-  #dither = 0;
-  /** Collision damage per velocity unit of closing speed, in 1/65536 hit point. */
-  #planetDamage;
-  #ramDamage;
-  // Results of #unit and #clamp.
-  #ux = 0;
-  #uy = 0;
-  #len = 0;
-  #cx = 0;
-  #cy = 0;
-  /** The platform's native loops (modules/native.ts), or null: the JavaScript here runs. */
-  #kernels;
-  /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
-  #shots = null;
-  /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
-  #clear = null;
-  /** #moveShips's binding for `#kernels.ship` (ShipMem, ShipWord). */
-  #shipsBinding = null;
-  constructor(config, entities, players, seed, kernels = null) {
+  rows;
+  constructor(config, entities, players, seed) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -1103,62 +1146,811 @@ var Game = class {
     this.config = config;
     this.entities = entities;
     this.players = players;
-    this.seed = seed >>> 0;
     this.maxPlayers = n;
     this.shotCapacity = cap - fixed - n;
     this.bodies = fixed;
-    this.#planetBits = (1 << config.planets) - 1;
+    this.planetBits = (1 << config.planets) - 1;
     let a = Arena.measuring();
+    let rsqrtSeed;
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes);
-      this.#gravity = a.i32(GRAVITY_ENTRIES, "game tables (sine, gravity, square roots)");
-      this.focusIndex = a.i32(n, "game players");
-      this.focusX = a.i32(n, "game players");
-      this.focusY = a.i32(n, "game players");
-      this.respawnStep = a.i32(n, "game players");
-      this.prevX = a.i32(n, "game players");
-      this.prevY = a.i32(n, "game players");
-      this.playerId = a.u32(n, "game players");
-      this.kills = a.u32(n, "game players");
-      this.deaths = a.u32(n, "game players");
-      this.killer = a.u32(n, "game players");
-      this.expires = a.i32(cap, "game entity arrays");
-      this.bodyIndex = a.i32(fixed, "game bodies");
-      this.orbitRadius = a.i32(fixed, "game bodies");
-      this.orbitOmega = a.i32(fixed, "game bodies");
-      this.orbitPhase = a.i32(fixed, "game bodies");
-      this.#orbitR32 = a.i32(fixed, "game bodies");
-      this.#orbitSpeed = a.i32(fixed, "game bodies");
-      this.#bodyPull = a.i32(fixed, "game bodies");
-      this.#contact = a.i32(SHIP_TYPES * fixed, "game bodies");
-      this.#bodyPrevX = a.i32(fixed, "game bodies");
-      this.#bodyPrevY = a.i32(fixed, "game bodies");
-      this.#markX = a.i32(fixed, "game bodies");
-      this.#markY = a.i32(fixed, "game bodies");
+      this.gravity = a.i32(GRAVITY_ENTRIES, TABLES);
+      this.focusIndex = a.i32(n, PLAYERS);
+      this.focusX = a.i32(n, PLAYERS);
+      this.focusY = a.i32(n, PLAYERS);
+      this.respawnStep = a.i32(n, PLAYERS);
+      this.prevX = a.i32(n, PLAYERS);
+      this.prevY = a.i32(n, PLAYERS);
+      this.playerId = a.u32(n, PLAYERS);
+      this.kills = a.u32(n, PLAYERS);
+      this.deaths = a.u32(n, PLAYERS);
+      this.killer = a.u32(n, PLAYERS);
+      this.expires = a.i32(cap, ENTITIES);
+      this.bodyIndex = a.i32(fixed, BODIES);
+      this.orbitRadius = a.i32(fixed, BODIES);
+      this.orbitOmega = a.i32(fixed, BODIES);
+      this.orbitPhase = a.i32(fixed, BODIES);
+      this.orbitR32 = a.i32(fixed, BODIES);
+      this.orbitSpeed = a.i32(fixed, BODIES);
+      this.bodyPull = a.i32(fixed, BODIES);
+      this.contact = a.i32(SHIP_TYPES * fixed, BODIES);
+      this.bodyPrevX = a.i32(fixed, BODIES);
+      this.bodyPrevY = a.i32(fixed, BODIES);
+      this.markX = a.i32(fixed, BODIES);
+      this.markY = a.i32(fixed, BODIES);
       this.counters = a.u32(GAME_COUNTER_COUNT, "game counters");
-      this.sine = a.i16(SINE_TABLE_LENGTH, "game tables (sine, gravity, square roots)");
-      this.#rsqrtSeed = a.u16(RSQRT_SEEDS, "game tables (sine, gravity, square roots)");
-      this.hp = a.i16(n, "game players");
-      this.cooldown = a.u16(n, "game players");
-      this.#shotList = a.u16(cap, "game entity arrays");
-      this.#doomed = a.u16(cap, "game entity arrays");
-      this.present = a.u8(n, "game players");
-      this.shipType = a.u8(n, "game players");
-      this.weaponType = a.u8(n, "game players");
-      this.radius = a.u8(cap, "game entity arrays");
-      this.steady = a.u8(cap, "game entity arrays");
-      this.killedWith = a.u8(n, "game players");
+      this.sine = a.i16(SINE_TABLE_LENGTH, TABLES);
+      rsqrtSeed = a.u16(RSQRT_SEEDS, TABLES);
+      this.hp = a.i16(n, PLAYERS);
+      this.cooldown = a.u16(n, PLAYERS);
+      this.shotList = a.u16(cap, ENTITIES);
+      this.doomed = a.u16(cap, ENTITIES);
+      this.present = a.u8(n, PLAYERS);
+      this.shipType = a.u8(n, PLAYERS);
+      this.weaponType = a.u8(n, PLAYERS);
+      this.radius = a.u8(cap, ENTITIES);
+      this.steady = a.u8(cap, ENTITIES);
+      this.killedWith = a.u8(n, PLAYERS);
     }
     a.done();
-    this.#rows = a.rows();
+    this.rows = a.rows();
     this.focusIndex.fill(-1);
     this.respawnStep.fill(-1);
     buildSineTable(this.sine);
-    for (let k = 8; k < RSQRT_SEEDS; k++) this.#rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
-    this.#planetDamage = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
-    this.#ramDamage = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
-    this.#rng = new Random(this.seed);
-    this.#grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.geometry = createGeometry(rsqrtSeed);
+    this.rng = new Random(seed >>> 0);
+    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
+    this.grid.setFixed(SUN_ZONE, (x0, y0, x1, y1) => {
+      const nx = x0 > 0 ? x0 : x1 < 0 ? x1 : 0;
+      const ny = y0 > 0 ? y0 : y1 < 0 ? y1 : 0;
+      return nx * nx + ny * ny < sunReach * sunReach;
+    });
+    this.grid.setFixed(EDGE_ZONE, (x0, y0, x1, y1) => {
+      const fx = Math.max(-x0, x1);
+      const fy = Math.max(-y0, y1);
+      return fx * fx + fy * fy >= ARENA * ARENA;
+    });
+  }
+};
+function worldRecount(w) {
+  const e = w.entities;
+  let shots = 0;
+  for (let i = 0; i < e.capacity; i++)
+    if (e.alive[i] !== 0 && e.type[i] >= SHOT_BASE && e.type[i] < SHOT_BASE + SHOT_TYPES) w.shotList[shots++] = i;
+  w.shotCount = shots;
+  let ships = 0;
+  for (let s = 0; s < w.maxPlayers; s++) if (w.focusIndex[s] >= 0) ships++;
+  w.ships = ships;
+  w.others = e.count - w.bodies - ships - shots;
+}
+function worldHash(w) {
+  const e = w.entities;
+  let h = mix(2166136261, w.steps);
+  h = mix(h, w.rng.state);
+  for (let i = 0; i < e.capacity; i++) {
+    h = mix(h, e.alive[i] | e.type[i] << 8 | e.health[i] << 16);
+    h = mix(h, e.generation[i]);
+    if (e.alive[i] === 0) continue;
+    h = mix(h, e.owner[i]);
+    h = mix(h, e.x[i]);
+    h = mix(h, e.y[i]);
+    h = mix(h, e.vx[i]);
+    h = mix(h, e.vy[i]);
+    h = mix(h, e.rot[i]);
+    h = mix(h, w.expires[i]);
+  }
+  for (let s = 0; s < w.maxPlayers; s++) {
+    h = mix(h, w.present[s]);
+    if (w.present[s] === 0) continue;
+    h = mix(h, w.playerId[s]);
+    h = mix(h, w.focusIndex[s]);
+    h = mix(h, w.respawnStep[s]);
+    h = mix(h, w.cooldown[s] | w.shipType[s] << 16 | w.weaponType[s] << 24);
+    h = mix(h, w.hp[s]);
+    h = mix(h, w.players.scores[s]);
+  }
+  return h >>> 0;
+}
+function mix(h, v) {
+  h = Math.imul(h ^ (v | 0), 1540483477);
+  return h ^ h >> 15 & 131071;
+}
+
+// modules/game/spawn.ts
+var SPAWN_SHOT_CLEARANCE = 120;
+var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
+var WIDE_OPEN = 1 << 30;
+function spawnJoin(w, slot, playerId) {
+  w.present[slot] = 1;
+  w.playerId[slot] = playerId;
+  w.focusIndex[slot] = -1;
+  w.focusX[slot] = 0;
+  w.focusY[slot] = 0;
+  w.respawnStep[slot] = w.steps + JOIN_SPAWN_STEPS;
+  w.cooldown[slot] = 0;
+  w.hp[slot] = 0;
+  w.kills[slot] = 0;
+  w.deaths[slot] = 0;
+}
+function spawnAfterDeath(w, slot) {
+  w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
+}
+function spawnDue(w, slot) {
+  return w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 && w.steps >= w.respawnStep[slot];
+}
+function spawnShip(w, slot, clear) {
+  const e = w.entities;
+  const rng = w.rng;
+  const sine = w.sine;
+  const st = w.players.ship[slot] < SHIP_TYPES ? w.players.ship[slot] : 0;
+  const wt = w.players.weapon[slot] < SHOT_TYPES ? w.players.weapon[slot] : 0;
+  let bx = 0;
+  let by = 0;
+  let ba = 0;
+  let br = 0;
+  let best = -WIDE_OPEN;
+  for (let k = 0; k < SPAWN_ATTEMPTS; k++) {
+    const a = rng.nextU32() >>> 22 << 2;
+    const r = SPAWN_MIN + ((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN) >>> 16);
+    const x = r * 32 * cosQ(sine, a) >> 9;
+    const y = r * 32 * sinQ(sine, a) >> 9;
+    const c = clear.clearance(x, y);
+    if (c > best) {
+      best = c;
+      bx = x;
+      by = y;
+      ba = a;
+      br = r;
+    }
+    if (c >= 0) break;
+  }
+  if (best < 0) w.counters[GameCounter.CrowdedSpawns]++;
+  const i = e.add(SHIP_BASE + st, w.playerId[slot], bx, by);
+  if (i < 0) throw new EntityError("no entity slot left for a ship");
+  let v = Math.round(Math.sqrt(SUN_GM / br) * POS_ONE / STEP_HZ2);
+  if (v > SHIP_MAX_SPEED[st]) v = SHIP_MAX_SPEED[st];
+  e.vx[i] = 0 - (sinQ(sine, ba) * v >> 14);
+  e.vy[i] = cosQ(sine, ba) * v >> 14;
+  e.rot[i] = ba + (ANGLE_TURN >> 2) & ANGLE_MASK;
+  w.prevX[slot] = bx;
+  w.prevY[slot] = by;
+  w.steady[i] = 0;
+  w.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
+  w.hp[slot] = SHIP_HP[st];
+  w.killer[slot] = NO_PLAYER;
+  w.shipType[slot] = st;
+  w.weaponType[slot] = wt;
+  w.focusIndex[slot] = i;
+  w.focusX[slot] = bx;
+  w.focusY[slot] = by;
+  w.respawnStep[slot] = -1;
+  w.cooldown[slot] = 0;
+  w.ships++;
+  w.counters[GameCounter.Spawns]++;
+}
+
+// modules/game/deaths.ts
+var GENTLE = POS_ONE;
+var HP_RECIPROCAL = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
+function deathsDamage(w, slot, amount, source, cause) {
+  const hp = w.hp[slot];
+  if (hp <= 0) return;
+  const left = hp - amount;
+  const i = w.focusIndex[slot];
+  if (left <= 0) {
+    w.hp[slot] = 0;
+    w.killer[slot] = source;
+    w.killedWith[slot] = cause;
+    return;
+  }
+  w.hp[slot] = left;
+  const type = w.shipType[slot];
+  const max = SHIP_HP[type];
+  const n = left * 100;
+  let pct = n * HP_RECIPROCAL[type] >> 16;
+  while (pct * max < n) pct++;
+  w.entities.health[i] = pct;
+}
+function deathsReap(w) {
+  const e = w.entities;
+  for (let k = 0; k < w.doomedCount; k++) e.remove(w.doomed[k]);
+  for (let s = 0; s < w.maxPlayers; s++) {
+    const i = w.focusIndex[s];
+    if (i < 0) continue;
+    if (w.hp[s] <= 0) {
+      deathsDie(w, s, i);
+      continue;
+    }
+    w.focusX[s] = e.x[i];
+    w.focusY[s] = e.y[i];
+  }
+  w.shots = w.shotCount;
+}
+function deathsDie(w, slot, i) {
+  const e = w.entities;
+  const owner = e.owner[i];
+  const killer = w.killer[slot];
+  e.health[i] = 0;
+  e.remove(i);
+  w.ships--;
+  let by = -1;
+  if (killer === owner) {
+    w.counters[GameCounter.Suicides]++;
+    by = slot;
+  } else if (killer === NO_PLAYER) w.counters[GameCounter.EnvironmentDeaths]++;
+  else {
+    const ks = killer & 65535;
+    if (ks < w.maxPlayers && w.present[ks] !== 0 && w.playerId[ks] === killer) {
+      w.kills[ks]++;
+      if (w.players.scores[ks] < 65535) w.players.scores[ks]++;
+      by = ks;
+    }
+    w.counters[GameCounter.Kills]++;
+  }
+  if (w.onDeath !== null) w.onDeath(slot, by, w.killedWith[slot]);
+  w.deaths[slot]++;
+  w.focusIndex[slot] = -1;
+  spawnAfterDeath(w, slot);
+}
+
+// modules/game/bodies.ts
+var PLANET_NEAR = (MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + 4 + 1) * POS_ONE + SHOT_MAX_VELOCITY;
+var PLANET_MARK_STEPS = 8;
+var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
+var ORBIT_FRACTION = 18;
+var ORBIT_TURN_MASK = 1073741823;
+var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
+var PLANET_DAMAGE = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+function bodiesCreate(w) {
+  const e = w.entities;
+  const rng = w.rng;
+  w.bodyIndex[0] = e.add(TemplateId.Sun, NO_PLAYER, 0, 0);
+  const planets = w.bodies - 1;
+  const spacing = planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (planets - 1) : 0;
+  for (let k = 1; k <= planets; k++) {
+    const t = rng.below(PLANET_TYPES);
+    const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * spacing;
+    const omega = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
+    w.orbitRadius[k] = Math.round(r * POS_ONE);
+    w.orbitR32[k] = Math.round(r * 32);
+    w.orbitOmega[k] = Math.round(omega / STEP_HZ2 / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
+    w.orbitSpeed[k] = Math.round(omega * r / STEP_HZ2 * POS_ONE);
+    w.orbitPhase[k] = rng.nextU32() >>> 2;
+    let shift = 0;
+    const ratio = PLANET_GM[t] / SUN_GM;
+    while (ratio * 2 ** (10 + shift) < 512) shift++;
+    w.bodyPull[k] = Math.round(ratio * 2 ** (10 + shift)) | shift << 16;
+    w.bodyIndex[k] = e.add(PLANET_BASE + t, NO_PLAYER, 0, 0);
+  }
+  for (let b = 0; b < w.bodies; b++) {
+    const i = w.bodyIndex[b];
+    if (i < 0) throw new EntityError("no room for the sun and planets");
+    w.steady[i] = 1;
+    w.radius[i] = TEMPLATE_RADIUS[e.type[i]];
+    for (let st = 0; st < SHIP_TYPES; st++) w.contact[st * w.bodies + b] = ((w.radius[i] + TEMPLATE_RADIUS[SHIP_BASE + st]) * 8) ** 2;
+  }
+  bodiesMove(w);
+  for (let b = 1; b < w.bodies; b++) bodiesMark(w, b, true);
+}
+function bodiesMove(w) {
+  const e = w.entities;
+  const ex = e.x;
+  const ey = e.y;
+  const evx = e.vx;
+  const evy = e.vy;
+  const sine = w.sine;
+  const bodyIndex = w.bodyIndex;
+  const phase = w.orbitPhase;
+  const omega = w.orbitOmega;
+  const radius = w.orbitR32;
+  const speed = w.orbitSpeed;
+  const prevX = w.bodyPrevX;
+  const prevY = w.bodyPrevY;
+  const steps = w.steps;
+  const imul = Math.imul;
+  for (let b = 1; b < w.bodies; b++) {
+    const i = bodyIndex[b];
+    prevX[b] = ex[i];
+    prevY[b] = ey[i];
+    const angle = phase[b] + (imul(steps, omega[b]) & ORBIT_TURN_MASK) & ORBIT_TURN_MASK;
+    const q = angle >> ORBIT_FRACTION + 2 & 255;
+    const f = angle >> ORBIT_FRACTION - 8 & 1023;
+    const lo0 = sine[q];
+    const hi0 = sine[256 - q];
+    const lo = lo0 + ((sine[q + 1] - lo0) * f >> 10);
+    const hi = hi0 + ((sine[255 - q] - hi0) * f >> 10);
+    let c;
+    let s;
+    switch (angle >> ORBIT_FRACTION + 10) {
+      case 0:
+        c = hi;
+        s = lo;
+        break;
+      case 1:
+        c = 0 - lo;
+        s = hi;
+        break;
+      case 2:
+        c = 0 - hi;
+        s = 0 - lo;
+        break;
+      default:
+        c = lo;
+        s = 0 - hi;
+    }
+    const r = radius[b];
+    const v = speed[b];
+    ex[i] = r * c >> 9;
+    ey[i] = r * s >> 9;
+    evx[i] = 0 - (v * s >> 14);
+    evy[i] = v * c >> 14;
+  }
+}
+function bodiesRenewMark(w) {
+  const b = 1 + (w.steps & PLANET_MARK_STEPS - 1);
+  if (b < w.bodies) bodiesMark(w, b, false);
+}
+function bodiesMark(w, b, fresh) {
+  const g = w.grid;
+  const bit = 1 << PLANET_BIT + b - 1;
+  if (!fresh) g.markBase(bit, false, w.markX[b], w.markY[b], PLANET_MARK);
+  const p = w.bodyIndex[b];
+  w.markX[b] = w.entities.x[p];
+  w.markY[b] = w.entities.y[p];
+  g.markBase(bit, true, w.markX[b], w.markY[b], PLANET_MARK);
+}
+function bodiesMoved(w, i) {
+  for (let b = 0; b < w.bodies; b++) {
+    if (w.bodyIndex[b] !== i) continue;
+    w.bodyPrevX[b] = w.entities.x[i];
+    w.bodyPrevY[b] = w.entities.y[i];
+  }
+}
+function bodiesShipContact(w, i, slot, b) {
+  const e = w.entities;
+  const g = w.geometry;
+  const p = w.bodyIndex[b];
+  const reach = w.radius[p] + w.radius[i];
+  const dx = e.x[i] - e.x[p];
+  const dy = e.y[i] - e.y[p];
+  if ((dx >> 7) * (dx >> 7) + (dy >> 7) * (dy >> 7) >= reach * reach * 64) return;
+  geometryUnit(g, dx, dy);
+  const ux = g.ux;
+  const uy = g.uy;
+  const out = reach * 32 + 1;
+  e.x[i] = e.x[p] + (ux * out >> 9);
+  e.y[i] = e.y[p] + (uy * out >> 9);
+  const vn = (e.vx[i] - e.vx[p]) * ux + (e.vy[i] - e.vy[p]) * uy >> 14;
+  if (vn >= 0) return;
+  const back = vn * PLANET_BOUNCE >> 14;
+  e.vx[i] -= back * ux >> 14;
+  e.vy[i] -= back * uy >> 14;
+  w.counters[GameCounter.PlanetHits]++;
+  if (vn <= -GENTLE) deathsDamage(w, slot, PLANET_DAMAGE_BASE + ((0 - vn) * PLANET_DAMAGE >> 16), NO_PLAYER, e.type[p]);
+}
+
+// modules/game/motion.ts
+var SHIP_HEADINGS = ANGLE_MASK & ~3;
+var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
+function createShipMotion(sine, geometry) {
+  return { rot: 0, vx: 0, vy: 0, cos: 0, sin: 0, sine, geometry };
+}
+function motionTurn(rot, input, type) {
+  if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[type];
+  if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[type];
+  return rot & SHIP_HEADINGS;
+}
+function motionSteer(m, type, input) {
+  const sine = m.sine;
+  const rot = motionTurn(m.rot, input, type);
+  const q = rot >> 2 & 255;
+  let c;
+  let s;
+  switch (rot >> 10) {
+    case 0:
+      c = sine[256 - q];
+      s = sine[q];
+      break;
+    case 1:
+      c = 0 - sine[q];
+      s = sine[256 - q];
+      break;
+    case 2:
+      c = 0 - sine[256 - q];
+      s = 0 - sine[q];
+      break;
+    default:
+      c = sine[q];
+      s = 0 - sine[256 - q];
+  }
+  m.rot = rot;
+  m.cos = c;
+  m.sin = s;
+  if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
+    let t = 0;
+    if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[type];
+    if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[type] >> 1;
+    m.vx += c * t + 8192 >> 14;
+    m.vy += s * t + 8192 >> 14;
+  }
+}
+function motionLimit(m, type) {
+  let vx = m.vx;
+  let vy = m.vy;
+  let max = SHIP_MAX_SPEED[type];
+  max *= max;
+  const u = vx * vx + vy * vy;
+  if (u <= max) return;
+  if (u <= max + (max >> 2)) {
+    const q = (((u >> 14) + 1) * CLAMP_SCALE[type] >> 14) + 1;
+    let t = 3 * ONE - q >> 1;
+    t = t * (3 * ONE - (q * (t * t >> 14) >> 14)) >> 15;
+    vx = vx < 0 ? 0 - ((0 - vx) * t >> 14) : vx * t >> 14;
+    vy = vy < 0 ? 0 - ((0 - vy) * t >> 14) : vy * t >> 14;
+  } else {
+    const g = m.geometry;
+    geometryClamp(g, vx, vy, SHIP_MAX_SPEED[type]);
+    vx = g.cx;
+    vy = g.cy;
+  }
+  m.vx = vx;
+  m.vy = vy;
+}
+
+// modules/game/shots.ts
+var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
+function shotsFire(w, ship, slot, c, s) {
+  const e = w.entities;
+  const wt = w.weaponType[slot];
+  w.cooldown[slot] = WEAPON_COOLDOWN[wt];
+  if (w.shotCount >= w.shotCapacity) {
+    w.counters[GameCounter.ShotsDropped]++;
+    return;
+  }
+  const off = w.radius[ship] + TEMPLATE_RADIUS[SHOT_BASE + wt] + 1 << POS_SHIFT;
+  const j = e.add(SHOT_BASE + wt, e.owner[ship], e.x[ship] + (c * off >> 14), e.y[ship] + (s * off >> 14));
+  if (j < 0) {
+    w.counters[GameCounter.ShotsDropped]++;
+    return;
+  }
+  let vx = e.vx[ship] + (c * WEAPON_VELOCITY[wt] + 8192 >> 14);
+  let vy = e.vy[ship] + (s * WEAPON_VELOCITY[wt] + 8192 >> 14);
+  const hx = vx >> 1;
+  const hy = vy >> 1;
+  if (hx * hx + hy * hy > SHOT_HALF2) {
+    const g = w.geometry;
+    geometryClamp(g, vx, vy, SHOT_MAX_VELOCITY);
+    vx = g.cx;
+    vy = g.cy;
+  }
+  e.vx[j] = vx;
+  e.vy[j] = vy;
+  e.rot[j] = e.rot[ship];
+  w.steady[j] = 1;
+  w.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + wt];
+  w.expires[j] = w.steps + WEAPON_LIFE[wt] - 1;
+  w.shotList[w.shotCount++] = j;
+  w.counters[GameCounter.ShotsFired]++;
+}
+function shotsCollide(w, i, near) {
+  const e = w.entities;
+  const ex = e.x;
+  const ey = e.y;
+  const x = ex[i];
+  const y = ey[i];
+  const vx = e.vx[i];
+  const vy = e.vy[i];
+  const steps = w.steps;
+  const clz = Math.clz32;
+  let b, o, dx, dy, m;
+  if ((near & ZONES) !== 0) {
+    const xs = x >> 7;
+    const ys = y >> 7;
+    const u = xs * xs + ys * ys;
+    const t = SUN_RADIUS + w.radius[i] << 3;
+    if (u > ARENA_R2 || u < t * t) return true;
+  }
+  for (m = near >> PLANET_BIT & w.planetBits; m !== 0; m &= m - 1) {
+    b = 32 - clz(m & 0 - m);
+    o = w.bodyIndex[b];
+    dx = x - ex[o];
+    dy = y - ey[o];
+    if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
+    if (shotsHitPlanet(w, i, b, x - vx, y - vy, dx, dy)) return true;
+  }
+  for (m = near >> SHIP_BIT & 255; m !== 0; m &= m - 1) {
+    b = 31 - clz(m & 0 - m);
+    o = w.focusIndex[b];
+    if (o < 0 || w.hp[b] <= 0) continue;
+    dx = x - ex[o];
+    dy = y - ey[o];
+    if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
+    if (e.owner[i] === w.playerId[b] && steps - w.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
+    if (shotsHitShip(w, i, b, x - vx, y - vy, dx, dy)) return true;
+  }
+  return false;
+}
+function shotsPull(w, i) {
+  const e = w.entities;
+  const xs = e.x[i] >> 7;
+  const ys = e.y[i] >> 7;
+  const u = xs * xs + ys * ys;
+  const oct = 31 - Math.clz32(u | U_FLOOR);
+  const entry = w.gravity[(oct << 5) + (u >> oct - 5) - 512];
+  const t = (entry & T_MASK) - ((entry >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
+  const sh = (entry >> S_SHIFT) - 1;
+  const d = w.dither >> 31 - sh;
+  let vx = e.vx[i] + (d - xs * t >> sh);
+  let vy = e.vy[i] + (d - ys * t >> sh);
+  if (vx * vx + vy * vy > 2147483647 && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
+    const g = w.geometry;
+    geometryClamp(g, vx, vy, SHOT_MAX_VELOCITY);
+    vx = g.cx;
+    vy = g.cy;
+  }
+  e.vx[i] = vx;
+  e.vy[i] = vy;
+}
+function shotsHitPlanet(w, i, b, x0, y0, dx, dy) {
+  const r = w.radius[w.bodyIndex[b]] + w.radius[i] << 1;
+  return geometrySweep(x0 - w.bodyPrevX[b] >> 9, y0 - w.bodyPrevY[b] >> 9, dx >> 9, dy >> 9, r);
+}
+function shotsHitShip(w, i, s, x0, y0, dx, dy) {
+  const r = w.radius[w.focusIndex[s]] + w.radius[i] << 1;
+  if (!geometrySweep(x0 - w.prevX[s] >> 9, y0 - w.prevY[s] >> 9, dx >> 9, dy >> 9, r)) return false;
+  shotsHit(w, i, s);
+  return true;
+}
+function shotsHit(w, i, s) {
+  const e = w.entities;
+  w.counters[GameCounter.ShotHits]++;
+  deathsDamage(w, s, WEAPON_DAMAGE[e.type[i] - SHOT_BASE], e.owner[i], e.type[i]);
+}
+
+// modules/game/ships.ts
+var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
+var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+function shipsEffects(w, slot, i, input, touching, c, s) {
+  const hp = w.hp;
+  if (touching !== 0) {
+    if ((touching & 1) !== 0) deathsDamage(w, slot, hp[slot], NO_PLAYER, TemplateId.Sun);
+    for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) bodiesShipContact(w, i, slot, b);
+  }
+  if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
+}
+function shipsEdge(w, x, y, vx, vy, limit) {
+  const g = w.geometry;
+  geometryUnit(g, x, y);
+  const ux = g.ux;
+  const uy = g.uy;
+  g.cx = ux * limit >> 9;
+  g.cy = uy * limit >> 9;
+  const vr = vx * ux + vy * uy >> 14;
+  if (vr > 0) {
+    const back = vr * EDGE_BOUNCE >> 14;
+    vx -= back * ux >> 14;
+    vy -= back * uy >> 14;
+  }
+  g.ux = vx;
+  g.uy = vy;
+}
+function shipsMark(w) {
+  const e = w.entities;
+  const g = w.grid;
+  for (let s = 0; s < w.maxPlayers; s++) {
+    const i = w.focusIndex[s];
+    if (i >= 0 && w.hp[s] > 0) g.mark(1 << SHIP_BIT + s, e.x[i], e.y[i], REACH);
+  }
+}
+function shipsCollide(w) {
+  const e = w.entities;
+  const focus = w.focusIndex;
+  const mask = w.grid.mask;
+  const last = GRID_SIDE - 1;
+  w.rammed = false;
+  for (let s = 0; s < w.maxPlayers; s++) {
+    const i = focus[s];
+    if (i < 0 || w.hp[s] <= 0) continue;
+    let cx = e.x[i] + GRID_HALF >> GRID_SHIFT;
+    let cy = e.y[i] + GRID_HALF >> GRID_SHIFT;
+    cx = cx < 0 ? 0 : cx > last ? last : cx;
+    cy = cy < 0 ? 0 : cy > last ? last : cy;
+    let m = (mask[cy * GRID_SIDE + cx] >> SHIP_BIT & 255) >> s + 1;
+    for (let t = s + 1; m !== 0 && w.hp[s] > 0; t++, m >>= 1) {
+      if ((m & 1) === 0) continue;
+      if (focus[t] >= 0 && w.hp[t] > 0) shipsRam(w, s, t);
+    }
+  }
+  return w.rammed;
+}
+function shipsRam(w, sa, sb) {
+  const e = w.entities;
+  const a = w.focusIndex[sa];
+  const b = w.focusIndex[sb];
+  const d0x = w.prevX[sb] - w.prevX[sa] >> 9;
+  const d0y = w.prevY[sb] - w.prevY[sa] >> 9;
+  const d1x = e.x[b] - e.x[a] >> 9;
+  const d1y = e.y[b] - e.y[a] >> 9;
+  if (!geometrySweep(d0x, d0y, d1x, d1y, w.radius[a] + w.radius[b] << 1)) return;
+  const fx = d1x - d0x;
+  const fy = d1y - d0y;
+  const dot = d0x * fx + d0y * fy;
+  const l = fx * fx + fy * fy;
+  const t = dot >= 0 ? 0 : dot <= -l ? 1 : -dot / l;
+  let nx = d0x + t * fx;
+  let ny = d0y + t * fy;
+  let d = Math.sqrt(nx * nx + ny * ny);
+  if (d > 0) {
+    nx /= d;
+    ny /= d;
+  } else {
+    nx = 1;
+    ny = 0;
+  }
+  const ia = 1 / SHIP_MASS[e.type[a] - SHIP_BASE];
+  const ib = 1 / SHIP_MASS[e.type[b] - SHIP_BASE];
+  const reach = (w.radius[a] + w.radius[b]) * POS_ONE;
+  d = (e.x[b] - e.x[a]) * nx + (e.y[b] - e.y[a]) * ny;
+  if (d < reach) {
+    const push = (reach - d) / (ia + ib);
+    e.x[a] = Math.round(e.x[a] - nx * push * ia);
+    e.y[a] = Math.round(e.y[a] - ny * push * ia);
+    e.x[b] = Math.round(e.x[b] + nx * push * ib);
+    e.y[b] = Math.round(e.y[b] + ny * push * ib);
+  }
+  const vn = (e.vx[b] - e.vx[a]) * nx + (e.vy[b] - e.vy[a]) * ny;
+  if (vn >= 0) return;
+  const j = -(1 + SHIP_RESTITUTION) * vn / (ia + ib);
+  e.vx[a] = Math.round(e.vx[a] - j * ia * nx);
+  e.vy[a] = Math.round(e.vy[a] - j * ia * ny);
+  e.vx[b] = Math.round(e.vx[b] + j * ib * nx);
+  e.vy[b] = Math.round(e.vy[b] + j * ib * ny);
+  w.counters[GameCounter.Rams]++;
+  w.rammed = true;
+  if (vn > -GENTLE) return;
+  const dmg = RAM_DAMAGE_BASE + (Math.floor(-vn) * RAM_DAMAGE >> 16);
+  deathsDamage(w, sa, dmg, e.owner[b], e.type[b]);
+  deathsDamage(w, sb, dmg, e.owner[a], e.type[a]);
+}
+function shipsForget(w, slot) {
+  if (w.focusIndex[slot] >= 0) {
+    w.ships--;
+    w.others++;
+  }
+  w.present[slot] = 0;
+  w.focusIndex[slot] = -1;
+  w.respawnStep[slot] = -1;
+  w.hp[slot] = 0;
+}
+function shipsMoved(w, i) {
+  for (let s = 0; s < w.maxPlayers; s++) {
+    if (w.focusIndex[s] !== i) continue;
+    w.prevX[s] = w.entities.x[i];
+    w.prevY[s] = w.entities.y[i];
+  }
+}
+
+// modules/game/game.ts
+var MAX_CATCH_UP = 4;
+var STEP_GAP_0 = 34;
+var STEP_GAP_1 = 33;
+var FAR_PULL = 2;
+var Game = class {
+  config;
+  entities;
+  players;
+  seed;
+  maxPlayers;
+  /** Most projectiles alive at once: capacity less the sun, planets and one ship per player. */
+  shotCapacity;
+  counters;
+  // The world's arrays the server's planner reads (Focus) and the clearance loop walks; world.ts
+  // says what each holds, and the getters below give the rest.
+  focusIndex;
+  focusX;
+  focusY;
+  radius;
+  steady;
+  bodies;
+  #world;
+  /** A ship's motion record, for #moveShip. */
+  #motion;
+  /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
+  #nextStepAt = -1;
+  #stepGap = 0;
+  /*
+   * The world's parts under the names the native-kernel code below (the bindings, #moveShips,
+   * #moveShots, clearance) uses; they go when that code moves to ships.ts and shots.ts.
+   */
+  get #gravity() {
+    return this.#world.gravity;
+  }
+  get #rsqrtSeed() {
+    return this.#world.geometry.rsqrtSeed;
+  }
+  get #contact() {
+    return this.#world.contact;
+  }
+  get #bodyPull() {
+    return this.#world.bodyPull;
+  }
+  get #bodyPrevX() {
+    return this.#world.bodyPrevX;
+  }
+  get #bodyPrevY() {
+    return this.#world.bodyPrevY;
+  }
+  get #shotList() {
+    return this.#world.shotList;
+  }
+  get #doomed() {
+    return this.#world.doomed;
+  }
+  get #planetBits() {
+    return this.#world.planetBits;
+  }
+  get #grid() {
+    return this.#world.grid;
+  }
+  get #geometry() {
+    return this.#world.geometry;
+  }
+  get #shotCount() {
+    return this.#world.shotCount;
+  }
+  set #shotCount(n) {
+    this.#world.shotCount = n;
+  }
+  get #doomedCount() {
+    return this.#world.doomedCount;
+  }
+  set #doomedCount(n) {
+    this.#world.doomedCount = n;
+  }
+  get #dither() {
+    return this.#world.dither;
+  }
+  get #ux() {
+    return this.#geometry.ux;
+  }
+  get #uy() {
+    return this.#geometry.uy;
+  }
+  get #len() {
+    return this.#geometry.len;
+  }
+  get #cx() {
+    return this.#geometry.cx;
+  }
+  get #cy() {
+    return this.#geometry.cy;
+  }
+  /** The platform's native loops (modules/native.ts), or null: the JavaScript here runs. */
+  #kernels;
+  /** #moveShots's binding for `#kernels.shots` (ShotMem, ShotWord). */
+  #shots = null;
+  /** #clearance's binding for `#kernels.clearance` (ClearMem, ClearWord). */
+  #clear = null;
+  /** #moveShips's binding for `#kernels.ship` (ShipMem, ShipWord). */
+  #shipsBinding = null;
+  constructor(config, entities, players, seed, kernels = null) {
+    const w = new GameWorld(config, entities, players, seed);
+    this.#world = w;
+    this.config = config;
+    this.entities = entities;
+    this.players = players;
+    this.seed = seed >>> 0;
+    this.maxPlayers = w.maxPlayers;
+    this.shotCapacity = w.shotCapacity;
+    this.counters = w.counters;
+    this.focusIndex = w.focusIndex;
+    this.focusX = w.focusX;
+    this.focusY = w.focusY;
+    this.radius = w.radius;
+    this.steady = w.steady;
+    this.bodies = w.bodies;
+    this.#motion = createShipMotion(w.sine, w.geometry);
     this.#kernels = kernels;
     if (kernels !== null) {
       const e = entities;
@@ -1184,28 +1976,28 @@ var Game = class {
         this.#bodyPrevY,
         this.#grid.mask
       ], 28 /* Words */);
-      const w = b.words;
+      const w2 = b.words;
       const at = b.scalars;
-      w[at + 0 /* GridHalf */] = GRID_HALF;
-      w[at + 1 /* GridShift */] = GRID_SHIFT;
-      w[at + 2 /* GridSide */] = GRID_SIDE;
-      w[at + 3 /* OctMin */] = OCT_MIN;
-      w[at + 4 /* OctMax */] = OCT_MAX;
-      w[at + 5 /* TMask */] = T_MASK;
-      w[at + 6 /* DShift */] = D_SHIFT;
-      w[at + 7 /* SShift */] = S_SHIFT;
-      w[at + 8 /* Zones */] = ZONES;
-      w[at + 9 /* PlanetBit */] = PLANET_BIT;
-      w[at + 10 /* ShipBit */] = SHIP_BIT;
-      w[at + 11 /* PlanetBits */] = this.#planetBits;
-      w[at + 12 /* SunRadius */] = SUN_RADIUS;
-      w[at + 13 /* ArenaR2 */] = ARENA_R2;
-      w[at + 14 /* PlanetNear */] = PLANET_NEAR;
-      w[at + 15 /* Reach */] = REACH;
-      w[at + 16 /* ArmSteps */] = SHOT_ARM_STEPS;
-      w[at + 17 /* ShotBase */] = SHOT_BASE;
+      w2[at + 0 /* GridHalf */] = GRID_HALF;
+      w2[at + 1 /* GridShift */] = GRID_SHIFT;
+      w2[at + 2 /* GridSide */] = GRID_SIDE;
+      w2[at + 3 /* OctMin */] = OCT_MIN;
+      w2[at + 4 /* OctMax */] = OCT_MAX;
+      w2[at + 5 /* TMask */] = T_MASK;
+      w2[at + 6 /* DShift */] = D_SHIFT;
+      w2[at + 7 /* SShift */] = S_SHIFT;
+      w2[at + 8 /* Zones */] = ZONES;
+      w2[at + 9 /* PlanetBit */] = PLANET_BIT;
+      w2[at + 10 /* ShipBit */] = SHIP_BIT;
+      w2[at + 11 /* PlanetBits */] = this.#planetBits;
+      w2[at + 12 /* SunRadius */] = SUN_RADIUS;
+      w2[at + 13 /* ArenaR2 */] = ARENA_R2;
+      w2[at + 14 /* PlanetNear */] = PLANET_NEAR;
+      w2[at + 15 /* Reach */] = REACH;
+      w2[at + 16 /* ArmSteps */] = SHOT_ARM_STEPS;
+      w2[at + 17 /* ShotBase */] = SHOT_BASE;
       if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
-      for (let t = 0; t < SHOT_TYPES; t++) w[at + 18 /* Life0 */ + t] = WEAPON_LIFE[t];
+      for (let t = 0; t < SHOT_TYPES; t++) w2[at + 18 /* Life0 */ + t] = WEAPON_LIFE[t];
       this.#shots = b;
       const c = new Binding([e.alive, e.type, this.radius, e.x, e.y, this.#rsqrtSeed], 6 /* Want0 */ + 2 * TEMPLATE_COUNT);
       const cw = c.words;
@@ -1273,72 +2065,83 @@ var Game = class {
       }
       this.#shipsBinding = sb;
     }
-    const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
-    this.#grid.setFixed(SUN_ZONE, (x0, y0, x1, y1) => {
-      const nx = x0 > 0 ? x0 : x1 < 0 ? x1 : 0;
-      const ny = y0 > 0 ? y0 : y1 < 0 ? y1 : 0;
-      return nx * nx + ny * ny < sunReach * sunReach;
-    });
-    this.#grid.setFixed(EDGE_ZONE, (x0, y0, x1, y1) => {
-      const fx = Math.max(-x0, x1);
-      const fy = Math.max(-y0, y1);
-      return fx * fx + fy * fy >= ARENA * ARENA;
-    });
-    this.#createBodies();
-    for (let b = 1; b < this.bodies; b++) this.#markPlanet(b, true);
-    this.#buildGravity();
-  }
-  #createBodies() {
-    const e = this.entities;
-    this.bodyIndex[0] = e.add(TemplateId.Sun, NO_PLAYER, 0, 0);
-    const planets = this.bodies - 1;
-    const spacing = planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (planets - 1) : 0;
-    for (let k = 1; k <= planets; k++) {
-      const t = this.#rng.below(PLANET_TYPES);
-      const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * spacing;
-      const w = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
-      this.orbitRadius[k] = Math.round(r * POS_ONE);
-      this.#orbitR32[k] = Math.round(r * 32);
-      this.orbitOmega[k] = Math.round(w / STEP_HZ2 / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
-      this.#orbitSpeed[k] = Math.round(w * r / STEP_HZ2 * POS_ONE);
-      this.orbitPhase[k] = this.#rng.nextU32() >>> 2;
-      let shift = 0;
-      const ratio = PLANET_GM[t] / SUN_GM;
-      while (ratio * 2 ** (10 + shift) < 512) shift++;
-      this.#bodyPull[k] = Math.round(ratio * 2 ** (10 + shift)) | shift << 16;
-      this.bodyIndex[k] = e.add(PLANET_BASE + t, NO_PLAYER, 0, 0);
-    }
-    for (let b = 0; b < this.bodies; b++) {
-      const i = this.bodyIndex[b];
-      if (i < 0) throw new EntityError("no room for the sun and planets");
-      this.steady[i] = 1;
-      this.radius[i] = TEMPLATE_RADIUS[e.type[i]];
-      for (let st = 0; st < SHIP_TYPES; st++) this.#contact[st * this.bodies + b] = ((this.radius[i] + TEMPLATE_RADIUS[SHIP_BASE + st]) * 8) ** 2;
-    }
-    this.#moveBodies();
-  }
-  /** The gravity table (see OCT_MIN): doubles here, once, and exact IEEE operations only. */
-  #buildGravity() {
-    const G = 65536 * SUN_GM / (STEP_HZ2 * STEP_HZ2);
-    const table2 = this.#gravity;
-    for (let e = OCT_MIN; e <= OCT_MAX; e++) {
-      const top = G / (2 ** e * Math.sqrt(2 ** e));
-      let s = 0;
-      while (top * 2 ** (s + 1) < 16384) s++;
-      const step = 2 ** (e - 5);
-      let t = Math.round(G / (2 ** e * Math.sqrt(2 ** e)) * 2 ** s);
-      for (let m = 0; m < 32; m++) {
-        const lo = (32 + m) * step;
-        const hi = lo + step;
-        const next = Math.round(G / (hi * Math.sqrt(hi)) * 2 ** s);
-        if (t > T_MASK || t - next > 1023 || s > 29 || s < 4) throw new RangeError("gravity table entry out of range");
-        table2[(e - OCT_MIN + 1) * 32 + m] = t | t - next << D_SHIFT | s << S_SHIFT;
-        t = next;
-      }
-    }
-    for (let m = 0; m < 32; m++) table2[m] = table2[32] & (T_MASK | 31 << S_SHIFT);
+    bodiesCreate(w);
+    gravityBuild(w.gravity);
   }
   // ---------------------------------------------------------------- hooks
+  /** Steps simulated. */
+  get steps() {
+    return this.#world.steps;
+  }
+  /** Projectiles alive after the last step. */
+  get shots() {
+    return this.#world.shots;
+  }
+  /** Told of every ship destroyed; null: nobody listens. */
+  get onDeath() {
+    return this.#world.onDeath;
+  }
+  set onDeath(hook) {
+    this.#world.onDeath = hook;
+  }
+  // The rest of the world's arrays, for tools and tests (world.ts says what each holds).
+  get present() {
+    return this.#world.present;
+  }
+  get playerId() {
+    return this.#world.playerId;
+  }
+  get respawnStep() {
+    return this.#world.respawnStep;
+  }
+  get cooldown() {
+    return this.#world.cooldown;
+  }
+  get shipType() {
+    return this.#world.shipType;
+  }
+  get weaponType() {
+    return this.#world.weaponType;
+  }
+  get kills() {
+    return this.#world.kills;
+  }
+  get deaths() {
+    return this.#world.deaths;
+  }
+  get hp() {
+    return this.#world.hp;
+  }
+  get killer() {
+    return this.#world.killer;
+  }
+  get killedWith() {
+    return this.#world.killedWith;
+  }
+  get prevX() {
+    return this.#world.prevX;
+  }
+  get prevY() {
+    return this.#world.prevY;
+  }
+  get expires() {
+    return this.#world.expires;
+  }
+  get bodyIndex() {
+    return this.#world.bodyIndex;
+  }
+  get orbitRadius() {
+    return this.#world.orbitRadius;
+  }
+  get orbitOmega() {
+    return this.#world.orbitOmega;
+  }
+  get orbitPhase() {
+    return this.#world.orbitPhase;
+  }
+  get sine() {
+    return this.#world.sine;
+  }
   /** Simulation: run the fixed steps due by `now` (at most MAX_CATCH_UP, then skip ahead). */
   tick(now) {
     if (this.#nextStepAt < 0) {
@@ -1362,200 +2165,53 @@ var Game = class {
     }
   }
   playerJoined(slot, playerId) {
-    this.present[slot] = 1;
-    this.playerId[slot] = playerId;
-    this.focusIndex[slot] = -1;
-    this.focusX[slot] = 0;
-    this.focusY[slot] = 0;
-    this.respawnStep[slot] = this.steps + JOIN_SPAWN_STEPS;
-    this.cooldown[slot] = 0;
-    this.hp[slot] = 0;
-    this.kills[slot] = 0;
-    this.deaths[slot] = 0;
+    spawnJoin(this.#world, slot, playerId);
   }
   /** Forget the ship; the server removes it and the player's projectiles right after this. */
   playerLeft(slot, _playerId) {
-    if (this.focusIndex[slot] >= 0) {
-      this.#ships--;
-      this.#others++;
-    }
-    this.present[slot] = 0;
-    this.focusIndex[slot] = -1;
-    this.respawnStep[slot] = -1;
-    this.hp[slot] = 0;
+    shipsForget(this.#world, slot);
   }
   /**
    * Entity `i` was put where it is by hand (tests, tools): its swept path this step starts
    * there, as if it had been there since the last step.
    */
   moved(i) {
-    for (let s = 0; s < this.maxPlayers; s++) {
-      if (this.focusIndex[s] !== i) continue;
-      this.prevX[s] = this.entities.x[i];
-      this.prevY[s] = this.entities.y[i];
-    }
-    for (let b = 0; b < this.bodies; b++) {
-      if (this.bodyIndex[b] !== i) continue;
-      this.#bodyPrevX[b] = this.entities.x[i];
-      this.#bodyPrevY[b] = this.entities.y[i];
-    }
+    shipsMoved(this.#world, i);
+    bodiesMoved(this.#world, i);
   }
   // ---------------------------------------------------------------- step
   /** One fixed step of 1/30 s. */
   step() {
-    const e = this.entities;
+    const w = this.#world;
+    const e = w.entities;
     const sb = this.#shipsBinding;
-    const n = this.maxPlayers;
-    const focus = this.focusIndex;
-    this.steps++;
-    this.counters[GameCounter.Steps]++;
-    this.#dither = Math.imul(this.steps, -1640531527) & 2147483647;
+    const n = w.maxPlayers;
+    w.steps++;
+    w.counters[GameCounter.Steps]++;
+    w.dither = Math.imul(w.steps, -1640531527) & 2147483647;
     if (sb !== null) {
       sb.words[sb.scalars + 36 /* Steps */] = this.steps;
       sb.words[sb.scalars + 37 /* Dither */] = this.#dither;
     }
-    if (e.count !== this.bodies + this.#ships + this.#shotCount + this.#others) this.#recount();
-    this.#moveBodies();
-    const renew = 1 + (this.steps & PLANET_MARK_STEPS - 1);
-    if (renew < this.bodies) this.#markPlanet(renew, false);
+    if (e.count !== w.bodies + w.ships + w.shotCount + w.others) worldRecount(w);
+    bodiesMove(w);
+    bodiesRenewMark(w);
     for (let s = 0; s < n; s++) {
-      if (this.present[s] === 0) continue;
-      if (this.cooldown[s] > 0) this.cooldown[s]--;
-      if (focus[s] < 0 && this.respawnStep[s] >= 0 && this.steps >= this.respawnStep[s]) this.#spawn(s);
+      if (w.present[s] === 0) continue;
+      if (w.cooldown[s] > 0) w.cooldown[s]--;
+      if (spawnDue(w, s)) spawnShip(w, s, this);
     }
-    this.#doomedCount = 0;
-    this.#grid.clear();
+    w.doomedCount = 0;
+    w.grid.clear();
     this.#moveShips();
-    this.#markShips();
-    this.#rammed = false;
-    this.#collideShips();
-    if (this.#rammed) {
-      this.#grid.clear();
-      this.#markShips();
+    shipsMark(w);
+    if (shipsCollide(w)) {
+      w.grid.clear();
+      shipsMark(w);
     }
     this.#moveShots();
-    this.#reap();
+    deathsReap(w);
     e.version = e.version + 1 & 1073741823;
-  }
-  /** Rebuild the projectile list and the counts from the table. */
-  #recount() {
-    const e = this.entities;
-    let shots = 0;
-    for (let i = 0; i < e.capacity; i++)
-      if (e.alive[i] !== 0 && e.type[i] >= SHOT_BASE && e.type[i] < SHOT_BASE + SHOT_TYPES) this.#shotList[shots++] = i;
-    this.#shotCount = shots;
-    let ships = 0;
-    for (let s = 0; s < this.maxPlayers; s++) if (this.focusIndex[s] >= 0) ships++;
-    this.#ships = ships;
-    this.#others = e.count - this.bodies - ships - shots;
-  }
-  /**
-   * Planets: the angle straight from the step count (phase + steps · ω, modulo a turn, in
-   * integers), so orbits never drift; sine and cosine interpolated between table entries.
-   */
-  #moveBodies() {
-    const e = this.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const sine = this.sine;
-    const bodyIndex = this.bodyIndex;
-    const phase = this.orbitPhase;
-    const omega = this.orbitOmega;
-    const radius = this.#orbitR32;
-    const speed = this.#orbitSpeed;
-    const prevX = this.#bodyPrevX;
-    const prevY = this.#bodyPrevY;
-    const steps = this.steps;
-    const imul = Math.imul;
-    for (let b = 1; b < this.bodies; b++) {
-      const i = bodyIndex[b];
-      prevX[b] = ex[i];
-      prevY[b] = ey[i];
-      const angle = phase[b] + (imul(steps, omega[b]) & ORBIT_TURN_MASK) & ORBIT_TURN_MASK;
-      const q = angle >> ORBIT_FRACTION + 2 & 255;
-      const f = angle >> ORBIT_FRACTION - 8 & 1023;
-      const lo0 = sine[q];
-      const hi0 = sine[256 - q];
-      const lo = lo0 + ((sine[q + 1] - lo0) * f >> 10);
-      const hi = hi0 + ((sine[255 - q] - hi0) * f >> 10);
-      let c;
-      let s;
-      switch (angle >> ORBIT_FRACTION + 10) {
-        case 0:
-          c = hi;
-          s = lo;
-          break;
-        case 1:
-          c = 0 - lo;
-          s = hi;
-          break;
-        case 2:
-          c = 0 - hi;
-          s = 0 - lo;
-          break;
-        default:
-          c = lo;
-          s = 0 - hi;
-      }
-      const r = radius[b];
-      const v = speed[b];
-      ex[i] = r * c >> 9;
-      ey[i] = r * s >> 9;
-      evx[i] = 0 - (v * s >> 14);
-      evy[i] = v * c >> 14;
-    }
-  }
-  #spawn(slot) {
-    const e = this.entities;
-    const rng = this.#rng;
-    const sine = this.sine;
-    const st = this.players.ship[slot] < SHIP_TYPES ? this.players.ship[slot] : 0;
-    const wt = this.players.weapon[slot] < SHOT_TYPES ? this.players.weapon[slot] : 0;
-    let bx = 0;
-    let by = 0;
-    let ba = 0;
-    let br = 0;
-    let best = -WIDE_OPEN;
-    for (let k = 0; k < SPAWN_ATTEMPTS; k++) {
-      const a = rng.nextU32() >>> 22 << 2;
-      const r = SPAWN_MIN + ((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN) >>> 16);
-      const x = r * 32 * cosQ(sine, a) >> 9;
-      const y = r * 32 * sinQ(sine, a) >> 9;
-      const clear = this.clearance(x, y);
-      if (clear > best) {
-        best = clear;
-        bx = x;
-        by = y;
-        ba = a;
-        br = r;
-      }
-      if (clear >= 0) break;
-    }
-    if (best < 0) this.counters[GameCounter.CrowdedSpawns]++;
-    const i = e.add(SHIP_BASE + st, this.playerId[slot], bx, by);
-    if (i < 0) throw new EntityError("no entity slot left for a ship");
-    let v = Math.round(Math.sqrt(SUN_GM / br) * POS_ONE / STEP_HZ2);
-    if (v > SHIP_MAX_SPEED[st]) v = SHIP_MAX_SPEED[st];
-    e.vx[i] = 0 - (sinQ(sine, ba) * v >> 14);
-    e.vy[i] = cosQ(sine, ba) * v >> 14;
-    e.rot[i] = ba + (ANGLE_TURN >> 2) & ANGLE_MASK;
-    this.prevX[slot] = bx;
-    this.prevY[slot] = by;
-    this.steady[i] = 0;
-    this.radius[i] = TEMPLATE_RADIUS[SHIP_BASE + st];
-    this.hp[slot] = SHIP_HP[st];
-    this.killer[slot] = NO_PLAYER;
-    this.shipType[slot] = st;
-    this.weaponType[slot] = wt;
-    this.focusIndex[slot] = i;
-    this.focusX[slot] = bx;
-    this.focusY[slot] = by;
-    this.respawnStep[slot] = -1;
-    this.cooldown[slot] = 0;
-    this.#ships++;
-    this.counters[GameCounter.Spawns]++;
   }
   /**
    * How far (wu) (x, y) is from being a fair spawn point: the worst shortfall, negative, or
@@ -1621,7 +2277,7 @@ var Game = class {
     const inputs = this.players.input;
     const prevX = this.prevX;
     const prevY = this.prevY;
-    const sine = this.sine;
+    const motion = this.#motion;
     const table2 = this.#gravity;
     const contact = this.#contact;
     const bodyIndex = this.bodyIndex;
@@ -1633,7 +2289,7 @@ var Game = class {
     const bodies = this.bodies;
     const clz = Math.clz32;
     const last = GRID_SIDE - 1;
-    let i, st, input, x, y, vx, vy, rot, q;
+    let i, st, input, x, y, vx, vy, rot;
     let c, s, touching, xs, ys, u, row, oct;
     let w, t, sh, d, cx, cy, near, p, m, b;
     i = focus[slot];
@@ -1648,35 +2304,15 @@ var Game = class {
     prevY[slot] = y;
     x += vx;
     y += vy;
-    rot = erot[i];
-    if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[st];
-    if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[st];
-    rot &= SHIP_HEADINGS;
-    q = rot >> 2 & 255;
-    switch (rot >> 10) {
-      case 0:
-        c = sine[256 - q];
-        s = sine[q];
-        break;
-      case 1:
-        c = 0 - sine[q];
-        s = sine[256 - q];
-        break;
-      case 2:
-        c = 0 - sine[256 - q];
-        s = 0 - sine[q];
-        break;
-      default:
-        c = sine[q];
-        s = 0 - sine[256 - q];
-    }
-    if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
-      t = 0;
-      if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[st];
-      if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[st] >> 1;
-      vx += c * t + 8192 >> 14;
-      vy += s * t + 8192 >> 14;
-    }
+    motion.rot = erot[i];
+    motion.vx = vx;
+    motion.vy = vy;
+    motionSteer(motion, st, input);
+    rot = motion.rot;
+    c = motion.cos;
+    s = motion.sin;
+    vx = motion.vx;
+    vy = motion.vy;
     xs = x >> 7;
     ys = y >> 7;
     u = xs * xs + ys * ys;
@@ -1721,22 +2357,11 @@ var Game = class {
       vx += xs + d >> sh;
       vy += ys + d >> sh;
     }
-    m = SHIP_MAX_SPEED[st];
-    m *= m;
-    u = vx * vx + vy * vy;
-    if (u > m) {
-      if (u <= m + (m >> 2)) {
-        q = (((u >> 14) + 1) * CLAMP_SCALE[st] >> 14) + 1;
-        t = 3 * ONE - q >> 1;
-        t = t * (3 * ONE - (q * (t * t >> 14) >> 14)) >> 15;
-        vx = vx < 0 ? 0 - ((0 - vx) * t >> 14) : vx * t >> 14;
-        vy = vy < 0 ? 0 - ((0 - vy) * t >> 14) : vy * t >> 14;
-      } else {
-        this.#clamp(vx, vy, SHIP_MAX_SPEED[st]);
-        vx = this.#cx;
-        vy = this.#cy;
-      }
-    }
+    motion.vx = vx;
+    motion.vy = vy;
+    motionLimit(motion, st);
+    vx = motion.vx;
+    vy = motion.vy;
     xs = x >> 7;
     ys = y >> 7;
     m = ARENA_RADIUS - this.radius[i] << 3;
@@ -1753,67 +2378,6 @@ var Game = class {
     evy[i] = vy;
     erot[i] = rot;
     this.#shipEffects(slot, i, input, touching, c, s);
-  }
-  /** What ship i of `slot` touches (bit 0 the sun, bit b planet b), then its fire. */
-  #shipEffects(slot, i, input, touching, c, s) {
-    const hp = this.hp;
-    if (touching !== 0) {
-      if ((touching & 1) !== 0) this.#damage(slot, hp[slot], NO_PLAYER, TemplateId.Sun);
-      for (let b = 1; b < this.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) this.#shipPlanet(i, slot, b);
-    }
-    if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && this.cooldown[slot] === 0) this.#fire(i, slot, c, s);
-  }
-  /**
-   * A ship at (x, y), moving (vx, vy), went past the arena's edge (`limit`, in 1/32 wu from
-   * the sun): back onto it into #cx, #cy, and its outward velocity reflected at half its
-   * size into #ux, #uy.
-   */
-  #edge(x, y, vx, vy, limit) {
-    this.#unit(x, y);
-    const ux = this.#ux;
-    const uy = this.#uy;
-    this.#cx = ux * limit >> 9;
-    this.#cy = uy * limit >> 9;
-    const vr = vx * ux + vy * uy >> 14;
-    if (vr > 0) {
-      const back = vr * EDGE_BOUNCE >> 14;
-      vx -= back * ux >> 14;
-      vy -= back * uy >> 14;
-    }
-    this.#ux = vx;
-    this.#uy = vy;
-  }
-  #fire(ship, slot, c, s) {
-    const e = this.entities;
-    const w = this.weaponType[slot];
-    this.cooldown[slot] = WEAPON_COOLDOWN[w];
-    if (this.#shotCount >= this.shotCapacity) {
-      this.counters[GameCounter.ShotsDropped]++;
-      return;
-    }
-    const off = this.radius[ship] + TEMPLATE_RADIUS[SHOT_BASE + w] + 1 << POS_SHIFT;
-    const j = e.add(SHOT_BASE + w, e.owner[ship], e.x[ship] + (c * off >> 14), e.y[ship] + (s * off >> 14));
-    if (j < 0) {
-      this.counters[GameCounter.ShotsDropped]++;
-      return;
-    }
-    let vx = e.vx[ship] + (c * WEAPON_VELOCITY[w] + 8192 >> 14);
-    let vy = e.vy[ship] + (s * WEAPON_VELOCITY[w] + 8192 >> 14);
-    const hx = vx >> 1;
-    const hy = vy >> 1;
-    if (hx * hx + hy * hy > SHOT_HALF2) {
-      this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
-      vx = this.#cx;
-      vy = this.#cy;
-    }
-    e.vx[j] = vx;
-    e.vy[j] = vy;
-    e.rot[j] = e.rot[ship];
-    this.steady[j] = 1;
-    this.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + w];
-    this.expires[j] = this.steps + WEAPON_LIFE[w] - 1;
-    this.#shotList[this.#shotCount++] = j;
-    this.counters[GameCounter.ShotsFired]++;
   }
   /**
    * Every projectile: its lifetime, its drift, then what the grid cell it ended in holds
@@ -1905,375 +2469,37 @@ var Game = class {
     this.#shotCount = n;
     this.#doomedCount = dc;
   }
-  /**
-   * Projectile i has moved to where it is, and `near` is what its grid cell holds: the sun
-   * or the arena's edge, planets and ships (in that order: a projectile that hits one is
-   * gone before the next). Whether it is gone.
-   */
+  // The parts the native-kernel code above calls by its own names.
+  #shipEffects(slot, i, input, touching, c, s) {
+    shipsEffects(this.#world, slot, i, input, touching, c, s);
+  }
+  #edge(x, y, vx, vy, limit) {
+    shipsEdge(this.#world, x, y, vx, vy, limit);
+  }
   #collide(i, near) {
-    const e = this.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const x = ex[i];
-    const y = ey[i];
-    const vx = e.vx[i];
-    const vy = e.vy[i];
-    const steps = this.steps;
-    const clz = Math.clz32;
-    let b, o, dx, dy, m;
-    if ((near & ZONES) !== 0) {
-      const xs = x >> 7;
-      const ys = y >> 7;
-      const u = xs * xs + ys * ys;
-      const t = SUN_RADIUS + this.radius[i] << 3;
-      if (u > ARENA_R2 || u < t * t) return true;
-    }
-    for (m = near >> PLANET_BIT & this.#planetBits; m !== 0; m &= m - 1) {
-      b = 32 - clz(m & 0 - m);
-      o = this.bodyIndex[b];
-      dx = x - ex[o];
-      dy = y - ey[o];
-      if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
-      if (this.#hitsPlanet(i, b, x - vx, y - vy, dx, dy)) return true;
-    }
-    for (m = near >> SHIP_BIT & 255; m !== 0; m &= m - 1) {
-      b = 31 - clz(m & 0 - m);
-      o = this.focusIndex[b];
-      if (o < 0 || this.hp[b] <= 0) continue;
-      dx = x - ex[o];
-      dy = y - ey[o];
-      if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
-      if (e.owner[i] === this.playerId[b] && steps - this.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
-      if (this.#hitsShip(i, b, x - vx, y - vy, dx, dy)) return true;
-    }
-    return false;
+    return shotsCollide(this.#world, i, near);
   }
-  /**
-   * Twice the sun's pull on projectile i at its position (it gets it every other step); the
-   * velocity changes only here, so it is only limited here (and when fired).
-   */
   #pull(i) {
-    const e = this.entities;
-    const xs = e.x[i] >> 7;
-    const ys = e.y[i] >> 7;
-    const u = xs * xs + ys * ys;
-    const oct = 31 - Math.clz32(u | U_FLOOR);
-    const w = this.#gravity[(oct << 5) + (u >> oct - 5) - 512];
-    const t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-    const sh = (w >> S_SHIFT) - 1;
-    const d = this.#dither >> 31 - sh;
-    let vx = e.vx[i] + (d - xs * t >> sh);
-    let vy = e.vy[i] + (d - ys * t >> sh);
-    if (vx * vx + vy * vy > 2147483647 && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
-      this.#clamp(vx, vy, SHOT_MAX_VELOCITY);
-      vx = this.#cx;
-      vy = this.#cy;
-    }
-    e.vx[i] = vx;
-    e.vy[i] = vy;
+    shotsPull(this.#world, i);
   }
-  /**
-   * Projectile i, which moved from (x0, y0) and ended (dx, dy) from planet (body) b, swept
-   * against the planet's own step (see sweep()): whether it hit.
-   */
-  #hitsPlanet(i, b, x0, y0, dx, dy) {
-    const r = this.radius[this.bodyIndex[b]] + this.radius[i] << 1;
-    return sweep(x0 - this.#bodyPrevX[b] >> 9, y0 - this.#bodyPrevY[b] >> 9, dx >> 9, dy >> 9, r);
-  }
-  /**
-   * Projectile i, which moved from (x0, y0) and ended (dx, dy) from the ship of slot s,
-   * swept against the ship's step: on a hit the ship takes the weapon's damage.
-   */
-  #hitsShip(i, s, x0, y0, dx, dy) {
-    const r = this.radius[this.focusIndex[s]] + this.radius[i] << 1;
-    if (!sweep(x0 - this.prevX[s] >> 9, y0 - this.prevY[s] >> 9, dx >> 9, dy >> 9, r)) return false;
-    this.#shotHit(i, s);
-    return true;
-  }
-  /** Projectile i hit the ship of slot s: the ship takes the weapon's damage. */
   #shotHit(i, s) {
-    const e = this.entities;
-    this.counters[GameCounter.ShotHits]++;
-    this.#damage(s, WEAPON_DAMAGE[e.type[i] - SHOT_BASE], e.owner[i], e.type[i]);
+    shotsHit(this.#world, i, s);
   }
-  // ---------------------------------------------------------------- integer geometry
-  /**
-   * The unit vector of (dx, dy) into #ux, #uy (Q14; each component rounded towards zero, so
-   * |u| ≤ 1) and its length into #len (in dx's units; ~14 significant bits). A zero vector
-   * gives (1, 0) and 0. Integer only: the larger component is shifted to 14 bits, and
-   * 1/√(a² + b²) comes from a seed table and two Newton steps, y ← y(3 − q·y²)/2.
-   */
   #unit(dx, dy) {
-    const ax = dx < 0 ? 0 - dx : dx;
-    const ay = dy < 0 ? 0 - dy : dy;
-    const big = ax > ay ? ax : ay;
-    if (big === 0) {
-      this.#ux = ONE;
-      this.#uy = 0;
-      this.#len = 0;
-      return;
-    }
-    const k = 18 - Math.clz32(big);
-    const a = k > 0 ? ax >> k : ax << 0 - k;
-    const b = k > 0 ? ay >> k : ay << 0 - k;
-    const n2 = a * a + b * b;
-    const hi = n2 >> 14;
-    let y = this.#rsqrtSeed[n2 >> 23];
-    y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
-    y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
-    let ux = a * y >> 14;
-    let uy = b * y >> 14;
-    while (ux * ux + uy * uy > ONE * ONE) {
-      if (ux > uy) ux--;
-      else uy--;
-    }
-    this.#ux = dx < 0 ? 0 - ux : ux;
-    this.#uy = dy < 0 ? 0 - uy : uy;
-    const len = a * ux + b * uy >> 14;
-    this.#len = k > 0 ? len << k : len >> 0 - k;
+    geometryUnit(this.#geometry, dx, dy);
   }
-  /** (vx, vy) scaled to length `max` into #cx, #cy, rounded towards zero: never longer than `max`. */
-  #clamp(vx, vy, max) {
-    this.#unit(vx, vy);
-    const ux = this.#ux;
-    const uy = this.#uy;
-    this.#cx = ux < 0 ? 0 - ((0 - ux) * max >> 14) : ux * max >> 14;
-    this.#cy = uy < 0 ? 0 - ((0 - uy) * max >> 14) : uy * max >> 14;
-  }
-  // ---------------------------------------------------------------- collisions
-  /** Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer and `cause` (a template id). */
-  #damage(slot, amount, source, cause) {
-    const hp = this.hp[slot];
-    if (hp <= 0) return;
-    const left = hp - amount;
-    const i = this.focusIndex[slot];
-    if (left <= 0) {
-      this.hp[slot] = 0;
-      this.killer[slot] = source;
-      this.killedWith[slot] = cause;
-      return;
-    }
-    this.hp[slot] = left;
-    const type = this.shipType[slot];
-    const max = SHIP_HP[type];
-    const n = left * 100;
-    let pct = n * HP_RECIPROCAL[type] >> 16;
-    while (pct * max < n) pct++;
-    this.entities.health[i] = pct;
-  }
-  /** A planet (body b) pushes the ship out, bounces it and damages it by the closing speed. */
-  #shipPlanet(i, slot, b) {
-    const e = this.entities;
-    const p = this.bodyIndex[b];
-    const reach = this.radius[p] + this.radius[i];
-    const dx = e.x[i] - e.x[p];
-    const dy = e.y[i] - e.y[p];
-    if ((dx >> 7) * (dx >> 7) + (dy >> 7) * (dy >> 7) >= reach * reach * 64) return;
-    this.#unit(dx, dy);
-    const ux = this.#ux;
-    const uy = this.#uy;
-    const out = reach * 32 + 1;
-    e.x[i] = e.x[p] + (ux * out >> 9);
-    e.y[i] = e.y[p] + (uy * out >> 9);
-    const vn = (e.vx[i] - e.vx[p]) * ux + (e.vy[i] - e.vy[p]) * uy >> 14;
-    if (vn >= 0) return;
-    const back = vn * PLANET_BOUNCE >> 14;
-    e.vx[i] -= back * ux >> 14;
-    e.vy[i] -= back * uy >> 14;
-    this.counters[GameCounter.PlanetHits]++;
-    if (vn <= -GENTLE) this.#damage(slot, PLANET_DAMAGE_BASE + ((0 - vn) * this.#planetDamage >> 16), NO_PLAYER, e.type[p]);
-  }
-  /**
-   * Planet (body) b's mark in the grid's slow layer: its cells within PLANET_MARK of where it
-   * is, after taking the last one away (`fresh`: there is none yet).
-   */
-  #markPlanet(b, fresh) {
-    const g = this.#grid;
-    const bit = 1 << PLANET_BIT + b - 1;
-    if (!fresh) g.markBase(bit, false, this.#markX[b], this.#markY[b], PLANET_MARK);
-    const p = this.bodyIndex[b];
-    this.#markX[b] = this.entities.x[p];
-    this.#markY[b] = this.entities.y[p];
-    g.markBase(bit, true, this.#markX[b], this.#markY[b], PLANET_MARK);
-  }
-  /** Every live ship marks the grid cells within REACH of it. */
-  #markShips() {
-    const e = this.entities;
-    const g = this.#grid;
-    for (let s = 0; s < this.maxPlayers; s++) {
-      const i = this.focusIndex[s];
-      if (i >= 0 && this.hp[s] > 0) g.mark(1 << SHIP_BIT + s, e.x[i], e.y[i], REACH);
-    }
-  }
-  /** Each ship against the ships of higher slots that reach into its cell. */
-  #collideShips() {
-    const e = this.entities;
-    const focus = this.focusIndex;
-    const mask = this.#grid.mask;
-    const last = GRID_SIDE - 1;
-    for (let s = 0; s < this.maxPlayers; s++) {
-      const i = focus[s];
-      if (i < 0 || this.hp[s] <= 0) continue;
-      let cx = e.x[i] + GRID_HALF >> GRID_SHIFT;
-      let cy = e.y[i] + GRID_HALF >> GRID_SHIFT;
-      cx = cx < 0 ? 0 : cx > last ? last : cx;
-      cy = cy < 0 ? 0 : cy > last ? last : cy;
-      let m = (mask[cy * GRID_SIDE + cx] >> SHIP_BIT & 255) >> s + 1;
-      for (let t = s + 1; m !== 0 && this.hp[s] > 0; t++, m >>= 1) {
-        if ((m & 1) === 0) continue;
-        if (focus[t] >= 0 && this.hp[t] > 0) this.#shipShip(s, t);
-      }
-    }
-  }
-  /**
-   * Ships of slots sa and sb: a swept test (integer, as for projectiles); on contact they
-   * bounce apart by mass and both take damage by the closing speed. A ram is rare, so its
-   * response is worked out in doubles and rounded back into the table.
-   */
-  #shipShip(sa, sb) {
-    const e = this.entities;
-    const a = this.focusIndex[sa];
-    const b = this.focusIndex[sb];
-    const d0x = this.prevX[sb] - this.prevX[sa] >> 9;
-    const d0y = this.prevY[sb] - this.prevY[sa] >> 9;
-    const d1x = e.x[b] - e.x[a] >> 9;
-    const d1y = e.y[b] - e.y[a] >> 9;
-    if (!sweep(d0x, d0y, d1x, d1y, this.radius[a] + this.radius[b] << 1)) return;
-    const fx = d1x - d0x;
-    const fy = d1y - d0y;
-    const dot = d0x * fx + d0y * fy;
-    const l = fx * fx + fy * fy;
-    const t = dot >= 0 ? 0 : dot <= -l ? 1 : -dot / l;
-    let nx = d0x + t * fx;
-    let ny = d0y + t * fy;
-    let d = Math.sqrt(nx * nx + ny * ny);
-    if (d > 0) {
-      nx /= d;
-      ny /= d;
-    } else {
-      nx = 1;
-      ny = 0;
-    }
-    const ia = 1 / SHIP_MASS[e.type[a] - SHIP_BASE];
-    const ib = 1 / SHIP_MASS[e.type[b] - SHIP_BASE];
-    const reach = (this.radius[a] + this.radius[b]) * POS_ONE;
-    d = (e.x[b] - e.x[a]) * nx + (e.y[b] - e.y[a]) * ny;
-    if (d < reach) {
-      const push = (reach - d) / (ia + ib);
-      e.x[a] = Math.round(e.x[a] - nx * push * ia);
-      e.y[a] = Math.round(e.y[a] - ny * push * ia);
-      e.x[b] = Math.round(e.x[b] + nx * push * ib);
-      e.y[b] = Math.round(e.y[b] + ny * push * ib);
-    }
-    const vn = (e.vx[b] - e.vx[a]) * nx + (e.vy[b] - e.vy[a]) * ny;
-    if (vn >= 0) return;
-    const j = -(1 + SHIP_RESTITUTION) * vn / (ia + ib);
-    e.vx[a] = Math.round(e.vx[a] - j * ia * nx);
-    e.vy[a] = Math.round(e.vy[a] - j * ia * ny);
-    e.vx[b] = Math.round(e.vx[b] + j * ib * nx);
-    e.vy[b] = Math.round(e.vy[b] + j * ib * ny);
-    this.counters[GameCounter.Rams]++;
-    this.#rammed = true;
-    if (vn > -GENTLE) return;
-    const dmg = RAM_DAMAGE_BASE + (Math.floor(-vn) * this.#ramDamage >> 16);
-    this.#damage(sa, dmg, e.owner[b], e.type[b]);
-    this.#damage(sb, dmg, e.owner[a], e.type[a]);
-  }
-  // ---------------------------------------------------------------- deaths
-  /** Remove spent projectiles and dead ships (scoring the killer); note where ships are. */
-  #reap() {
-    const e = this.entities;
-    for (let k = 0; k < this.#doomedCount; k++) e.remove(this.#doomed[k]);
-    for (let s = 0; s < this.maxPlayers; s++) {
-      const i = this.focusIndex[s];
-      if (i < 0) continue;
-      if (this.hp[s] <= 0) {
-        this.#die(s, i);
-        continue;
-      }
-      this.focusX[s] = e.x[i];
-      this.focusY[s] = e.y[i];
-    }
-    this.shots = this.#shotCount;
-  }
-  #die(slot, i) {
-    const e = this.entities;
-    const owner = e.owner[i];
-    const killer = this.killer[slot];
-    e.health[i] = 0;
-    e.remove(i);
-    this.#ships--;
-    let by = -1;
-    if (killer === owner) {
-      this.counters[GameCounter.Suicides]++;
-      by = slot;
-    } else if (killer === NO_PLAYER) this.counters[GameCounter.EnvironmentDeaths]++;
-    else {
-      const ks = killer & 65535;
-      if (ks < this.maxPlayers && this.present[ks] !== 0 && this.playerId[ks] === killer) {
-        this.kills[ks]++;
-        if (this.players.scores[ks] < 65535) this.players.scores[ks]++;
-        by = ks;
-      }
-      this.counters[GameCounter.Kills]++;
-    }
-    if (this.onDeath !== null) this.onDeath(slot, by, this.killedWith[slot]);
-    this.deaths[slot]++;
-    this.focusIndex[slot] = -1;
-    this.respawnStep[slot] = this.steps + RESPAWN_STEPS;
-  }
+  // ---------------------------------------------------------------- memory, hash
   /** [name, bytes] rows of the game's own arrays, for the memory budget. Allocates. */
   pools() {
-    const rows = this.#rows.map(([name, bytes]) => [name, bytes]);
+    const rows = this.#world.rows.map(([name, bytes]) => [name, bytes]);
     rows.push(["game broad-phase grid", this.#grid.poolBytes()]);
     return rows;
   }
-  // ---------------------------------------------------------------- hash
   /** A 32-bit hash of the whole world: entities, players, scores, step count and PRNG state. */
   hash() {
-    const e = this.entities;
-    let h = mix(2166136261, this.steps);
-    h = mix(h, this.#rng.state);
-    for (let i = 0; i < e.capacity; i++) {
-      h = mix(h, e.alive[i] | e.type[i] << 8 | e.health[i] << 16);
-      h = mix(h, e.generation[i]);
-      if (e.alive[i] === 0) continue;
-      h = mix(h, e.owner[i]);
-      h = mix(h, e.x[i]);
-      h = mix(h, e.y[i]);
-      h = mix(h, e.vx[i]);
-      h = mix(h, e.vy[i]);
-      h = mix(h, e.rot[i]);
-      h = mix(h, this.expires[i]);
-    }
-    for (let s = 0; s < this.maxPlayers; s++) {
-      h = mix(h, this.present[s]);
-      if (this.present[s] === 0) continue;
-      h = mix(h, this.playerId[s]);
-      h = mix(h, this.focusIndex[s]);
-      h = mix(h, this.respawnStep[s]);
-      h = mix(h, this.cooldown[s] | this.shipType[s] << 16 | this.weaponType[s] << 24);
-      h = mix(h, this.hp[s]);
-      h = mix(h, this.players.scores[s]);
-    }
-    return h >>> 0;
+    return worldHash(this.#world);
   }
 };
-function sweep(d0x, d0y, d1x, d1y, r) {
-  if (d0x > r && d1x > r || d0x < -r && d1x < -r || d0y > r && d1y > r || d0y < -r && d1y < -r) return false;
-  const fx = d1x - d0x;
-  const fy = d1y - d0y;
-  const a = d0x * fx + d0y * fy;
-  if (a >= 0) return d0x * d0x + d0y * d0y < r * r;
-  const l = fx * fx + fy * fy;
-  if (a <= -l) return d1x * d1x + d1y * d1y < r * r;
-  const c = d0x * fy - d0y * fx;
-  return c * c < r * r * l;
-}
-function mix(h, v) {
-  h = Math.imul(h ^ (v | 0), 1540483477);
-  return h ^ h >> 15 & 131071;
-}
 
 // modules/protocol/bytes.ts
 function getU32(b, o) {
@@ -2740,16 +2966,6 @@ function finishPacket(out, unrel) {
   out[13] = unrel;
 }
 
-// modules/text.ts
-function bytesToAscii(b, offset, length) {
-  let s = "";
-  for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
-  return s;
-}
-function isPrintable(c) {
-  return c >= 32 && c <= 126;
-}
-
 // modules/server/events.ts
 var LogEvent = Object.freeze({
   /** value: player id */
@@ -3078,48 +3294,712 @@ var PriorityPlanner = class {
   }
 };
 
-// modules/server/server.ts
-var POS_HALF = 1 << POS_SHIFT - 1;
-var TIMEOUT_CHECK_MS = 100;
-var APP_ID_I32 = APP_ID | 0;
-var INPUT_SHAPE = 1 << 8 | Msg.Input;
-var ANGLE_HALF = 1 << ANGLE_BITS - 1;
-var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
-function reserve(maxPlayers) {
-  return (maxPlayers + 1) * (RELIABLE_HEADER + 4);
-}
-var LEAVE_SIZE = RELIABLE_HEADER + 4;
-var ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
-var HANDSHAKE_MS = 3e3;
-var INPUT_STALE_MS = 500;
-var STRIKE_WINDOW_MS = 250;
-var STRIKE_DECAY_MS = 1e3;
+// modules/server/admission.ts
 var ADMISSION_REFILL_MS = 250;
 var HANDSHAKE_PENALTY_MS = 1e4;
 var HANDSHAKE_MEMORY = 8;
 var LEFT_MEMORY_MS = 5e3;
 var LEFT_MEMORY = 8;
 var PORT_HINT_MASK = 63;
+var Admission = class {
+  #state;
+  #session;
+  #tokens;
+  #nextToken = 0;
+  #penaltyNext = 0;
+  #leftNext = 0;
+  constructor(state, session) {
+    this.#state = state;
+    this.#session = session;
+    this.#tokens = state.config.maxPlayers;
+  }
+  /** The slot of the player at `address` and `port`, or -1. */
+  find(address, port) {
+    const t = this.#state;
+    const hint = t.slotByPort[port & PORT_HINT_MASK] - 1;
+    if (hint >= 0 && t.port[hint] === port && t.address[hint] === address) return hint;
+    const ports = t.port;
+    const n = ports.length;
+    for (let s = 0; s < n; s++) if (ports[s] === port && t.address[s] === address) return s;
+    return -1;
+  }
+  /**
+   * A validated packet (in `state.rx`) from an unknown address: admit it if its first
+   * reliable message is Connect #0. Returns the new slot, or -1 (dropped and counted, or
+   * rejected). The caller starts the slot's entity sync.
+   */
+  admit(length, address, port, now) {
+    const t = this.#state;
+    const rx = t.rx;
+    if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
+      t.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
+      return -1;
+    }
+    let slot = -1;
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (t.active[s] === 0) {
+        slot = s;
+        break;
+      }
+    }
+    if (slot < 0) {
+      this.#reject(address, port, RejectReason.ServerFull);
+      return -1;
+    }
+    if (this.#tokens === 0) {
+      t.counters[C.AdmissionsDeferred]++;
+      return -1;
+    }
+    for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
+      if (t.penaltyPort[k] === port && t.penaltyAddress[k] === address && (now - t.penaltyUntil[k] | 0) < 0) {
+        t.counters[C.AdmissionsDeferred]++;
+        return -1;
+      }
+    }
+    this.#tokens--;
+    t.generation[slot] = t.generation[slot] + 1 & 65535 || 1;
+    t.active[slot] = 1;
+    t.address[slot] = address;
+    t.port[slot] = port;
+    t.slotByPort[port & PORT_HINT_MASK] = slot + 1;
+    t.endpoints[slot].reset(now);
+    t.ship[slot] = 0;
+    t.weapon[slot] = 0;
+    t.input[slot] = 0;
+    t.misbehaviour[slot] = 0;
+    t.scores[slot] = 0;
+    t.pings[slot] = 0;
+    t.pendingKick[slot] = 0;
+    t.announced[slot] = 0;
+    t.joinedAt[slot] = now;
+    t.inputAt[slot] = now;
+    t.frontSince[slot] = now;
+    t.players++;
+    this.#session.join(slot, now);
+    const id = t.playerId(slot);
+    t.counters[C.Joins]++;
+    t.host.log(LogEvent.Join, slot, id);
+    this.#session.sendRoster(slot);
+    return slot;
+  }
+  #reject(address, port, reason) {
+    const t = this.#state;
+    const tx = t.tx;
+    let o = writeHeader(tx, NO_ACK, t.host.now() >>> 0, 0, 1);
+    tx[o++] = Msg.Reject;
+    o = writeReject(tx, o, reason);
+    t.counters[C.Rejects]++;
+    t.host.log(LogEvent.Reject, -1, reason);
+    t.send(o, address, port);
+  }
+  /** A token back every ADMISSION_REFILL_MS (the schedule calls this every TIMEOUT_CHECK_MS). */
+  refill(now) {
+    if (now < this.#nextToken) return;
+    this.#nextToken = now + ADMISSION_REFILL_MS;
+    if (this.#tokens < this.#state.config.maxPlayers) this.#tokens++;
+  }
+  /** The player in `slot` did not complete its handshake: not admitted again for HANDSHAKE_PENALTY_MS. */
+  penalize(slot, now) {
+    const t = this.#state;
+    const k = this.#penaltyNext;
+    this.#penaltyNext = (k + 1) % HANDSHAKE_MEMORY;
+    t.penaltyAddress[k] = t.address[slot];
+    t.penaltyPort[k] = t.port[slot];
+    t.penaltyUntil[k] = now + HANDSHAKE_PENALTY_MS;
+  }
+  #leftRecently(address, port, now) {
+    const t = this.#state;
+    for (let k = 0; k < LEFT_MEMORY; k++)
+      if (t.leftPort[k] === port && t.leftAddress[k] === address && (now - t.leftUntil[k] | 0) < 0) return true;
+    return false;
+  }
+  /** The player sent Disconnect: one last packet acknowledges it, then the slot is freed. */
+  disconnect(slot) {
+    const t = this.#state;
+    const id = t.playerId(slot);
+    const o = writeHeader(t.tx, t.endpoints[slot].lastProcessed, t.host.now() >>> 0, 0, 0);
+    t.send(o, t.address[slot], t.port[slot]);
+    t.counters[C.Leaves]++;
+    t.host.log(LogEvent.Leave, slot, id);
+    this.remove(slot);
+  }
+  /** Free the slot; the others get Leave, then Remove for the player's entities. */
+  remove(slot) {
+    const t = this.#state;
+    const id = t.playerId(slot);
+    const k = this.#leftNext;
+    this.#leftNext = (k + 1) % LEFT_MEMORY;
+    t.leftAddress[k] = t.address[slot];
+    t.leftPort[k] = t.port[slot];
+    t.leftUntil[k] = t.now + LEFT_MEMORY_MS;
+    t.active[slot] = 0;
+    t.port[slot] = -1;
+    t.players--;
+    t.pendingKick[slot] = 0;
+    t.input[slot] = 0;
+    t.scores[slot] = 0;
+    t.pings[slot] = 0;
+    this.#session.leave(slot, id);
+    t.announced[slot] = 0;
+    if (t.sim !== null) t.sim.playerLeft(slot, id);
+    t.entities.removeOwnedBy(id);
+  }
+};
+
+// modules/text.ts
+function bytesToAscii(b, offset, length) {
+  let s = "";
+  for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
+  return s;
+}
+function isPrintable(c) {
+  return c >= 32 && c <= 126;
+}
+
+// modules/server/state.ts
+var LEAVE_SIZE = RELIABLE_HEADER + 4;
+function leaveReserve(maxPlayers) {
+  return (maxPlayers + 1) * LEAVE_SIZE;
+}
+var ServerState = class {
+  config;
+  host;
+  counters;
+  entities;
+  /** The hosted simulation, or null (`Server.attach`). */
+  sim = null;
+  /** Now, ms: set by each tick and each datagram that passed validation. */
+  now = 0;
+  /** Some slot has a kick pending in `pendingKick`: the server runs them at the end of its step. */
+  kickPending = false;
+  /** Players connected now. */
+  players = 0;
+  /** Bytes every queue keeps free for Leaves (leaveReserve()). */
+  leaveReserve;
+  /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
+  lastChatLength = 0;
+  // ---- per slot: who is there
+  active;
+  generation;
+  address;
+  port;
+  endpoints;
+  /** The reason of a kick decided for the slot (KickReason), 0 for none. */
+  pendingKick;
+  /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
+  announced;
+  /** When the slot was admitted. */
+  joinedAt;
+  /**
+   * Liveness is acknowledgement: since when the message at the front of the player's queue
+   * has waited (queued into an empty queue, or the last acknowledgement that moved it).
+   */
+  frontSince;
+  // ---- per slot: what the player is
+  names;
+  nameLength;
+  ship;
+  weapon;
+  /** Newest Input of each player as INPUT_* bits, and when it came. */
+  input;
+  inputAt;
+  /** Strikes (session.ts, misbehave), and when the last one counted. */
+  misbehaviour;
+  strikeAt;
+  /** Scores are written by the game; pings by the server. Both sent in Stats (MAX_PLAYERS long). */
+  scores;
+  pings;
+  // ---- session.ts: the broadcast ring, each player's place in it, flood control
+  ring;
+  cursor;
+  /** A message's payload is built here before it goes into the ring. */
+  scratch;
+  nameScratch;
+  /** The last chat line accepted. */
+  lastChat;
+  /** Tokens left in each player's chat, rename and selection buckets, and their last refills. */
+  chatTokens;
+  nameTokens;
+  selectTokens;
+  chatAt;
+  nameAt;
+  selectAt;
+  // ---- admission.ts: finding a peer's slot, who may not come back yet, who just left
+  /** [port & PORT_HINT_MASK]: 1 + the slot last admitted from such a port (0: none). */
+  slotByPort;
+  /** Peers recently dropped at the handshake: a ring of address, port and until when. */
+  penaltyAddress;
+  penaltyPort;
+  penaltyUntil;
+  /** Players who left recently: a ring of address, port and until when. */
+  leftAddress;
+  leftPort;
+  leftUntil;
+  // ---- packet buffers: the datagram being handled, the packet being built
+  rx;
+  tx;
+  constructor(config, host, counters, entities, penalties, leavers) {
+    this.config = config;
+    this.host = host;
+    this.counters = counters;
+    this.entities = entities;
+    this.leaveReserve = leaveReserve(config.maxPlayers);
+    this.address = new Array(config.maxPlayers).fill("");
+    this.penaltyAddress = new Array(penalties).fill("");
+    this.penaltyPort = new Int32Array(penalties).fill(-1);
+    this.leftAddress = new Array(leavers).fill("");
+    this.leftPort = new Int32Array(leavers).fill(-1);
+  }
+  /** The generational id of the player in `slot` (valid while active). */
+  playerId(slot) {
+    return (this.generation[slot] << 16 | slot) >>> 0;
+  }
+  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
+  reserve(to, type, payload) {
+    if (this.pendingKick[to] !== 0) return -1;
+    const ep = this.endpoints[to];
+    if (ep.count === 0) this.frontSince[to] = this.now;
+    const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.leaveReserve)) ? ep.queue(type, payload) : -1;
+    if (o < 0) {
+      this.counters[C.QueueOverflows]++;
+      this.pendingKick[to] = KickReason.QueueOverflow;
+      this.kickPending = true;
+    }
+    return o;
+  }
+  /** Send the first `length` bytes of `tx`. */
+  send(length, address, port) {
+    this.counters[C.PacketsOut]++;
+    this.counters[C.BytesOut] += length;
+    this.host.send(this.tx, length, address, port);
+  }
+};
+
+// modules/server/session.ts
 var CHAT_BURST = 4;
 var CHAT_REFILL_MS = 250;
 var CHANGE_BURST = 2;
 var CHANGE_REFILL_MS = 500;
+var STRIKE_WINDOW_MS = 250;
 var BROADCAST_BYTES = 2048;
-var ACK_CHECK_MS = 50;
 var ENTRY_HEADER = 3;
 var EVERYONE = 255;
 var EXCEPT = 128;
 function fold(c) {
   return c >= 65 && c <= 90 ? c | 32 : c;
 }
+var Session = class {
+  #state;
+  /** Set once at start-up (bind): a player the ring laps leaves through it. */
+  #admission = null;
+  #fields = new Fields();
+  #ringHead = 0;
+  /** Some player's queue had no room for its next ring entry: pump again next tick. */
+  #ringWaiting = false;
+  constructor(state) {
+    this.#state = state;
+  }
+  /** Start-up only: where a lapped player is removed. */
+  bind(admission) {
+    this.#admission = admission;
+  }
+  /** A newcomer in `slot`: full flood buckets, no strike, the ring read from its head on, a default name. */
+  join(slot, now) {
+    const t = this.#state;
+    t.strikeAt[slot] = now - STRIKE_WINDOW_MS;
+    t.chatTokens[slot] = CHAT_BURST;
+    t.nameTokens[slot] = CHANGE_BURST;
+    t.selectTokens[slot] = CHANGE_BURST;
+    t.chatAt[slot] = now;
+    t.nameAt[slot] = now;
+    t.selectAt[slot] = now;
+    t.cursor[slot] = this.#ringHead;
+    this.#defaultName(slot);
+  }
+  /** Queue for the newcomer in `slot` its own Join, Name and Selection, then every announced player's. */
+  sendRoster(slot) {
+    const t = this.#state;
+    this.#sendJoin(slot, slot);
+    this.#sendName(slot, slot);
+    this.#sendSelection(slot, slot);
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (s === slot || t.active[s] === 0 || t.announced[s] === 0) continue;
+      this.#sendJoin(slot, s);
+      this.#sendName(slot, s);
+      this.#sendSelection(slot, s);
+    }
+  }
+  /** The player `id` in `slot` is leaving: those told of it hear Leave. */
+  leave(slot, id) {
+    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#state.scratch, 0, id));
+  }
+  /**
+   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
+   * holds it back: each takes the announcement from the ring as it has room).
+   */
+  announce(slot) {
+    this.#state.announced[slot] = 1;
+    const target = EXCEPT | slot;
+    this.#broadcastAbout(Msg.Join, target, slot);
+    this.#broadcastAbout(Msg.Name, target, slot);
+    this.#broadcastAbout(Msg.Selection, target, slot);
+  }
+  /** Chat from `slot` (player `id`) at `p` in `state.rx`: checked, flood-limited, then to everyone. */
+  chat(slot, id, p) {
+    const t = this.#state;
+    const rx = t.rx;
+    const f = this.#fields;
+    readChat(rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+      t.counters[C.BadChat]++;
+      return this.misbehave(slot);
+    }
+    if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    const chat = t.lastChat;
+    for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+    t.lastChatLength = f.textLength;
+    const n = writeChat(t.scratch, 0, id, chat, 0, f.textLength);
+    this.#broadcast(Msg.Chat, EVERYONE, n);
+    t.host.log(LogEvent.Chat, slot, id);
+  }
+  /** Name from `slot`: checked, flood-limited, made unique, then to the player and (once announced) everyone. */
+  rename(slot, id, p) {
+    const t = this.#state;
+    const rx = t.rx;
+    const f = this.#fields;
+    readName(rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+      t.counters[C.BadName]++;
+      return this.misbehave(slot);
+    }
+    if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    this.#setName(slot, rx, f.textOffset, f.textLength);
+    this.#broadcastAbout(Msg.Name, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    t.host.log(LogEvent.Rename, slot, id);
+  }
+  /** Selection from `slot`: checked, flood-limited, then to the player and (once announced) everyone. */
+  select(slot, id, p) {
+    const t = this.#state;
+    const f = this.#fields;
+    readSelection(t.rx, p, f);
+    if (f.id !== id) return this.#spoofed(slot);
+    if (f.a >= t.config.shipTypes || f.b >= t.config.weaponTypes) {
+      t.counters[C.BadSelection]++;
+      return this.misbehave(slot);
+    }
+    if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+      t.counters[C.Refused]++;
+      return;
+    }
+    t.ship[slot] = f.a;
+    t.weapon[slot] = f.b;
+    this.#broadcastAbout(Msg.Selection, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+  }
+  /**
+   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
+   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
+   */
+  misbehave(slot) {
+    const t = this.#state;
+    t.counters[C.Misbehaviour]++;
+    const now = t.now;
+    if ((now - t.strikeAt[slot] | 0) < STRIKE_WINDOW_MS) return;
+    t.strikeAt[slot] = now;
+    if (++t.misbehaviour[slot] >= t.config.misbehaviourLimit && t.pendingKick[slot] === 0) {
+      t.pendingKick[slot] = KickReason.Misbehaviour;
+      t.kickPending = true;
+    }
+  }
+  #spoofed(slot) {
+    this.#state.counters[C.SpoofedId]++;
+    this.misbehave(slot);
+  }
+  #printable(b, o, n) {
+    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
+    return true;
+  }
+  /**
+   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
+   * `at`, up to `burst`): false when it is empty.
+   */
+  #take(tokens, at, slot, burst, refillMs) {
+    const now = this.#state.now;
+    let t = tokens[slot];
+    while (t < burst && (now - at[slot] | 0) >= refillMs) {
+      t++;
+      at[slot] += refillMs;
+    }
+    if (t === 0) {
+      tokens[slot] = 0;
+      return false;
+    }
+    if (t === burst) at[slot] = now;
+    tokens[slot] = t - 1;
+    return true;
+  }
+  // ---------------------------------------------------------------- the ring
+  /**
+   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
+   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
+   */
+  #broadcastAbout(type, target, who) {
+    const t = this.#state;
+    const b = t.scratch;
+    const id = t.playerId(who);
+    let n;
+    if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
+    else n = writeId(b, 0, id);
+    this.#broadcast(type, target, n);
+  }
+  /**
+   * Puts the `length` bytes in `scratch` into the ring for `target`, then lets every player
+   * take what it has room for. A player the new entry would lap (it has not taken an entry
+   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
+   * timed out.
+   */
+  #broadcast(type, target, length) {
+    const t = this.#state;
+    const n = t.config.maxPlayers;
+    const active = t.active;
+    const cursor = t.cursor;
+    const head = this.#ringHead;
+    let lapped = 0;
+    for (let s = 0; s < n; s++) if (active[s] !== 0 && (head - cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const b = t.ring;
+    const m = BROADCAST_BYTES - 1;
+    const from = t.scratch;
+    b[head & m] = length;
+    b[head + 1 & m] = type;
+    b[head + 2 & m] = target;
+    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    this.#ringHead = head + ENTRY_HEADER + length | 0;
+    for (let s = 0; s < n; s++) {
+      if (active[s] === 0) continue;
+      if ((lapped & 1 << s) === 0) {
+        this.#pump(s);
+        continue;
+      }
+      t.counters[C.Timeouts]++;
+      t.counters[C.Laggards]++;
+      t.host.log(LogEvent.Timeout, s, t.playerId(s));
+      this.#admission.remove(s);
+    }
+  }
+  /** Each tick: players whose queues were full when an entry came take it now, if they have room. */
+  pumpWaiting() {
+    if (!this.#ringWaiting) return;
+    this.#ringWaiting = false;
+    const t = this.#state;
+    const head = this.#ringHead;
+    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && t.cursor[s] !== head) this.#pump(s);
+  }
+  /**
+   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
+   * use the reserve). An entry is `length, type, target, payload`; target EVERYONE,
+   * EXCEPT | slot, or a slot.
+   */
+  #pump(slot) {
+    const t = this.#state;
+    const head = this.#ringHead;
+    let c = t.cursor[slot];
+    if (c === head || t.pendingKick[slot] !== 0) return;
+    const ep = t.endpoints[slot];
+    const reserve = t.leaveReserve;
+    const b = t.ring;
+    const m = BROADCAST_BYTES - 1;
+    while ((head - c | 0) > 0) {
+      const n = b[c & m];
+      const target = b[c + 2 & m];
+      if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
+        const type = b[c + 1 & m];
+        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
+          this.#ringWaiting = true;
+          break;
+        }
+        if (ep.count === 0) t.frontSince[slot] = t.now;
+        const o = ep.queue(type, n);
+        const out = ep.buf;
+        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+      }
+      c = c + ENTRY_HEADER + n | 0;
+    }
+    t.cursor[slot] = c;
+  }
+  // ---------------------------------------------------------------- queued to one player
+  #sendJoin(to, who) {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Join, 4);
+    if (o >= 0) writeId(t.endpoints[to].buf, o, t.playerId(who));
+  }
+  #sendName(to, who) {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) writeName(t.endpoints[to].buf, o, t.playerId(who), t.names, who * NAME_LENGTH, t.nameLength[who]);
+  }
+  #sendSelection(to, who) {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Selection, 6);
+    if (o >= 0) writeSelection(t.endpoints[to].buf, o, t.playerId(who), t.ship[who], t.weapon[who]);
+  }
+  // ---------------------------------------------------------------- names
+  #defaultName(slot) {
+    const s = this.#state.nameScratch;
+    s[0] = 80;
+    s[1] = 108;
+    s[2] = 97;
+    s[3] = 121;
+    s[4] = 101;
+    s[5] = 114;
+    s[6] = 32;
+    s[7] = 49 + slot;
+    this.#setName(slot, s, 0, 8);
+  }
+  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
+  #setName(slot, src, from, length) {
+    const t = this.#state;
+    const names = t.names;
+    const base = slot * NAME_LENGTH;
+    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
+    let len = length;
+    t.nameLength[slot] = len;
+    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
+      const digits = suffix < 10 ? 1 : 2;
+      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
+      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
+      names[base + len] = 45;
+      if (digits === 2) names[base + len + 1] = 48 + (suffix / 10 | 0);
+      names[base + len + digits] = 48 + suffix % 10;
+      t.nameLength[slot] = len + 1 + digits;
+    }
+    for (let i = t.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
+  }
+  #nameTaken(slot) {
+    const t = this.#state;
+    const names = t.names;
+    const len = t.nameLength[slot];
+    const a = slot * NAME_LENGTH;
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (s === slot || t.active[s] === 0 || t.nameLength[s] !== len) continue;
+      const b = s * NAME_LENGTH;
+      let same = true;
+      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
+      if (same) return true;
+    }
+    return false;
+  }
+};
+
+// modules/server/schedule.ts
+var TIMEOUT_CHECK_MS = 100;
+var HANDSHAKE_MS = 3e3;
+var INPUT_STALE_MS = 500;
+var STRIKE_DECAY_MS = 1e3;
+var ACK_CHECK_MS = 50;
+var Schedule = class {
+  #state;
+  #admission;
+  #session;
+  #nextTimeoutCheck = 0;
+  #nextDecay = 0;
+  #nextAckCheck = 0;
+  constructor(state, admission, session) {
+    this.#state = state;
+    this.#admission = admission;
+    this.#session = session;
+  }
+  /**
+   * Timeouts are seconds long: looking every TIMEOUT_CHECK_MS is enough. A player silent
+   * for timeoutMs is dropped; one whose Join (seqno 0) is not acknowledged within
+   * HANDSHAKE_MS is dropped and kept out for a while; one whose Join was just acknowledged
+   * is announced; Input older than INPUT_STALE_MS is cleared; a strike decays.
+   */
+  checkTimeouts(now) {
+    if (now < this.#nextTimeoutCheck) return;
+    this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
+    const t = this.#state;
+    const admission = this.#admission;
+    admission.refill(now);
+    const decay = now >= this.#nextDecay;
+    if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
+    const timeout = t.config.timeoutMs;
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (t.active[s] === 0) continue;
+      const ep = t.endpoints[s];
+      if (now - ep.lastHeard > timeout) {
+        t.counters[C.Timeouts]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        admission.remove(s);
+        continue;
+      }
+      if (ep.firstSeq === 0) {
+        if ((now - t.joinedAt[s] | 0) > HANDSHAKE_MS) {
+          t.counters[C.HandshakeTimeouts]++;
+          t.host.log(LogEvent.Timeout, s, t.playerId(s));
+          admission.penalize(s, now);
+          admission.remove(s);
+          continue;
+        }
+      } else if (t.announced[s] === 0) this.#session.announce(s);
+      if (t.input[s] !== 0 && (now - t.inputAt[s] | 0) > INPUT_STALE_MS) {
+        t.input[s] = 0;
+        t.counters[C.StaleInputs]++;
+      }
+      if (decay && t.misbehaviour[s] > 0) t.misbehaviour[s]--;
+    }
+  }
+  /**
+   * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
+   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. The wait
+   * starts when a message goes into an empty queue (state.reserve, the ring's pump, the
+   * entity sync) or when an acknowledgement moves the queue (the server's receive); it is
+   * looked at every ACK_CHECK_MS.
+   */
+  checkAcks(now) {
+    if (now < this.#nextAckCheck) return;
+    this.#nextAckCheck = now + ACK_CHECK_MS;
+    const t = this.#state;
+    const limit = t.config.timeoutMs;
+    for (let s = 0; s < t.config.maxPlayers; s++) {
+      if (t.active[s] === 0) continue;
+      if (t.endpoints[s].count !== 0 && (now - t.frontSince[s] | 0) > limit) {
+        t.counters[C.Timeouts]++;
+        t.counters[C.AckStalls]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission.remove(s);
+      }
+    }
+  }
+};
+
+// modules/server/server.ts
+var POS_HALF = 1 << POS_SHIFT - 1;
+var APP_ID_I32 = APP_ID | 0;
+var INPUT_SHAPE = 1 << 8 | Msg.Input;
+var ANGLE_HALF = 1 << ANGLE_BITS - 1;
+var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+var ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
 var Server = class {
   config;
   host;
   counters;
   entities;
-  #sim = null;
   #planner;
-  // Player slots (struct of arrays, indexed by slot).
+  /** What the rooms share (state.ts), and the rooms. */
+  #state;
+  #admission;
+  #session;
+  #schedule;
+  // Player slots (struct of arrays, indexed by slot): the state's tables, named here for
+  // the hosts, the game (Players) and the tests.
   active;
   generation;
   address;
@@ -3132,7 +4012,6 @@ var Server = class {
   /** Newest Input of each player as INPUT_* bits. */
   input;
   misbehaviour;
-  /** Entities below this index have been sent as Add to the player. */
   /**
    * [slot × capacity + index]: the generation of the entity at that index that the player
    * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
@@ -3141,14 +4020,17 @@ var Server = class {
   /** Scores are written by the game; pings by the server. Both sent in Stats. */
   scores;
   pings;
-  /** The last chat line accepted (for the host's log). */
+  /** The last chat line accepted (for the host's log); its length is lastChatLength. */
   lastChat;
-  lastChatLength = 0;
+  // The state's tables that the entity sync and the receive path read (state.ts).
   #pendingKick;
+  #announced;
+  #inputAt;
+  #frontSince;
+  /** Bytes every queue keeps free for Leaves (state.ts, leaveReserve()). */
+  #leaveReserve;
   /** Where the tables above come from (its rows are the memory budget's). */
   #arena;
-  /** A kick is pending in #pendingKick. */
-  #kickPending = false;
   /** The datagram being handled, copied in with one native call, and a DataView on it. */
   #rx;
   #rxView;
@@ -3166,9 +4048,6 @@ var Server = class {
   /** Per entity: 1 once its entry is encoded in the current update tick. */
   #encoded;
   #list;
-  #fields = new Fields();
-  #nameScratch;
-  #now = 0;
   /**
    * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
    * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
@@ -3182,8 +4061,6 @@ var Server = class {
   /** The entity table's version when the entries in #txAndEntries were encoded. */
   #encodedVersion = -1;
   #nextStats = 0;
-  #nextTimeoutCheck = 0;
-  #nextAckCheck = 0;
   /**
    * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
    * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
@@ -3192,60 +4069,9 @@ var Server = class {
    * is born and dies while it is away never reaches it. [slot × words + word].
    */
   #dirty;
-  /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
-  #announced;
-  /** Per slot (plain arrays of integers): admission time, last Input, last counted strike, last chat or change. */
-  // Times in ms modulo 2^32, compared wrap-safe: `((now - t) | 0) > limit`.
-  #joinedAt;
-  #inputAt;
-  #strikeAt;
-  #chatAt;
-  #nameAt;
-  #selectAt;
-  /** Flood control: tokens left in each player's chat, rename and selection buckets. */
-  #chatTokens;
-  #nameTokens;
-  #selectTokens;
-  /**
-   * Session messages for many players (Chat, Name, Selection, the Join, Name and Selection
-   * that announce a newcomer, Leave) are stored once, in a ring every player reads with its
-   * own cursor, taking entries into its queue in order as it has room: nobody's message is
-   * refused or held back because one player is slow, and memory stays fixed. Positions count
-   * bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
-   * A player so far behind that a new entry would overwrite one it has not taken has failed
-   * to keep up, and is dropped (#broadcast).
-   */
-  #ring;
-  #ringHead = 0;
-  /** Some player's queue had no room for its next ring entry: pump again next tick. */
-  #ringWaiting = false;
-  #cursor;
-  /** A message's payload is built here before it goes into the ring. */
-  #scratch;
-  /**
-   * Liveness is acknowledgement: since when the message at the front of the player's queue
-   * has waited (queued into an empty queue, or the last acknowledgement that moved it).
-   */
-  #frontSince;
-  #nextDecay = 0;
-  #admitTokens;
-  /** Peers recently dropped at the handshake: a ring of address, port and until when. */
-  #penaltyAddress;
-  #penaltyPort;
-  #penaltyUntil;
-  #penaltyNext = 0;
-  /** Players who left recently: a ring of address, port and until when (LEFT_MEMORY_MS). */
-  #leftAddress;
-  #leftPort;
-  #leftUntil;
-  #leftNext = 0;
-  #nextToken = 0;
-  /** Bytes every queue keeps free for Leaves (see reserve()). */
-  #leaveReserve;
   /** 1 while the slot has dirty bits. */
   #dirtyAny;
   #words;
-  #players = 0;
   #closed = false;
   /** The host's native loops (modules/native.ts), or null: the JavaScript here runs. */
   #kernels;
@@ -3253,8 +4079,6 @@ var Server = class {
   #pack = null;
   /** #sync's binding for `#kernels.sync` (SyncMem, SyncWord), and the Adds and Removes it queued (~index: a Remove). */
   #syncBinding = null;
-  /** [port & PORT_HINT_MASK]: 1 + the slot last admitted from such a port (0: none); #find checks it first. */
-  #slotByPort;
   /** The receive fast path's binding for `#kernels.peek` (PeekMem, PeekWord). */
   #peek = null;
   #actions;
@@ -3271,76 +4095,96 @@ var Server = class {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
+    const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY);
+    this.#state = t;
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
     this.#words = cap + 31 >> 5;
-    this.#leaveReserve = reserve(n);
-    this.#admitTokens = n;
-    this.#penaltyAddress = new Array(HANDSHAKE_MEMORY).fill("");
-    this.#penaltyPort = new Int32Array(HANDSHAKE_MEMORY).fill(-1);
-    this.#leftAddress = new Array(LEFT_MEMORY).fill("");
-    this.#leftPort = new Int32Array(LEFT_MEMORY).fill(-1);
+    this.#leaveReserve = t.leaveReserve;
     if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
     const queues = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes);
-      this.port = a.i32(n, "player tables");
-      this.#cursor = a.i32(n, "session broadcasts (ring, cursors)");
-      this.#joinedAt = a.i32(n, "player tables");
-      this.#inputAt = a.i32(n, "player tables");
-      this.#strikeAt = a.i32(n, "player tables");
-      this.#chatAt = a.i32(n, "player tables");
-      this.#nameAt = a.i32(n, "player tables");
-      this.#selectAt = a.i32(n, "player tables");
-      this.#frontSince = a.i32(n, "player tables");
-      this.#penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
-      this.#leftUntil = a.i32(LEFT_MEMORY, "player tables");
+      t.port = a.i32(n, "player tables");
+      t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
+      t.joinedAt = a.i32(n, "player tables");
+      t.inputAt = a.i32(n, "player tables");
+      t.strikeAt = a.i32(n, "player tables");
+      t.chatAt = a.i32(n, "player tables");
+      t.nameAt = a.i32(n, "player tables");
+      t.selectAt = a.i32(n, "player tables");
+      t.frontSince = a.i32(n, "player tables");
+      t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
+      t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       this.#dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
       this.#actions = a.i32(host.kernels ? cap : 0, "entity sync (known, dirty)");
       this.#changed = a.i32(host.kernels ? cap + 31 >> 5 : 0, "entity sync (known, dirty)");
-      this.generation = a.u16(n, "player tables");
+      t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
-      this.misbehaviour = a.u16(n, "player tables");
-      this.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
-      this.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      t.misbehaviour = a.u16(n, "player tables");
+      t.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
+      t.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
       this.#list = a.u16(cap, "update plan list");
       this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
-      this.#slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
-      this.active = a.u8(n, "player tables");
-      this.nameLength = a.u8(n, "player tables");
-      this.ship = a.u8(n, "player tables");
-      this.weapon = a.u8(n, "player tables");
-      this.input = a.u8(n, "player tables");
-      this.#pendingKick = a.u8(n, "player tables");
+      t.slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
+      t.active = a.u8(n, "player tables");
+      t.nameLength = a.u8(n, "player tables");
+      t.ship = a.u8(n, "player tables");
+      t.weapon = a.u8(n, "player tables");
+      t.input = a.u8(n, "player tables");
+      t.pendingKick = a.u8(n, "player tables");
       this.#updated = a.u8(n, "player tables");
       this.#statsDue = a.u8(n, "player tables");
       this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
-      this.#announced = a.u8(n, "player tables");
-      this.#chatTokens = a.u8(n, "player tables");
-      this.#nameTokens = a.u8(n, "player tables");
-      this.#selectTokens = a.u8(n, "player tables");
-      this.#scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
-      this.#ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
-      this.names = a.u8(n * NAME_LENGTH, "player tables");
-      this.#nameScratch = a.u8(NAME_LENGTH, "player tables");
-      this.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
-      this.#rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
-      this.#tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      t.announced = a.u8(n, "player tables");
+      t.chatTokens = a.u8(n, "player tables");
+      t.nameTokens = a.u8(n, "player tables");
+      t.selectTokens = a.u8(n, "player tables");
+      t.scratch = a.u8(4 + CHAT_LENGTH, "session broadcasts (ring, cursors)");
+      t.ring = a.u8(BROADCAST_BYTES, "session broadcasts (ring, cursors)");
+      t.names = a.u8(n * NAME_LENGTH, "player tables");
+      t.nameScratch = a.u8(NAME_LENGTH, "player tables");
+      t.lastChat = a.u8(CHAT_LENGTH, "stats (scores, pings), last chat");
+      t.rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
+      t.tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
       a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
       this.#encoded = a.u8(cap, "update entries, encoded once per change");
       for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
     }
     a.done();
     this.#arena = a;
+    this.active = t.active;
+    this.generation = t.generation;
+    this.address = t.address;
+    this.port = t.port;
+    this.names = t.names;
+    this.nameLength = t.nameLength;
+    this.ship = t.ship;
+    this.weapon = t.weapon;
+    this.input = t.input;
+    this.misbehaviour = t.misbehaviour;
+    this.scores = t.scores;
+    this.pings = t.pings;
+    this.lastChat = t.lastChat;
+    this.#pendingKick = t.pendingKick;
+    this.#announced = t.announced;
+    this.#inputAt = t.inputAt;
+    this.#frontSince = t.frontSince;
+    this.#rx = t.rx;
+    this.#tx = t.tx;
     this.#txAndEntries = new Uint8Array(a.buffer, this.#tx.byteOffset, MAX_PACKET + cap * UPDATE_ENTRY);
     this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
     const whole = new Uint8Array(a.buffer);
     this.endpoints = [];
     for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    t.endpoints = this.endpoints;
+    this.#session = new Session(t);
+    this.#admission = new Admission(t, this.#session);
+    this.#session.bind(this.#admission);
+    this.#schedule = new Schedule(t, this.#admission, this.#session);
     this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
-    this.address = new Array(n).fill("");
     this.port.fill(-1);
     this.#offset = new Array(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * config.updateIntervalMs / n);
@@ -3385,9 +4229,13 @@ var Server = class {
       pw[pt + 6 /* Shooting */] = INPUT_SHOOTING;
       this.#peek = pb;
     }
-    this.#now = host.now();
-    this.#cycleStart = this.#now;
-    this.#nextStats = this.#now;
+    t.now = host.now();
+    this.#cycleStart = t.now;
+    this.#nextStats = t.now;
+  }
+  /** Now, ms, as the rooms see it (state.ts). */
+  get #now() {
+    return this.#state.now;
   }
   /**
    * Every pool the server allocated, as [name, bytes] rows, for the memory budget.
@@ -3398,7 +4246,8 @@ var Server = class {
     rows.push([`entity arrays (${this.entities.capacity} entities)`, this.entities.poolBytes()]);
     rows.push(["counters", this.counters.byteLength]);
     if (this.#planner.poolBytes) rows.push(["update planner", this.#planner.poolBytes()]);
-    if (this.#sim !== null && this.#sim.pools) for (const row of this.#sim.pools()) rows.push(row);
+    const sim = this.#state.sim;
+    if (sim !== null && sim.pools) for (const row of sim.pools()) rows.push(row);
     return rows;
   }
   /**
@@ -3406,8 +4255,8 @@ var Server = class {
    * player's Update plan. Players already connected are joined. Start-up only (allocates).
    */
   attach(sim, focus) {
-    if (this.#sim !== null) throw new RangeError("the server already hosts a simulation");
-    this.#sim = sim;
+    if (this.#state.sim !== null) throw new RangeError("the server already hosts a simulation");
+    this.#state.sim = sim;
     if (focus !== null)
       this.#planner = new PriorityPlanner(this.entities, this.config.maxPlayers, focus, {
         limit: this.#updateLimit(),
@@ -3423,15 +4272,19 @@ var Server = class {
   }
   /** The hosted simulation, or null. */
   get simulation() {
-    return this.#sim;
+    return this.#state.sim;
   }
   /** The update planner in use. */
   get planner() {
     return this.#planner;
   }
+  /** The length of the last chat line accepted, in `lastChat`. */
+  get lastChatLength() {
+    return this.#state.lastChatLength;
+  }
   /** Players connected now. */
   playerCount() {
-    return this.#players;
+    return this.#state.players;
   }
   /** The generational id of the player in `slot` (valid while active). */
   playerId(slot) {
@@ -3454,15 +4307,16 @@ var Server = class {
     const kind = peek !== null ? this.#kernels.peek(peek.layout, peek.m0, peek.m1, peek.m2, peek.m3, length) : 0 /* Other */;
     if (kind === 0 /* Other */ && !this.#validate(length)) return;
     const now = this.host.now();
-    this.#now = now;
-    let slot = this.#find(address, port);
+    this.#state.now = now;
+    let slot = this.#admission.find(address, port);
     if (slot < 0) {
-      slot = this.#admit(length, address, port, now);
+      slot = this.#admission.admit(length, address, port, now);
       if (slot < 0) return;
+      this.#joined(slot);
     }
     if (kind !== 0 /* Other */) this.#handleFast(slot, now, kind, peek);
     else this.#handle(slot, now);
-    if (this.#kickPending) this.#processKicks();
+    if (this.#state.kickPending) this.#processKicks();
   }
   /**
    * validatePacket, with a fast path for what clients send most: an ack alone (14 bytes) and
@@ -3480,99 +4334,19 @@ var Server = class {
     }
     return validatePacket(this.#rx, length, FROM_CLIENT, this.counters, this.#offsets);
   }
-  #find(address, port) {
-    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
-    if (hint >= 0 && this.port[hint] === port && this.address[hint] === address) return hint;
-    const ports = this.port;
-    const n = ports.length;
-    for (let s = 0; s < n; s++) if (ports[s] === port && this.address[s] === address) return s;
-    return -1;
-  }
-  /** A packet from an unknown address: admit it if its first reliable message is Connect #0. */
-  #admit(length, address, port, now) {
-    const rx = this.#rx;
-    if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
-      this.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
-      return -1;
-    }
-    let slot = -1;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] === 0) {
-        slot = s;
-        break;
-      }
-    }
-    if (slot < 0) {
-      this.#reject(address, port, RejectReason.ServerFull);
-      return -1;
-    }
-    if (this.#admitTokens === 0) {
-      this.counters[C.AdmissionsDeferred]++;
-      return -1;
-    }
-    for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
-      if (this.#penaltyPort[k] === port && this.#penaltyAddress[k] === address && (now - this.#penaltyUntil[k] | 0) < 0) {
-        this.counters[C.AdmissionsDeferred]++;
-        return -1;
-      }
-    }
-    this.#admitTokens--;
-    this.generation[slot] = this.generation[slot] + 1 & 65535 || 1;
-    this.active[slot] = 1;
-    this.address[slot] = address;
-    this.port[slot] = port;
-    this.#slotByPort[port & PORT_HINT_MASK] = slot + 1;
-    this.endpoints[slot].reset(now);
-    this.ship[slot] = 0;
-    this.weapon[slot] = 0;
-    this.input[slot] = 0;
-    this.misbehaviour[slot] = 0;
+  /**
+   * A newcomer was admitted (admission.ts, which queued its roster): everything alive is new
+   * to it, its Update cycle starts afresh, and the planner and the game hear of it.
+   */
+  #joined(slot) {
     const cap = this.entities.capacity;
     this.known.fill(0, slot * cap, (slot + 1) * cap);
     this.#markAll(slot);
-    this.scores[slot] = 0;
-    this.pings[slot] = 0;
-    this.#pendingKick[slot] = 0;
     this.#updated[slot] = 0;
     this.#statsDue[slot] = 0;
-    this.#announced[slot] = 0;
-    this.#joinedAt[slot] = now;
-    this.#inputAt[slot] = now;
-    this.#strikeAt[slot] = now - STRIKE_WINDOW_MS;
-    this.#chatTokens[slot] = CHAT_BURST;
-    this.#nameTokens[slot] = CHANGE_BURST;
-    this.#selectTokens[slot] = CHANGE_BURST;
-    this.#chatAt[slot] = now;
-    this.#nameAt[slot] = now;
-    this.#selectAt[slot] = now;
-    this.#cursor[slot] = this.#ringHead;
-    this.#frontSince[slot] = now;
-    this.#players++;
-    this.#defaultName(slot);
-    const id = this.playerId(slot);
-    this.counters[C.Joins]++;
-    this.host.log(LogEvent.Join, slot, id);
-    this.#sendJoin(slot, slot);
-    this.#sendName(slot, slot);
-    this.#sendSelection(slot, slot);
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0 || this.#announced[s] === 0) continue;
-      this.#sendJoin(slot, s);
-      this.#sendName(slot, s);
-      this.#sendSelection(slot, s);
-    }
     this.#planner.resetSlot(slot);
-    if (this.#sim !== null) this.#sim.playerJoined(slot, id);
-    return slot;
-  }
-  #reject(address, port, reason) {
-    const tx = this.#tx;
-    let o = writeHeader(tx, NO_ACK, this.host.now() >>> 0, 0, 1);
-    tx[o++] = Msg.Reject;
-    o = writeReject(tx, o, reason);
-    this.counters[C.Rejects]++;
-    this.host.log(LogEvent.Reject, -1, reason);
-    this.#send(o, address, port);
+    const sim = this.#state.sim;
+    if (sim !== null) sim.playerJoined(slot, this.playerId(slot));
   }
   /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
   /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
@@ -3581,13 +4355,13 @@ var Server = class {
       const front = ep.firstSeq;
       if (!ep.acknowledge(ack, now)) {
         this.counters[C.BadAck]++;
-        this.#misbehave(slot);
+        this.#session.misbehave(slot);
         return false;
       }
       if (ep.firstSeq !== front) this.#frontSince[slot] = now;
     }
     ep.lastHeard = now;
-    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
     return true;
   }
   /** #handle for an ack alone or an ack and one Input, as `peek` read them (native kernels). */
@@ -3668,284 +4442,26 @@ var Server = class {
       }
     }
   }
+  /** One reliable message from `slot` (player `id`), its payload at `p` in #rx, in order. */
   #reliable(slot, id, type, p) {
-    const rx = this.#rx;
-    const f = this.#fields;
     switch (type) {
       case Msg.Connect:
         return;
       // already admitted; a later Connect changes nothing
       case Msg.Disconnect:
-        this.#disconnect(slot);
-        return;
-      case Msg.Chat: {
-        readChat(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-          this.counters[C.BadChat]++;
-          return this.#misbehave(slot);
-        }
-        if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        const chat = this.lastChat;
-        for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
-        this.lastChatLength = f.textLength;
-        const n = writeChat(this.#scratch, 0, id, chat, 0, f.textLength);
-        this.#broadcast(Msg.Chat, EVERYONE, n);
-        this.host.log(LogEvent.Chat, slot, id);
-        return;
-      }
-      case Msg.Name: {
-        readName(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-          this.counters[C.BadName]++;
-          return this.#misbehave(slot);
-        }
-        if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        this.#setName(slot, rx, f.textOffset, f.textLength);
-        this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
-        this.host.log(LogEvent.Rename, slot, id);
-        return;
-      }
-      case Msg.Selection: {
-        readSelection(rx, p, f);
-        if (f.id !== id) return this.#spoofed(slot);
-        if (f.a >= this.config.shipTypes || f.b >= this.config.weaponTypes) {
-          this.counters[C.BadSelection]++;
-          return this.#misbehave(slot);
-        }
-        if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-          this.counters[C.Refused]++;
-          return;
-        }
-        this.ship[slot] = f.a;
-        this.weapon[slot] = f.b;
-        this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
-        return;
-      }
+        return this.#admission.disconnect(slot);
+      case Msg.Chat:
+        return this.#session.chat(slot, id, p);
+      case Msg.Name:
+        return this.#session.rename(slot, id, p);
+      case Msg.Selection:
+        return this.#session.select(slot, id, p);
     }
-  }
-  /**
-   * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
-   * `at`, up to `burst`): false when it is empty.
-   */
-  #take(tokens, at, slot, burst, refillMs) {
-    const now = this.#now;
-    let t = tokens[slot];
-    while (t < burst && (now - at[slot] | 0) >= refillMs) {
-      t++;
-      at[slot] += refillMs;
-    }
-    if (t === 0) {
-      tokens[slot] = 0;
-      return false;
-    }
-    if (t === burst) at[slot] = now;
-    tokens[slot] = t - 1;
-    return true;
-  }
-  /**
-   * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
-   * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
-   */
-  #broadcastAbout(type, target, who) {
-    const b = this.#scratch;
-    const id = this.playerId(who);
-    let n;
-    if (type === Msg.Name) n = writeName(b, 0, id, this.names, who * NAME_LENGTH, this.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 0, id, this.ship[who], this.weapon[who]);
-    else n = writeId(b, 0, id);
-    this.#broadcast(type, target, n);
-  }
-  /**
-   * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
-   * holds it back: each takes the announcement from the ring as it has room).
-   */
-  #announce(slot) {
-    this.#announced[slot] = 1;
-    const target = EXCEPT | slot;
-    this.#broadcastAbout(Msg.Join, target, slot);
-    this.#broadcastAbout(Msg.Name, target, slot);
-    this.#broadcastAbout(Msg.Selection, target, slot);
-  }
-  /**
-   * Puts the `length` bytes in #scratch into the ring for `target`, then lets every player
-   * take what it has room for. A player the new entry would lap (it has not taken an entry
-   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
-   * timed out.
-   */
-  #broadcast(type, target, length) {
-    const n = this.config.maxPlayers;
-    const head = this.#ringHead;
-    let lapped = 0;
-    for (let s = 0; s < n; s++) if (this.active[s] !== 0 && (head - this.#cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
-    const b = this.#ring;
-    const m = BROADCAST_BYTES - 1;
-    const from = this.#scratch;
-    b[head & m] = length;
-    b[head + 1 & m] = type;
-    b[head + 2 & m] = target;
-    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
-    this.#ringHead = head + ENTRY_HEADER + length | 0;
-    for (let s = 0; s < n; s++) {
-      if (this.active[s] === 0) continue;
-      if ((lapped & 1 << s) === 0) {
-        this.#pump(s);
-        continue;
-      }
-      this.counters[C.Timeouts]++;
-      this.counters[C.Laggards]++;
-      this.host.log(LogEvent.Timeout, s, this.playerId(s));
-      this.#remove(s);
-    }
-  }
-  /**
-   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
-   * use the reserve). An entry is `length, type, target, payload` (broadcasts.ts); target
-   * EVERYONE, EXCEPT | slot, or a slot.
-   */
-  #pump(slot) {
-    const head = this.#ringHead;
-    let c = this.#cursor[slot];
-    if (c === head || this.#pendingKick[slot] !== 0) return;
-    const ep = this.endpoints[slot];
-    const reserve2 = this.#leaveReserve;
-    const b = this.#ring;
-    const m = BROADCAST_BYTES - 1;
-    while ((head - c | 0) > 0) {
-      const n = b[c & m];
-      const target = b[c + 2 & m];
-      if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
-        const type = b[c + 1 & m];
-        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve2))) {
-          this.#ringWaiting = true;
-          break;
-        }
-        if (ep.count === 0) this.#frontSince[slot] = this.#now;
-        const o = ep.queue(type, n);
-        const out = ep.buf;
-        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
-      }
-      c = c + ENTRY_HEADER + n | 0;
-    }
-    this.#cursor[slot] = c;
-  }
-  /**
-   * Liveness is acknowledgement: a player whose oldest unacknowledged reliable message has
-   * waited longer than timeoutMs is dropped as timed out, whatever else it sends. The wait
-   * starts when a message goes into an empty queue (#reserve, #pump, the entity sync) or
-   * when an acknowledgement moves the queue (#acknowledged); it is looked at every
-   * ACK_CHECK_MS.
-   */
-  #checkAcks(now) {
-    const limit = this.config.timeoutMs;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.active[s] === 0) continue;
-      if (this.endpoints[s].count !== 0 && (now - this.#frontSince[s] | 0) > limit) {
-        this.counters[C.Timeouts]++;
-        this.counters[C.AckStalls]++;
-        this.host.log(LogEvent.Timeout, s, this.playerId(s));
-        this.#remove(s);
-      }
-    }
-  }
-  #printable(b, o, n) {
-    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
-    return true;
-  }
-  #spoofed(slot) {
-    this.counters[C.SpoofedId]++;
-    this.#misbehave(slot);
-  }
-  /**
-   * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
-   * so a kick takes a sustained pattern (misbehaviourLimit strikes net), not a burst.
-   */
-  #misbehave(slot) {
-    this.counters[C.Misbehaviour]++;
-    const now = this.#now;
-    if ((now - this.#strikeAt[slot] | 0) < STRIKE_WINDOW_MS) return;
-    this.#strikeAt[slot] = now;
-    if (++this.misbehaviour[slot] >= this.config.misbehaviourLimit && this.#pendingKick[slot] === 0) {
-      this.#pendingKick[slot] = KickReason.Misbehaviour;
-      this.#kickPending = true;
-    }
-  }
-  // ---------------------------------------------------------------- names
-  #defaultName(slot) {
-    const s = this.#nameScratch;
-    s[0] = 80;
-    s[1] = 108;
-    s[2] = 97;
-    s[3] = 121;
-    s[4] = 101;
-    s[5] = 114;
-    s[6] = 32;
-    s[7] = 49 + slot;
-    this.#setName(slot, s, 0, 8);
-  }
-  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
-  #setName(slot, src, from, length) {
-    const names = this.names;
-    const base = slot * NAME_LENGTH;
-    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
-    let len = length;
-    this.nameLength[slot] = len;
-    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
-      const digits = suffix < 10 ? 1 : 2;
-      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
-      names[base + len] = 45;
-      if (digits === 2) names[base + len + 1] = 48 + (suffix / 10 | 0);
-      names[base + len + digits] = 48 + suffix % 10;
-      this.nameLength[slot] = len + 1 + digits;
-    }
-    for (let i = this.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
-  }
-  #nameTaken(slot) {
-    const names = this.names;
-    const len = this.nameLength[slot];
-    const a = slot * NAME_LENGTH;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (s === slot || this.active[s] === 0 || this.nameLength[s] !== len) continue;
-      const b = s * NAME_LENGTH;
-      let same = true;
-      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
-      if (same) return true;
-    }
-    return false;
   }
   // ---------------------------------------------------------------- queueing
-  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full. */
+  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full (state.ts). */
   #reserve(to, type, payload) {
-    if (this.#pendingKick[to] !== 0) return -1;
-    const ep = this.endpoints[to];
-    if (ep.count === 0) this.#frontSince[to] = this.#now;
-    const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.#leaveReserve)) ? ep.queue(type, payload) : -1;
-    if (o < 0) {
-      this.counters[C.QueueOverflows]++;
-      this.#pendingKick[to] = KickReason.QueueOverflow;
-      this.#kickPending = true;
-    }
-    return o;
-  }
-  #sendJoin(to, who) {
-    const o = this.#reserve(to, Msg.Join, 4);
-    if (o >= 0) writeId(this.endpoints[to].buf, o, this.playerId(who));
-  }
-  #sendName(to, who) {
-    const o = this.#reserve(to, Msg.Name, 4 + NAME_LENGTH);
-    if (o >= 0) writeName(this.endpoints[to].buf, o, this.playerId(who), this.names, who * NAME_LENGTH, this.nameLength[who]);
-  }
-  #sendSelection(to, who) {
-    const o = this.#reserve(to, Msg.Selection, 6);
-    if (o >= 0) writeSelection(this.endpoints[to].buf, o, this.playerId(who), this.ship[who], this.weapon[who]);
+    return this.#state.reserve(to, type, payload);
   }
   /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
   #sendAdd(to, index) {
@@ -4102,59 +4618,23 @@ var Server = class {
     }
   }
   // ---------------------------------------------------------------- leaving
-  #disconnect(slot) {
-    const id = this.playerId(slot);
-    const tx = this.#tx;
-    const o = writeHeader(tx, this.endpoints[slot].lastProcessed, this.host.now() >>> 0, 0, 0);
-    this.#send(o, this.address[slot], this.port[slot]);
-    this.counters[C.Leaves]++;
-    this.host.log(LogEvent.Leave, slot, id);
-    this.#remove(slot);
-  }
   /**
    * The host's transport lost the peer for good (a WebSocket closed): a Disconnect with
    * nothing sent back. Returns whether a player was there.
    */
   disconnectPeer(address, port) {
-    const slot = this.#find(address, port);
+    const slot = this.#admission.find(address, port);
     if (slot < 0 || this.#closed) return false;
     this.counters[C.Leaves]++;
     this.host.log(LogEvent.Leave, slot, this.playerId(slot));
-    this.#remove(slot);
-    if (this.#kickPending) this.#processKicks();
+    this.#admission.remove(slot);
+    if (this.#state.kickPending) this.#processKicks();
     return true;
-  }
-  /** Free the slot; the others get Leave, then Remove for the player's entities. */
-  #leftRecently(address, port, now) {
-    for (let k = 0; k < LEFT_MEMORY; k++)
-      if (this.#leftPort[k] === port && this.#leftAddress[k] === address && (now - this.#leftUntil[k] | 0) < 0) return true;
-    return false;
-  }
-  #remove(slot) {
-    const id = this.playerId(slot);
-    const k = this.#leftNext;
-    this.#leftNext = (k + 1) % LEFT_MEMORY;
-    this.#leftAddress[k] = this.address[slot];
-    this.#leftPort[k] = this.port[slot];
-    this.#leftUntil[k] = this.#now + LEFT_MEMORY_MS;
-    this.active[slot] = 0;
-    this.port[slot] = -1;
-    this.#players--;
-    this.#pendingKick[slot] = 0;
-    this.input[slot] = 0;
-    this.scores[slot] = 0;
-    this.pings[slot] = 0;
-    if (this.#announced[slot] !== 0) {
-      this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#scratch, 0, id));
-    }
-    this.#announced[slot] = 0;
-    if (this.#sim !== null) this.#sim.playerLeft(slot, id);
-    this.entities.removeOwnedBy(id);
   }
   /**
    * Queue `Leave(own id)` and flush the whole queue once, in as many packets as it
    * takes, so the player can process Leave wherever its receive cursor stands. A byte
-   * budget of one Leave is kept free in every queue for this (see #reserve).
+   * budget of one Leave is kept free in every queue for this (state.ts, leaveReserve).
    */
   #kick(slot, reason) {
     const ep = this.endpoints[slot];
@@ -4170,10 +4650,10 @@ var Server = class {
     }
     this.counters[C.Kicks]++;
     this.host.log(LogEvent.Kick, slot, reason);
-    this.#remove(slot);
+    this.#admission.remove(slot);
   }
   #processKicks() {
-    this.#kickPending = false;
+    this.#state.kickPending = false;
     for (let again = true; again; ) {
       again = false;
       for (let s = 0; s < this.config.maxPlayers; s++) {
@@ -4188,65 +4668,26 @@ var Server = class {
   /** Kick everyone with one final flushed packet each; the server then ignores input. */
   shutdown() {
     if (this.#closed) return;
-    this.#now = this.host.now();
+    this.#state.now = this.host.now();
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) this.#kick(s, KickReason.Shutdown);
     this.#closed = true;
   }
   // ---------------------------------------------------------------- tick
   tick(now) {
     if (this.#closed) return;
-    this.#now = now;
+    const t = this.#state;
+    t.now = now;
     const cfg = this.config;
-    if (now >= this.#nextTimeoutCheck) {
-      this.#nextTimeoutCheck = now + TIMEOUT_CHECK_MS;
-      if (now >= this.#nextToken) {
-        this.#nextToken = now + ADMISSION_REFILL_MS;
-        if (this.#admitTokens < cfg.maxPlayers) this.#admitTokens++;
-      }
-      const decay = now >= this.#nextDecay;
-      if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
-      for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0) continue;
-        if (now - this.endpoints[s].lastHeard > cfg.timeoutMs) {
-          this.counters[C.Timeouts]++;
-          this.host.log(LogEvent.Timeout, s, this.playerId(s));
-          this.#remove(s);
-          continue;
-        }
-        if (this.endpoints[s].firstSeq === 0) {
-          if ((now - this.#joinedAt[s] | 0) > HANDSHAKE_MS) {
-            this.counters[C.HandshakeTimeouts]++;
-            this.host.log(LogEvent.Timeout, s, this.playerId(s));
-            const k = this.#penaltyNext;
-            this.#penaltyNext = (k + 1) % HANDSHAKE_MEMORY;
-            this.#penaltyAddress[k] = this.address[s];
-            this.#penaltyPort[k] = this.port[s];
-            this.#penaltyUntil[k] = now + HANDSHAKE_PENALTY_MS;
-            this.#remove(s);
-            continue;
-          }
-        } else if (this.#announced[s] === 0) this.#announce(s);
-        if (this.input[s] !== 0 && (now - this.#inputAt[s] | 0) > INPUT_STALE_MS) {
-          this.input[s] = 0;
-          this.counters[C.StaleInputs]++;
-        }
-        if (decay && this.misbehaviour[s] > 0) this.misbehaviour[s]--;
-      }
-    }
+    this.#schedule.checkTimeouts(now);
     const version2 = this.entities.version;
-    if (this.#sim !== null) this.#sim.tick(now);
+    const sim = t.sim;
+    if (sim !== null) sim.tick(now);
     const stepped = this.entities.version !== version2;
-    if (this.#kickPending) this.#processKicks();
-    if (this.#ringWaiting) {
-      this.#ringWaiting = false;
-      for (let s = 0; s < cfg.maxPlayers; s++) if (this.active[s] !== 0 && this.#cursor[s] !== this.#ringHead) this.#pump(s);
-    }
+    if (t.kickPending) this.#processKicks();
+    this.#session.pumpWaiting();
     this.#sync();
-    if (this.#kickPending) this.#processKicks();
-    if (now >= this.#nextAckCheck) {
-      this.#nextAckCheck = now + ACK_CHECK_MS;
-      this.#checkAcks(now);
-    }
+    if (t.kickPending) this.#processKicks();
+    this.#schedule.checkAcks(now);
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;
       if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
