@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";
 import { NAME_LENGTH } from "../modules/protocol/constants";
+import type { Game } from "../modules/game/game";
 import { NodeHost } from "../hosts/node/host";
 import { behaviourInput } from "../harness/behaviours";
 import type { PageSnapshot } from "../web/world";
@@ -96,6 +97,23 @@ export async function crowd(port: number, n: number, behaviour = "idle", names: 
   return bots;
 }
 
+/**
+ * Put the ships of `slots` into the sun of `game` (the server's, in this process): each
+ * is destroyed there at the next step, and the pages' kill feeds get a line with its
+ * name. Returns how many had a ship to put there.
+ */
+export function crash(game: Game, slots: readonly number[]): number {
+  let n = 0;
+  for (const slot of slots) {
+    const i = game.focusIndex[slot];
+    if (i < 0) continue;
+    game.entities.x[i] = 0;
+    game.entities.y[i] = 0;
+    n++;
+  }
+  return n;
+}
+
 /** Each of `bots` says a long line, so the chat logs of the pages then in the match hold wrapped lines. */
 export function chatter(bots: readonly Bot[]): void {
   for (let k = 0; k < bots.length; k++) bots[k].client.chat(`line ${k + 1}: anyone near the sun? watch the planets, they pull harder than they look`);
@@ -117,7 +135,7 @@ export interface Player {
   errors: string[];
 }
 
-/** A fresh browser (its own storage) at `screen`, on the game at `url`: it joins, and the menu a first visit opens is confirmed. */
+/** A fresh browser (its own storage) at `screen`, on the game at `url`: Play in the menu a first visit opens, then flying. */
 export async function player(browser: Browser, url: string, screen: Screen): Promise<Player> {
   const context = await browser.newContext({
     viewport: { width: screen.width, height: screen.height },
@@ -129,9 +147,11 @@ export async function player(browser: Browser, url: string, screen: Screen): Pro
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`${screen.name}: ${e.message}`));
   await page.goto(url);
-  await until(() => snap(page), (s) => s.phase === "playing", 10000, `the ${screen.name} page to fly`);
+  // A first visit opens the menu and joins nothing until Play is pressed, as a player would.
   await page.waitForSelector("#menu", { state: "visible", timeout: 5000 });
-  await page.evaluate('document.querySelector("#menu button[type=submit]").click()');
+  if (screen.touch) await page.tap("#menu button[type=submit]");
+  else await page.click("#menu button[type=submit]");
+  await until(() => snap(page), (s) => s.page.stage === "match" && s.phase === "playing", 10000, `the ${screen.name} page to fly`);
   await page.waitForSelector("#menu", { state: "hidden", timeout: 5000 });
   return { context, page, errors };
 }
@@ -162,8 +182,8 @@ export interface Rect {
   bottom: number;
 }
 
-/** The elements that must not overlap, by id; `minimap` is drawn on the canvas and comes from lwar.drawn.view. */
-export const LAYOUT_IDS: readonly string[] = ["chat", "menu-button", "scores", "stick", "fire", "auto-fire", "chat-button", "menu", "overlay"];
+/** The elements that must not overlap, by id (the kill feed, when it has lines, and the menu or notice panel among them); `minimap` is drawn on the canvas and comes from lwar.drawn.view. */
+export const LAYOUT_IDS: readonly string[] = ["chat", "menu-button", "mute", "feed", "scores", "stick", "fire", "auto-fire", "chat-button", "menu", "overlay"];
 
 /** The rectangles (css px) of the visible ones among LAYOUT_IDS, and the minimap's. */
 export function layoutRects(page: Page): Promise<Rect[]> {

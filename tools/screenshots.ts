@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { defineCommand } from "../cli";
 import { makeConfig } from "../modules/config";
 import { serve } from "../hosts/node/serve";
+import { buildWeb } from "../web/build";
 import { CHROMIUM, closeCrowd, crowd, DESKTOP, launchChromium, PHONE_PORTRAIT, player, settled, sleep, snap, until } from "./screens";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) screenshotsCommand.fail(`no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set LWAR_CHROMIUM)`);
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
-  const server = await serve({ config: makeConfig(), seed: 20240607, address: "127.0.0.1", udpPort: 0, httpPort: 0 });
+  // The page as the sources build it now, not the copy in dist/.
+  const server = await serve({ config: makeConfig(), seed: 20240607, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: await buildWeb() });
   const url = `http://127.0.0.1:${server.http!.port}/`;
   const bots = await crowd(server.udp.port, 5, "hunt", ["Vega", "Orion", "Lyra", "Deneb", "Rigel"]);
   const browser = await launchChromium();
@@ -58,6 +60,8 @@ async function main(): Promise<void> {
     await settled(alice);
     await settled(phone.page);
 
+    // The hunters may have got a ship meanwhile: each picture is of a page flying.
+    await until(() => snap(alice), (s) => s.phase === "playing", 10000, "the desktop page to fly");
     await alice.keyboard.down("ArrowUp");
     await alice.keyboard.down("Space");
     await sleep(900);
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     await alice.keyboard.up("ArrowUp");
     await alice.keyboard.up("Space");
 
+    await until(() => snap(phone.page), (s) => s.phase === "playing", 10000, "the phone page to fly");
     const cdp = await phone.context.newCDPSession(phone.page);
     const fire = await phone.page.locator("#fire").boundingBox();
     if (fire === null) throw new Error("no FIRE button on the phone");

@@ -22,6 +22,7 @@ import {
   awayMsFrom, formatDuration, FULL_RETRY_MS, outcomeOf, panelFor, reconnectDelayMs, type Outcome, type Panel, type Stage,
 } from "./session";
 import { Sound } from "./sound";
+import { inputDelaySteps, type Predictor } from "./predict";
 
 /** The page keeps entity indices below this; the server's default pool is 192. */
 const MAX_ENTITIES = 4096;
@@ -47,10 +48,35 @@ declare global {
       readonly client: Client;
       readonly world: World;
       readonly drawn: Drawn;
+      /** Our ship as predicted (web/predict.ts). */
+      readonly own: Predictor;
+      /** The last turn key pressed while flying: see `turnProbe`. */
+      readonly turn: TurnProbe;
       snapshot(): PageSnapshot;
     };
   }
 }
+
+/**
+ * Key to screen: the number of frames drawn when a turn key went down (`keyFrame`, at
+ * `keyAt`, the event's time) and the number drawn once a frame first showed our ship's
+ * heading moved that way (`frame`, at `at`, that frame's time); -1 until then.
+ */
+interface TurnProbe {
+  keyFrame: number;
+  keyAt: number;
+  frame: number;
+  at: number;
+  /** +1 for left (counter-clockwise), -1 for right. */
+  sign: number;
+  /** The heading drawn before the key (radians). */
+  from: number;
+}
+
+/** The client's Input ticks (ms): SocketHost's default. */
+const TICK_MS = 10;
+/** A drawn heading this far (radians) the key's way has turned. */
+const TURNED = 0.2 * (Math.PI / 180);
 
 function $<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
@@ -180,10 +206,15 @@ function introduce(c: Client): void {
   c.joinAs(myName !== "" ? myName : null, myShip, myWeapon);
 }
 
+/** What the player steers with now: nothing unless flying with the menu closed. */
+function inputBits(w: World): number {
+  return w.phase() === "playing" && !menuOpen ? controls.bits() : 0;
+}
+
 function tick(s: Session, now: number): void {
   const c = s.client;
   if (c.state === ClientState.Connected) {
-    const bits = s.world.phase() === "playing" && !menuOpen ? controls.bits() : 0;
+    const bits = inputBits(s.world);
     c.setInput(bits);
     if ((bits & INPUT_SHOOTING) !== 0) effects.firedAt = now;
   }
@@ -475,12 +506,50 @@ function hudText(phase: Phase): string {
   return hud;
 }
 
+const turnProbe: TurnProbe = { keyFrame: -1, keyAt: 0, frame: -1, at: 0, sign: 0, from: 0 };
+/** Our ship's heading in the last frame drawn, NaN without one. */
+let drawnHeading = Number.NaN;
+
+function ownHeading(): number {
+  const slot = session.client.selfSlot;
+  for (const s of renderer.drawn.ships) if (s.slot === slot) return s.rot;
+  return Number.NaN;
+}
+
+window.addEventListener(
+  "keydown",
+  (e) => {
+    const sign = e.code === "ArrowLeft" || e.code === "KeyA" ? 1 : e.code === "ArrowRight" || e.code === "KeyD" ? -1 : 0;
+    if (sign === 0 || e.repeat || typing(e.target) || Number.isNaN(drawnHeading)) return;
+    turnProbe.keyFrame = renderer.drawn.frames;
+    turnProbe.keyAt = e.timeStamp;
+    turnProbe.frame = -1;
+    turnProbe.sign = sign;
+    turnProbe.from = drawnHeading;
+  },
+  { capture: true },
+);
+
 function frame(): void {
   const now = performance.now();
   step(now);
-  session.world.tick();
-  controls.setPlaying(session.world.phase() === "playing");
-  renderer.frame(session.world, now);
+  const world = session.world;
+  world.tick();
+  controls.setPlaying(world.phase() === "playing");
+  const c = world.client;
+  world.own.delay = inputDelaySteps(c.selfSlot >= 0 ? c.pings[c.selfSlot] : 0, TICK_MS);
+  world.own.advance(now, inputBits(world));
+  renderer.frame(world, now);
+  drawnHeading = ownHeading();
+  if (turnProbe.keyFrame >= 0 && turnProbe.frame < 0) {
+    let d = (drawnHeading - turnProbe.from) % (2 * Math.PI);
+    if (d > Math.PI) d -= 2 * Math.PI;
+    else if (d < -Math.PI) d += 2 * Math.PI;
+    if (d * turnProbe.sign > TURNED) {
+      turnProbe.frame = renderer.drawn.frames;
+      turnProbe.at = now;
+    }
+  }
   effects.frame(now);
   panels(now);
   requestAnimationFrame(frame);
@@ -589,6 +658,10 @@ window.lwar = {
   get drawn() {
     return renderer.drawn;
   },
+  get own() {
+    return session.world.own;
+  },
+  turn: turnProbe,
   snapshot() {
     const d = renderer.drawn;
     const now = performance.now();

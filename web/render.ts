@@ -240,7 +240,7 @@ export class Renderer {
       const hp = c.health[i];
       ctx.fillStyle = hp > 50 ? "#5dff7a" : hp > 25 ? "#ffd84a" : "#ff5b4a";
       ctx.fillRect(x - hw, y + r * 1.7 + 5, (hw * 2 * hp) / 100, 3);
-      drawn.ships.push({ slot, name, x: p.x, y: p.y });
+      drawn.ships.push({ slot, name, x: p.x, y: p.y, rot: p.rot });
     }
 
     // Blasts where ships were destroyed.

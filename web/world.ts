@@ -16,6 +16,7 @@ import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol
 import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
 import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, STEP_HZ } from "../modules/game/templates";
 import { bytesToAscii } from "../modules/text";
+import { fromUpdate, Predictor, type ShipState } from "./predict";
 
 export const SMOOTH_MS = 90;
 export const MAX_EXTRAPOLATION_S = 0.35;
@@ -75,7 +76,8 @@ export interface Pose {
 /** What the last frame drew, in wu (web/render.ts keeps it; tests read it through the page's debug hook). */
 export interface Drawn {
   frames: number;
-  ships: { slot: number; name: string; x: number; y: number }[];
+  /** rot: the drawn heading, radians counter-clockwise from +x. */
+  ships: { slot: number; name: string; x: number; y: number; rot: number }[];
   projectiles: { slot: number; x: number; y: number }[];
 }
 
@@ -137,6 +139,9 @@ export class World {
   readonly #pose: Pose = { x: 0, y: 0, rot: 0 };
   readonly #fields = new Fields();
   readonly #now: () => number;
+  /** Our own ship as the page predicts it (web/predict.ts); the page feeds it the input held. */
+  readonly own = new Predictor();
+  readonly #ownState: ShipState = { x: 0, y: 0, vx: 0, vy: 0, rot: 0 };
 
   readonly lines: ChatLine[] = [];
   /** Lines ever added; the page redraws the log when it changes. */
@@ -189,8 +194,8 @@ export class World {
     this.#hull = new Uint8Array(cap);
     client.listener = {
       reliable: (_c, type, _seq, b, o) => this.#reliable(type, b, o),
-      unreliable: (_c, type, _ts, b, o) => {
-        if (type === Msg.Update) this.#update(b, o);
+      unreliable: (_c, type, ts, b, o) => {
+        if (type === Msg.Update) this.#update(b, o, ts);
       },
     };
     client.onPlayerJoined = (id) => this.#joined(id & 0xffff);
@@ -253,8 +258,14 @@ export class World {
     return this.names[slot] || `Player ${slot + 1}`;
   }
 
-  /** Where entity `i` is drawn at time `t` (ms). The result is reused by the next call. */
+  /** Where entity `i` is drawn at time `t` (ms): our own ship predicted. The result is reused by the next call. */
   pose(i: number, t: number): Pose {
+    if (i === this.selfShip && this.own.active) return this.own.pose(t);
+    return this.#serverPose(i, t);
+  }
+
+  /** Where entity `i` is at time `t` (ms) by the server's Updates alone. */
+  #serverPose(i: number, t: number): Pose {
     const age = t - this.#bt[i];
     const dt = Math.min(Math.max(age, 0) / 1000, MAX_EXTRAPOLATION_S);
     const k = age > 0 ? Math.exp(-age / SMOOTH_MS) : 1;
@@ -267,7 +278,7 @@ export class World {
 
   /** Where the last Update put entity `i` (reused by the next call, as pose()'s). */
   lastPose(i: number): Pose {
-    return this.pose(i, this.#bt[i]);
+    return this.#serverPose(i, this.#bt[i]);
   }
 
   /** Drop blasts older than `maxAgeMs`. */
@@ -402,6 +413,7 @@ export class World {
         if (f.other === c.selfId) {
           const kind = kindOf(f.a);
           if (kind === Kind.Ship) {
+            this.own.clear();
             this.selfShip = i;
             this.diedAt = -1;
             this.flownShip = f.a - SHIP_BASE;
@@ -425,6 +437,7 @@ export class World {
         }
         if (this.events !== null) this.events.removed(i, p.x, p.y, wasPlaced);
         if (i === this.selfShip) {
+          this.own.clear();
           this.selfShip = -1;
           this.diedAt = this.#now();
           this.flownShip = -1;
@@ -444,7 +457,8 @@ export class World {
     }
   }
 
-  #update(b: Uint8Array, o: number): void {
+  /** An Update the server sent at `sentAt` (its clock, ms). */
+  #update(b: Uint8Array, o: number, sentAt: number): void {
     const c = this.client;
     const n = b[o];
     const now = this.#now();
@@ -456,8 +470,12 @@ export class World {
       const x = c.x[i];
       const y = c.y[i];
       const rot = c.rot[i] * CENTIDEGREE;
+      if (i === this.selfShip) {
+        const own = fromUpdate(x, y, c.vx[i], c.vy[i], c.rot[i], this.#ownState);
+        this.own.server(own, c.type[i] - SHIP_BASE, now, sentAt);
+      }
       if (this.placed[i] !== 0) {
-        const p = this.pose(i, now);
+        const p = this.#serverPose(i, now);
         let dx = p.x - x;
         let dy = p.y - y;
         if (dx * dx + dy * dy > SNAP_WU * SNAP_WU) dx = dy = 0;

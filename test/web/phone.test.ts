@@ -14,9 +14,11 @@ import type { Browser, Page } from "playwright-core";
 import { makeConfig } from "../../modules/config";
 import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
+import { buildWeb } from "../../web/build";
+import { FEED_LINES } from "../../web/feed";
 import { edgeArrow, MIN_VIEW_WU, type Arrow, type ShipArrow, type View } from "../../web/layout";
 import {
-  chatter, CHROMIUM, closeCrowd, crowd, DESKTOP, launchChromium, layoutRects, outside, overlaps, PHONE_LANDSCAPE, PHONE_PORTRAIT,
+  chatter, CHROMIUM, closeCrowd, crash, crowd, DESKTOP, launchChromium, layoutRects, outside, overlaps, PHONE_LANDSCAPE, PHONE_PORTRAIT,
   player, settled, sleep, snap, until, type Bot, type Player, type Screen,
 } from "../../tools/screens";
 
@@ -60,7 +62,8 @@ describe("browser: the page on a phone and a desktop", function () {
       console.log(`      skipped: no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set LWAR_CHROMIUM)`);
       this.skip();
     }
-    server = await serve({ config: makeConfig(), seed: 20240611, address: "127.0.0.1", udpPort: 0, httpPort: 0 });
+    // The page as the sources build it now, not the copy in dist/.
+    server = await serve({ config: makeConfig(), seed: 20240611, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: await buildWeb() });
     url = `http://127.0.0.1:${server.http!.port}/`;
     bots = await crowd(server.udp.port, 6);
     browser = await launchChromium();
@@ -90,16 +93,34 @@ describe("browser: the page on a phone and a desktop", function () {
     return p.page;
   }
 
+  /** Destroy the UDP players' ships in the sun until `page`'s kill feed holds at least `n` lines. */
+  async function fillFeed(page: Page, n: number): Promise<void> {
+    await until(
+      async () => {
+        const lines = (await snap(page)).page.feed.length;
+        if (lines < n) crash(server!.game!, bots.map((b) => b.client.selfSlot));
+        return lines;
+      },
+      (lines) => lines >= n,
+      10000,
+      `${n} lines in the kill feed`,
+    );
+  }
+
   async function checkLayout(page: Page, screen: Screen, menuOpen: boolean): Promise<void> {
+    await settled(page);
+    // The kill feed at its fullest, long names in every line.
+    await fillFeed(page, FEED_LINES);
     if (menuOpen) {
       await page.click("#menu-button");
       await page.waitForSelector("#menu", { state: "visible" });
     }
-    await settled(page);
     const rects = await layoutRects(page);
     const names = rects.map((r) => r.name);
-    for (const want of ["chat", "menu-button", "scores", "minimap", "stick", "fire", "auto-fire", "chat-button"]) assert.ok(names.includes(want), `${want} is shown (${names.join(", ")})`);
+    for (const want of ["chat", "menu-button", "mute", "scores", "minimap", "stick", "fire", "auto-fire", "chat-button"]) assert.ok(names.includes(want), `${want} is shown (${names.join(", ")})`);
     assert.equal(names.includes("menu"), menuOpen);
+    // On a phone the feed gives way to the menu.
+    assert.equal(names.includes("feed"), !menuOpen, `the feed is shown: ${names.join(", ")}`);
     // The scoreboard lists everyone (and no longer a page an earlier test closed).
     await page.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${bots.length + 1}`, null, { timeout: 5000 });
     assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
@@ -218,21 +239,35 @@ describe("browser: the page on a phone and a desktop", function () {
     assert.deepEqual(fresh, [], "no new shots with AUTO off");
   });
 
-  it("the touch controls show only while playing; the chat button stays, and the panel saying the player left keeps clear", async function () {
-    const page = await play(PHONE_PORTRAIT);
-    assert.ok(await page.isVisible("#stick"));
-    await page.click("#menu-button");
-    await page.click("#leave");
-    await until(() => snap(page), (s) => s.phase === "left", 5000, "the page to leave");
-    for (const id of ["stick", "fire", "auto-fire"]) await page.waitForSelector("#" + id, { state: "hidden", timeout: 2000 });
-    assert.ok(await page.isVisible("#chat-button"));
-    // The panel that says so keeps clear of the rest.
-    await page.waitForSelector("#overlay", { state: "visible", timeout: 2000 });
-    const rects = await layoutRects(page);
-    assert.ok(rects.some((r) => r.name === "overlay"));
-    assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
-    assert.deepEqual(outside(rects, PHONE_PORTRAIT.width, PHONE_PORTRAIT.height), []);
-  });
+  for (const screen of [PHONE_PORTRAIT, PHONE_LANDSCAPE]) {
+    it(`${screen.width} x ${screen.height} touch: the death screen, then the menu after leaving, keep clear of the rest; touch controls only while flying, the chat button stays`, async function () {
+      const page = await play(screen);
+      assert.ok(await page.isVisible("#stick"));
+      await settled(page);
+      await fillFeed(page, FEED_LINES - 1);
+      // Our own ship into the sun: the death screen, and our death in the feed.
+      const me = await snap(page);
+      assert.equal(crash(server!.game!, [me.selfSlot]), 1);
+      await until(() => snap(page), (s) => s.page.panel === "death", 5000, "the death screen");
+      for (const id of ["stick", "fire", "auto-fire"]) await page.waitForSelector("#" + id, { state: "hidden", timeout: 2000 });
+      assert.ok(await page.isVisible("#chat-button"));
+      let rects = await layoutRects(page);
+      for (const want of ["overlay", "feed", "mute", "chat-button"]) assert.ok(rects.some((r) => r.name === want), `${want} is shown`);
+      assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
+      assert.deepEqual(outside(rects, screen.width, screen.height), []);
+      await page.screenshot({ path: join(dir, `${screen.name.replace(" ", "-")}-dead.png`) });
+      // Leaving brings the menu back, with Play; nothing to steer.
+      await page.click("#menu-button");
+      await page.click("#leave");
+      await until(() => snap(page), (s) => s.page.stage === "menu" && s.page.panel === "menu", 5000, "the page to leave for the menu");
+      for (const id of ["stick", "fire", "auto-fire"]) assert.ok(!(await page.isVisible("#" + id)), `${id} hidden`);
+      assert.ok(await page.isVisible("#chat-button"));
+      rects = await layoutRects(page);
+      assert.ok(rects.some((r) => r.name === "menu"));
+      assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
+      assert.deepEqual(outside(rects, screen.width, screen.height), []);
+    });
+  }
 
   it("old chat lines fade: each line's fade starts when the line came, and a line 25 s old is faint", async function () {
     const page = await play(PHONE_PORTRAIT);
