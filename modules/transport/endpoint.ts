@@ -1,24 +1,27 @@
 /**
  * One side's delivery state towards one remote peer: the queue of unacknowledged
  * reliable messages, the receive cursor for reliable messages, the timestamp filter
- * for unreliable ones, and the smoothed round-trip time. Used by the server (one per
- * player slot) and by the client library (one).
+ * for unreliable ones, and the smoothed round-trip time. It knows the framing
+ * (./frame.ts) and nothing of the application's messages beyond what its
+ * EndpointConfig says: the app id, and each message type's payload size.
  *
  * The queue is one preallocated byte buffer and nothing else. Queued messages are
  * stored already encoded, seqno and type included, packed from byte 0; acknowledged
  * ones are cut from the front with copyWithin. A packet is then a header followed by a
  * straight copy of the first messages that fit. No length, send time or send count is
  * kept per message:
- * - lengths come from the bytes themselves (`queuedSize`);
+ * - lengths come from the bytes themselves (the size table, or `measure`);
  * - packets always carry messages from the front, so the messages sent at least once
  *   are a prefix of the queue (`sentCount` of them);
  * - RTT is timed on one message at a time, as classic TCP does: the first message sent
  *   while no probe is out becomes the probe, and a resend of it voids the sample
  *   (Karn's rule).
+ *
+ * All state is private; the getters read it, the methods change it. Writers put messages
+ * straight into `buf`: one at a time with `queue`, or several at once (a native loop, say)
+ * between `reserve` and `commit`. Nothing allocates after construction.
  */
-import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable } from "../protocol/constants";
-import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
-import { queuedSize } from "../protocol/codec";
+import { HEADER_SIZE, RELIABLE_HEADER } from "./frame";
 
 /** Results of `acceptUnreliable`. */
 export const CURRENT = 0;
@@ -32,73 +35,149 @@ export const PROCESS = 0;
 export const DUPLICATE = 1;
 export const OUT_OF_ORDER = 2;
 
+/** Largest datagram when the configuration names none: header included, well under any MTU. */
+export const DEFAULT_MAX_PACKET = 512;
+
+/** What an Endpoint needs to know of the application whose messages it carries. */
+export interface EndpointConfig {
+  /** The 32-bit id at the head of every packet (the receiver checks it). */
+  readonly appId: number;
+  /** Bytes of the reliable queue: at least `maxPacket`. */
+  readonly queueBytes: number;
+  /** Unacknowledged messages are sent again after this many ms (`due`). */
+  readonly resendMs: number;
+  /** Largest datagram, header included; DEFAULT_MAX_PACKET if absent. */
+  readonly maxPacket?: number;
+  /**
+   * Payload bytes of each reliable message type, at `sizes[type - typeBase]`; a negative
+   * entry marks a type of variable size, which `measure` sizes. A table lookup per message
+   * keeps the hot loops free of calls.
+   */
+  readonly sizes: Int16Array;
+  /** The type at row 0 of `sizes` (0 if absent). */
+  readonly typeBase?: number;
+  /**
+   * Size of the queued variable-size message at `at` in `queue` (seqno and type included),
+   * read from its bytes. Called only for types whose `sizes` entry is negative; required
+   * when there are any. A plain function: it is called without a `this`.
+   */
+  readonly measure?: ((queue: Uint8Array, at: number) => number) | null;
+  /**
+   * Optional statistics sink, shared by any number of endpoints: fill() adds the messages
+   * it sends for the first time to `counters[sentIndex]` and those it sends again to
+   * `counters[resentIndex]`, so an owner keeps its totals without reading them back.
+   */
+  readonly counters?: Uint32Array | null;
+  readonly sentIndex?: number;
+  readonly resentIndex?: number;
+}
+
 export class Endpoint {
   readonly capacityBytes: number;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   readonly buf: Uint8Array;
   /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
   readonly view: DataView;
+  /** Largest datagram. */
+  readonly maxPacket: number;
   /** Bytes and messages queued. */
-  usedBytes = 0;
-  count = 0;
+  #usedBytes = 0;
+  #count = 0;
   /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
-  sentCount = 0;
-  sentBytes = 0;
+  #sentCount = 0;
+  #sentBytes = 0;
   /** Seqno of the message at the front of the queue, and of the next one queued. */
-  firstSeq = 0;
-  nextSeq = 0;
+  #firstSeq = 0;
+  #nextSeq = 0;
   /** Seqno of the last reliable message processed from the peer (our ack). */
-  lastProcessed = NO_ACK;
+  #lastProcessed = 0xffffffff;
   /** Newest unreliable timestamp applied from the peer, and our time when it was. */
-  newestTimestamp = 0;
-  newestAt = 0;
-  hasTimestamp = false;
+  #newestTimestamp = 0;
+  #newestAt = 0;
+  #hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
-  srtt = 0;
+  #srtt = 0;
   /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
   #probing = false;
   #probeSeq = 0;
   #probeSent = 0;
   /** When a packet carrying reliable messages last went out, and when the peer was last heard. */
-  lastReliableSend = 0;
-  lastHeard = 0;
-  /** Statistics for tools: messages sent for the first time and resent. */
-  sent = 0;
-  resent = 0;
+  #lastReliableSend = 0;
+  #lastHeard = 0;
+  /** Statistics: messages sent for the first time and resent. */
+  #sent = 0;
+  #resent = 0;
   /** Set by fill(): messages it copied. */
-  filledMessages = 0;
+  #filledMessages = 0;
   /** A reliable message was processed since our last packet: the peer wants an ack soon. */
-  ackDue = false;
-  /** Fixed payload sizes by type - TYPE_BASE (-1: variable), from the protocol's one table. */
+  #ackDue = false;
+  readonly #resendMs: number;
+  /** The app id's four bytes, each a small integer (the id itself is a double on XS when ≥ 2^31). */
+  readonly #id0: number;
+  readonly #id1: number;
+  readonly #id2: number;
+  readonly #id3: number;
+  /** Payload sizes by type - #typeBase (negative: variable, sized by #measure). */
   readonly #sizes: Int16Array;
+  readonly #typeBase: number;
+  readonly #measure: ((queue: Uint8Array, at: number) => number) | null;
+  /** The statistics sink (a one-element scratch array when there is none). */
+  readonly #counters: Uint32Array;
+  readonly #sentIndex: number;
+  readonly #resentIndex: number;
   /**
    * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
    * and where `buf` starts in it: fill() then copies a run of messages into the packet with
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
   readonly #whole: Uint8Array | null;
-  readonly #base: number;
+  readonly #at: number;
 
   /**
-   * `storage`, if given, is the queue's buffer (a view from the owner's Arena); `whole`, a
-   * view of all of that Arena's buffer (the owner's packets should come from it too).
+   * `storage`, if given, is the queue's buffer (a view from the owner's Arena, `queueBytes`
+   * long); `whole`, a view of all of that Arena's buffer (the owner's packets should come
+   * from it too).
    */
-  constructor(capacityBytes: number, storage?: Uint8Array, whole?: Uint8Array) {
-    if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
+  constructor(config: EndpointConfig, storage?: Uint8Array, whole?: Uint8Array) {
+    const maxPacket = config.maxPacket ?? DEFAULT_MAX_PACKET;
+    const capacityBytes = config.queueBytes;
+    const appId = config.appId;
+    const sizes = config.sizes;
+    const measure = config.measure ?? null;
+    if (!Number.isInteger(maxPacket) || maxPacket < HEADER_SIZE + RELIABLE_HEADER || maxPacket > 65535) throw new RangeError(`maxPacket of ${maxPacket} bytes`);
+    if (!Number.isInteger(capacityBytes) || capacityBytes < maxPacket) throw new RangeError(`reliable queue must hold at least ${maxPacket} bytes`);
+    if (!Number.isInteger(appId) || appId < 0 || appId > 0xffffffff) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
+    if (!(config.resendMs > 0)) throw new RangeError(`resendMs of ${config.resendMs}`);
+    if (!(sizes instanceof Int16Array) || sizes.length === 0) throw new TypeError("sizes must be a non-empty Int16Array");
+    if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
+    const counters = config.counters ?? null;
+    if (counters !== null && !(counters instanceof Uint32Array && (config.sentIndex ?? -1) >= 0 && (config.resentIndex ?? -1) >= 0 && (config.sentIndex as number) < counters.length && (config.resentIndex as number) < counters.length))
+      throw new RangeError("counters needs sentIndex and resentIndex within it");
     if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
     this.capacityBytes = capacityBytes;
+    this.maxPacket = maxPacket;
     this.buf = storage ?? new Uint8Array(capacityBytes);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
-    this.#sizes = typeTable().size;
+    this.#resendMs = config.resendMs;
+    this.#id0 = (appId >>> 24) & 0xff;
+    this.#id1 = (appId >>> 16) & 0xff;
+    this.#id2 = (appId >>> 8) & 0xff;
+    this.#id3 = appId & 0xff;
+    this.#sizes = sizes;
+    this.#typeBase = config.typeBase ?? 0;
+    this.#measure = measure;
+    this.#counters = counters ?? new Uint32Array(1);
+    this.#sentIndex = counters !== null ? (config.sentIndex as number) : 0;
+    this.#resentIndex = counters !== null ? (config.resentIndex as number) : 0;
     const shared = whole !== undefined && storage !== undefined && whole.buffer === storage.buffer && whole.byteOffset === 0;
     this.#whole = shared ? whole : null;
-    this.#base = shared ? storage.byteOffset : 0;
+    this.#at = shared ? storage.byteOffset : 0;
   }
 
-  /** Size of the queued message at `o` (header included): the table, or a scan for Chat. */
+  /** Size of the queued message at `o` (header included): the table, or measure(). */
   #queued(o: number): number {
-    const fixed = this.#sizes[this.buf[o + 4] - TYPE_BASE];
-    return fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(this.buf, o);
+    const fixed = this.#sizes[this.buf[o + 4] - this.#typeBase];
+    return fixed >= 0 ? RELIABLE_HEADER + fixed : (this.#measure as (q: Uint8Array, at: number) => number)(this.buf, o);
   }
 
   /** Bytes of the preallocated buffers (for the memory budget). */
@@ -106,47 +185,156 @@ export class Endpoint {
     return this.buf.byteLength;
   }
 
+  // ---------------------------------------------------------------- state, read only
+
+  /** Bytes queued: the next message goes at this offset of `buf`. */
+  get usedBytes(): number {
+    return this.#usedBytes;
+  }
+  /** Messages queued (unacknowledged). */
+  get count(): number {
+    return this.#count;
+  }
+  /** Queued messages that have gone out at least once. */
+  get sentCount(): number {
+    return this.#sentCount;
+  }
+  /** Seqno of the message at the front of the queue. */
+  get firstSeq(): number {
+    return this.#firstSeq;
+  }
+  /** Seqno the next message queued gets. */
+  get nextSeq(): number {
+    return this.#nextSeq;
+  }
+  /** Seqno of the last reliable message processed from the peer: the ack we send. */
+  get lastProcessed(): number {
+    return this.#lastProcessed;
+  }
+  /** Newest unreliable timestamp applied from the peer (as it was passed in). */
+  get newestTimestamp(): number {
+    return this.#newestTimestamp;
+  }
+  /** Smoothed RTT in ms, 0 before the first sample. */
+  get srtt(): number {
+    return this.#srtt;
+  }
+  /** When the peer was last heard (`heard`). */
+  get lastHeard(): number {
+    return this.#lastHeard;
+  }
+  /** Messages sent for the first time, and sent again, since `reset`. */
+  get sent(): number {
+    return this.#sent;
+  }
+  get resent(): number {
+    return this.#resent;
+  }
+  /** Messages the last fill() put in its packet. */
+  get filledMessages(): number {
+    return this.#filledMessages;
+  }
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  get ackDue(): boolean {
+    return this.#ackDue;
+  }
+
+  // ---------------------------------------------------------------- life cycle
+
   /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
   reset(now: number, initialSeq = 0, peerInitialSeq = 0): void {
-    this.usedBytes = 0;
-    this.count = 0;
-    this.sentCount = 0;
-    this.sentBytes = 0;
-    this.firstSeq = initialSeq >>> 0;
-    this.nextSeq = initialSeq >>> 0;
-    this.lastProcessed = (peerInitialSeq - 1) >>> 0;
-    this.newestTimestamp = 0;
-    this.hasTimestamp = false;
-    this.srtt = 0;
+    this.#usedBytes = 0;
+    this.#count = 0;
+    this.#sentCount = 0;
+    this.#sentBytes = 0;
+    this.#firstSeq = initialSeq >>> 0;
+    this.#nextSeq = initialSeq >>> 0;
+    this.resetReceive(peerInitialSeq);
+    this.#srtt = 0;
     this.#probing = false;
-    this.ackDue = false;
-    this.lastReliableSend = now;
-    this.lastHeard = now;
-    this.sent = 0;
-    this.resent = 0;
+    this.#lastReliableSend = now;
+    this.#lastHeard = now;
+    this.#sent = 0;
+    this.#resent = 0;
+  }
+
+  /**
+   * Forget what was received: the peer's next reliable message is expected at
+   * `peerInitialSeq`, and any unreliable timestamp is current again. The queue stays.
+   */
+  resetReceive(peerInitialSeq: number): void {
+    this.#lastProcessed = (peerInitialSeq - 1) >>> 0;
+    this.#newestTimestamp = 0;
+    this.#hasTimestamp = false;
+    this.#ackDue = false;
+  }
+
+  /** Start the RTT estimate at `ms` (from an earlier connection, say) instead of the first sample. */
+  seedRtt(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`RTT of ${ms} ms`);
+    this.#srtt = ms;
+  }
+
+  /** The peer was heard from at `now` (the owner decides what counts: a valid packet, say). */
+  heard(now: number): void {
+    this.#lastHeard = now;
+  }
+
+  // ---------------------------------------------------------------- queueing
+
+  /** Free bytes in the queue. */
+  room(): number {
+    return this.capacityBytes - this.#usedBytes;
   }
 
   /** Free bytes for one more message of `payload` bytes, or false. */
   canQueue(payload: number): boolean {
-    return this.usedBytes + RELIABLE_HEADER + payload <= this.capacityBytes;
+    return this.#usedBytes + RELIABLE_HEADER + payload <= this.capacityBytes;
   }
 
   /**
    * Append a reliable message: writes seqno and type, returns the payload's offset in
    * `buf` for the caller to fill with exactly `payload` bytes of a well-formed payload
    * (the queue finds message boundaries by reading them), or -1 when the queue is full
-   * (the caller kicks).
+   * (the caller kicks). Throws for a message that could never fit a packet, and for a
+   * fixed-size type given another size.
    */
   queue(type: number, payload: number): number {
-    if (RELIABLE_HEADER + payload > MAX_PACKET - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
-    if (!this.canQueue(payload)) return -1;
-    const o = this.usedBytes;
-    this.view.setUint32(o, this.nextSeq);
+    if (RELIABLE_HEADER + payload > this.maxPacket - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
+    const fixed = this.#sizes[type - this.#typeBase];
+    if (fixed === undefined || (fixed >= 0 && fixed !== payload)) throw new RangeError(`type ${type} with a payload of ${payload} bytes`);
+    if (this.#usedBytes + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
+    const o = this.#usedBytes;
+    this.view.setUint32(o, this.#nextSeq);
     this.buf[o + 4] = type;
-    this.count++;
-    this.usedBytes += RELIABLE_HEADER + payload;
-    this.nextSeq = seqNext(this.nextSeq);
+    this.#count++;
+    this.#usedBytes += RELIABLE_HEADER + payload;
+    this.#nextSeq = (this.#nextSeq + 1) >>> 0;
     return o + RELIABLE_HEADER;
+  }
+
+  /**
+   * For a writer that appends messages itself: the offset in `buf` where it may write
+   * `bytes` bytes of whole messages, or -1 when they do not fit. Nothing changes until
+   * `commit`. Each message is `seqno u32, type u8, payload`, the seqnos `nextSeq`,
+   * `nextSeq + 1`, ... in order.
+   */
+  reserve(bytes: number): number {
+    return this.#usedBytes + bytes <= this.capacityBytes ? this.#usedBytes : -1;
+  }
+
+  /**
+   * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
+   * now end at offset `end`. Their seqnos must be the next ones; the next message queued
+   * gets the seqno after them.
+   */
+  commit(end: number, messages: number): void {
+    const used = this.#usedBytes;
+    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used)))
+      throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
+    this.#usedBytes = end;
+    this.#count += messages;
+    this.#nextSeq = (this.#nextSeq + messages) >>> 0;
   }
 
   /**
@@ -155,47 +343,51 @@ export class Endpoint {
    * something never sent (the caller counts it).
    */
   acknowledge(ack: number, now: number): boolean {
-    const n = seqDiff(ack, this.firstSeq) + 1;
+    const n = ((ack - this.#firstSeq) | 0) + 1;
     if (n <= 0) return true; // old or initial ack
-    if (n > this.sentCount) return false; // acks a seqno never sent
-    if (this.#probing && seqDiff(this.#probeSeq, this.firstSeq) < n) {
+    if (n > this.#sentCount) return false; // acks a seqno never sent
+    if (this.#probing && ((this.#probeSeq - this.#firstSeq) | 0) < n) {
       this.#probing = false;
       this.#sample(((now >>> 0) - this.#probeSent) >>> 0);
     }
     const buf = this.buf;
     const sizes = this.#sizes;
+    const typeBase = this.#typeBase;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
-      const fixed = sizes[buf[bytes + 4] - TYPE_BASE];
-      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, bytes);
+      const fixed = sizes[buf[bytes + 4] - typeBase];
+      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.#queued(bytes);
     }
-    buf.copyWithin(0, bytes, this.usedBytes);
-    this.usedBytes -= bytes;
-    this.count -= n;
-    this.sentCount -= n;
-    this.sentBytes -= bytes;
-    this.firstSeq = (this.firstSeq + n) >>> 0;
+    buf.copyWithin(0, bytes, this.#usedBytes);
+    this.#usedBytes -= bytes;
+    this.#count -= n;
+    this.#sentCount -= n;
+    this.#sentBytes -= bytes;
+    this.#firstSeq = (this.#firstSeq + n) >>> 0;
     return true;
   }
 
   #sample(rtt: number): void {
-    this.srtt = this.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : this.srtt + (rtt - this.srtt) / 8;
+    this.#srtt = this.#srtt === 0 ? (rtt > 0 ? rtt : 0.5) : this.#srtt + (rtt - this.#srtt) / 8;
   }
 
-  /** Smoothed RTT for Stats, as an integer in 0..65535. */
+  /** Smoothed RTT, as an integer in 0..65535. */
   ping(): number {
-    const p = Math.round(this.srtt);
+    const p = Math.round(this.#srtt);
     return p > 65535 ? 65535 : p;
   }
 
+  // ---------------------------------------------------------------- receiving
+
   /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
   acceptReliable(seq: number): number {
-    if (seq === seqNext(this.lastProcessed)) {
-      this.lastProcessed = seq;
-      this.ackDue = true;
+    const last = this.#lastProcessed;
+    if (seq === ((last + 1) >>> 0)) {
+      this.#lastProcessed = seq;
+      this.#ackDue = true;
       return PROCESS;
     }
-    return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
+    return ((seq - last) | 0) > 0 ? OUT_OF_ORDER : DUPLICATE;
   }
 
   /**
@@ -206,41 +398,55 @@ export class Endpoint {
    * make every genuine packet stale for as long as the stamp is ahead.
    */
   acceptUnreliable(timestamp: number, now: number): number {
-    if (this.hasTimestamp) {
-      const ahead = seqDiff(timestamp, this.newestTimestamp);
+    if (this.#hasTimestamp) {
+      const ahead = (timestamp - this.#newestTimestamp) | 0;
       if (ahead < 0) return STALE;
-      const elapsed = now - this.newestAt;
+      const elapsed = now - this.#newestAt;
       if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
     }
-    this.newestTimestamp = timestamp;
-    this.newestAt = now;
-    this.hasTimestamp = true;
+    this.#newestTimestamp = timestamp;
+    this.#newestAt = now;
+    this.#hasTimestamp = true;
     return CURRENT;
   }
+
+  // ---------------------------------------------------------------- sending
 
   /**
    * Whether a packet should go out now for the sake of reliable messages: one sent now
    * would carry a never-sent message, or unacked ones have waited `resendMs`.
    */
   wantsSend(now: number, resendMs: number): boolean {
-    if (this.count === 0) return false;
-    if (this.count > this.sentCount && this.sentBytes + this.#queued(this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
-    return now - this.lastReliableSend >= resendMs;
+    if (this.#count === 0) return false;
+    if (this.#count > this.#sentCount && this.#sentBytes + this.#queued(this.#sentBytes) <= this.maxPacket - HEADER_SIZE) return true;
+    return now - this.#lastReliableSend >= resendMs;
+  }
+
+  /**
+   * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
+   * configured resend interval.
+   */
+  due(now: number): boolean {
+    if (this.#ackDue) return true;
+    const count = this.#count;
+    if (count === 0) return false;
+    if (now - this.#lastReliableSend >= this.#resendMs) return true;
+    return count > this.#sentCount && this.#sentBytes + this.#queued(this.#sentBytes) <= this.maxPacket - HEADER_SIZE;
   }
 
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
    * message that fits, oldest first (from message `first`, for a final flush that must
-   * carry the whole queue over several packets). Returns the offset after them; the caller may add
-   * unreliable messages and must then call `finish`.
+   * carry the whole queue over several packets). Returns the offset after them; the caller
+   * may add unreliable messages and must then call `finishPacket`.
    */
   fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
-    // writeHeader, inlined (this runs for every packet): appId 0xf27087c5, ack, timestamp.
-    const ack = this.lastProcessed;
-    out[0] = 0xf2;
-    out[1] = 0x70;
-    out[2] = 0x87;
-    out[3] = 0xc5;
+    // The header (frame.ts), byte by byte: this runs for every packet.
+    const ack = this.#lastProcessed;
+    out[0] = this.#id0;
+    out[1] = this.#id1;
+    out[2] = this.#id2;
+    out[3] = this.#id3;
     out[4] = ack >>> 24;
     out[5] = ack >>> 16;
     out[6] = ack >>> 8;
@@ -251,19 +457,23 @@ export class Endpoint {
     out[11] = timestamp;
     out[13] = 0;
     const start = HEADER_SIZE;
-    this.ackDue = false;
+    const max = this.maxPacket;
+    this.#ackDue = false;
     const buf = this.buf;
     const sizes = this.#sizes;
+    const typeBase = this.#typeBase;
+    const count = this.#count;
+    const sentCount = this.#sentCount;
     let from = 0;
     for (let k = 0; k < first; k++) from += this.#queued(from);
     const begin = from;
     // Measure the run of messages that fits; nothing is copied yet.
     let o = start;
     let i = first;
-    for (; i < this.count; i++) {
-      const fixed = sizes[buf[from + 4] - TYPE_BASE];
-      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, from);
-      if (o + len > MAX_PACKET) break;
+    for (; i < count; i++) {
+      const fixed = sizes[buf[from + 4] - typeBase];
+      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.#queued(from);
+      if (o + len > max) break;
       from += len;
       o += len;
     }
@@ -272,34 +482,36 @@ export class Endpoint {
       // Nothing to copy.
     } else if (whole !== null && out.buffer === whole.buffer) {
       const at = out.byteOffset + start;
-      whole.copyWithin(at, this.#base + begin, this.#base + from);
+      whole.copyWithin(at, this.#at + begin, this.#at + from);
     } else {
       for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
     }
     // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
-    const resentEnd = i < this.sentCount ? i : this.sentCount;
+    const resentEnd = i < sentCount ? i : sentCount;
     if (resentEnd > first) {
-      this.resent += resentEnd - first;
+      this.#resent += resentEnd - first;
+      this.#counters[this.#resentIndex] += resentEnd - first;
       // Karn: a resent probe's ack could answer either copy.
       if (this.#probing) {
-        const probe = seqDiff(this.#probeSeq, this.firstSeq);
+        const probe = (this.#probeSeq - this.#firstSeq) | 0;
         if (probe >= first && probe < resentEnd) this.#probing = false;
       }
     }
-    if (i > this.sentCount) {
-      const firstNew = this.sentCount > first ? this.sentCount : first;
-      this.sent += i - firstNew;
+    if (i > sentCount) {
+      const firstNew = sentCount > first ? sentCount : first;
+      this.#sent += i - firstNew;
+      this.#counters[this.#sentIndex] += i - firstNew;
       if (!this.#probing) {
         this.#probing = true;
-        this.#probeSeq = (this.firstSeq + firstNew) >>> 0;
+        this.#probeSeq = (this.#firstSeq + firstNew) >>> 0;
         this.#probeSent = now >>> 0;
       }
-      this.sentCount = i;
-      this.sentBytes = from;
+      this.#sentCount = i;
+      this.#sentBytes = from;
     }
-    if (i > first) this.lastReliableSend = now;
+    if (i > first) this.#lastReliableSend = now;
     out[12] = i - first;
-    this.filledMessages = i - first;
+    this.#filledMessages = i - first;
     return o;
   }
 }
