@@ -21,7 +21,8 @@ import {
   readSelection, validatePacket, writeChat, writeHeader, writeId, writeName, writeReject,
   writeSelection, writeStats,
 } from "../protocol/codec";
-import { DUPLICATE, Endpoint, finishPacket, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
+import { CURRENT, DUPLICATE, Endpoint, finishPacket, PROCESS, STALE } from "../transport/endpoint";
+import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { isPrintable } from "../text";
 import { KickReason, LogEvent } from "./events";
@@ -383,8 +384,9 @@ export class Server implements Core, EntityListener, Players {
     this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
     // One view of the whole arena: reliable messages go from the queues into #tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
+    const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole));
     this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
     this.address = new Array<string>(n).fill("");
     this.port.fill(-1);
@@ -659,7 +661,7 @@ export class Server implements Core, EntityListener, Players {
       // Progress: the new front (if any) starts its wait now.
       if (ep.firstSeq !== front) this.#frontSince[slot] = now;
     }
-    ep.lastHeard = now;
+    ep.heard(now);
     // Its Join (seqno 0) acknowledged: the handshake is complete.
     if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#announce(slot);
     return true;
@@ -672,25 +674,14 @@ export class Server implements Core, EntityListener, Players {
     const at = peek.scalars;
     const ack = w[at + PeekWord.Ack];
     // The usual case, an ack of nothing new from an announced player, without the call.
-    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
+    if (((ack - ep.firstSeq) | 0) < 0 && this.#announced[slot] !== 0) ep.heard(now);
     else if (!this.#acknowledged(slot, ep, ack, now)) return;
     if (kind === PeekKind.Ack) return;
-    const ts = w[at + PeekWord.Timestamp];
-    if (ep.hasTimestamp) {
-      const ahead = (ts - ep.newestTimestamp) | 0;
-      if (ahead < 0) {
-        this.counters[C.StaleUnreliable]++;
-        return;
-      }
-      const elapsed = now - ep.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-        this.counters[C.FutureTimestamp]++;
-        return;
-      }
+    const verdict = ep.acceptUnreliable(w[at + PeekWord.Timestamp], now);
+    if (verdict !== CURRENT) {
+      this.counters[verdict === STALE ? C.StaleUnreliable : C.FutureTimestamp]++;
+      return;
     }
-    ep.newestTimestamp = ts;
-    ep.newestAt = now;
-    ep.hasTimestamp = true;
     this.#inputAt[slot] = now;
     this.input[slot] = w[at + PeekWord.Input];
   }
@@ -720,24 +711,14 @@ export class Server implements Core, EntityListener, Players {
       }
     }
     if (unrel === 0) return;
-    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied, not
-    // believed when further ahead than our clock has moved since (signed, modulo 2^32).
-    const ts = v.getInt32(8);
-    if (ep.hasTimestamp) {
-      const ahead = (ts - ep.newestTimestamp) | 0;
-      if (ahead < 0) {
-        counters[C.StaleUnreliable] += unrel;
-        return;
-      }
-      const elapsed = now - ep.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-        counters[C.FutureTimestamp]++;
-        return;
-      }
+    // Stale when older than the newest applied, not believed when further ahead than our
+    // clock has moved since (signed, modulo 2^32).
+    const verdict = ep.acceptUnreliable(v.getInt32(8), now);
+    if (verdict !== CURRENT) {
+      if (verdict === STALE) counters[C.StaleUnreliable] += unrel;
+      else counters[C.FutureTimestamp]++;
+      return;
     }
-    ep.newestTimestamp = ts;
-    ep.newestAt = now;
-    ep.hasTimestamp = true;
     for (let m = rel; m < rel + unrel; m++) {
       const p = offsets[m];
       // Input: five bytes, any non-zero one is true (readInput, with one DataView read for four).
@@ -1147,7 +1128,7 @@ export class Server implements Core, EntityListener, Players {
       for (let j = 0, w = s * words; j < words; j++, w++) {
         let bits = dirty[w];
         while (bits !== 0) {
-          if (ep.capacityBytes - ep.usedBytes < MAX_PACKET + this.#leaveReserve) {
+          if (ep.room() < MAX_PACKET + this.#leaveReserve) {
             done = false;
             break;
           }
@@ -1203,10 +1184,8 @@ export class Server implements Core, EntityListener, Players {
         w[at + SyncWord.Used] = ep.usedBytes;
         w[at + SyncWord.Seq] = ep.nextSeq;
         const n = k.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
-        ep.usedBytes = w[at + SyncWord.Used];
         if (ep.count === 0) this.#frontSince[s] = this.#now;
-        ep.count += w[at + SyncWord.Messages];
-        ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
+        ep.commit(w[at + SyncWord.Used], w[at + SyncWord.Messages]);
         state = w[at + SyncWord.State];
         if (n !== 0) planner.applyActions(s, actions, n);
       }
@@ -1398,7 +1377,6 @@ export class Server implements Core, EntityListener, Players {
       this.#updated.fill(0);
     }
     const into = now - this.#cycleStart;
-    const resend = cfg.resendIntervalMs;
     for (let s = 0; s < cfg.maxPlayers; s++) {
       if (this.active[s] === 0) continue;
       if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
@@ -1408,9 +1386,7 @@ export class Server implements Core, EntityListener, Players {
         continue;
       }
       const ep = this.endpoints[s];
-      // Endpoint.wantsSend, with its common answers inlined: nothing queued, or an old resend.
-      const count = ep.count;
-      if (ep.ackDue || (count !== 0 && (now - ep.lastReliableSend >= resend || (count > ep.sentCount && ep.wantsSend(now, resend))))) {
+      if (ep.due(now)) {
         const o = this.#fill(ep, now);
         this.#send(o, this.address[s], this.port[s]);
       }
@@ -1517,14 +1493,9 @@ export class Server implements Core, EntityListener, Players {
     this.#planner.commit(slot, list, pos, now);
   }
 
-  /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */
+  /** Start a packet in #tx with the peer's reliables; the endpoint counts first sends and resends (lwarChannel). */
   #fill(ep: Endpoint, now: number, first = 0): number {
-    const sent = ep.sent;
-    const resent = ep.resent;
-    const o = ep.fill(this.#tx, now, now, first);
-    this.counters[C.ReliableSent] += ep.sent - sent;
-    this.counters[C.ReliableResent] += ep.resent - resent;
-    return o;
+    return ep.fill(this.#tx, now, now, first);
   }
 
   #send(length: number, address: string, port: number): void {
