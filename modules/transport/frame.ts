@@ -18,3 +18,17 @@ export const RELIABLE_HEADER = 5;
 export const UNRELIABLE_HEADER = 1;
 /** `ack` value before any reliable message was processed. */
 export const NO_ACK = 0xffffffff;
+
+/** The header's ack, timestamp and message counts, of a packet at least HEADER_SIZE long. */
+export function headerAck(b: Uint8Array): number {
+  return ((b[4] << 24) | (b[5] << 16) | (b[6] << 8) | b[7]) >>> 0;
+}
+export function headerTimestamp(b: Uint8Array): number {
+  return ((b[8] << 24) | (b[9] << 16) | (b[10] << 8) | b[11]) >>> 0;
+}
+export function headerRel(b: Uint8Array): number {
+  return b[12];
+}
+export function headerUnrel(b: Uint8Array): number {
+  return b[13];
+}
