@@ -4,7 +4,7 @@
  * of lwar: lwar's settings are modules/protocol's lwarChannel().
  */
 export {
-  CURRENT, DEFAULT_MAX_PACKET, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
+  Channel, CURRENT, DEFAULT_MAX_PACKET, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
   type EndpointConfig,
 } from "./endpoint";
 export { HEADER_SIZE, headerAck, headerRel, headerTimestamp, headerUnrel, NO_ACK, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";

@@ -5,7 +5,7 @@
  * heard(), resetReceive(), seedRtt(), the counters sink, and the checks on misuse.
  */
 import assert from "node:assert/strict";
-import { Endpoint, finishPacket, type EndpointConfig, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS, RELIABLE_HEADER } from "../../modules/transport/index";
+import { Channel, Endpoint, finishPacket, type EndpointConfig, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS, RELIABLE_HEADER } from "../../modules/transport/index";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { lwarChannel } from "../../modules/protocol/channel";
 import { Msg } from "../../modules/protocol/constants";
@@ -99,7 +99,7 @@ describe("Endpoint: an application's own configuration", () => {
     ep.reset(0);
     ep.fill(out, 0, 0);
     assert.equal(getU32(out, 0), 0xf27087c5);
-    assert.equal(ep.maxPacket, 512);
+    assert.equal(ep.channel.maxPacket, 512);
     assert.equal(ep.capacityBytes, 1024);
     assert.throws(() => ep.queue(Msg.Join, 5), RangeError, "a Join is 4 bytes");
   });
@@ -276,14 +276,17 @@ describe("Endpoint: state behind methods", () => {
     assert.equal(a.resent, 2);
   });
 
-  it("state cannot be written from outside", () => {
-    const ep = new Endpoint(appConfig());
-    ep.reset(0);
-    ping(ep, 1);
-    for (const name of ["count", "usedBytes", "nextSeq", "firstSeq", "lastProcessed", "lastHeard", "srtt", "ackDue"])
-      assert.equal(Reflect.set(ep, name, 0), false, `${name} is read only`);
-    assert.equal(ep.count, 1);
-    assert.equal(ep.usedBytes, 7);
-    assert.equal(ep.nextSeq, 1);
+  it("a Channel is checked once, frozen, and shared; a plain config gets a Channel of its own", () => {
+    const channel = new Channel(appConfig());
+    const a = new Endpoint(channel);
+    const b = new Endpoint(channel);
+    assert.equal(a.channel, channel);
+    assert.equal(b.channel, channel);
+    assert.ok(Object.isFrozen(channel));
+    assert.equal(Reflect.set(channel, "maxPacket", 512), false, "its rules cannot change under the endpoints");
+    assert.equal(channel.maxPacket, 64);
+    const c = new Endpoint(appConfig());
+    assert.ok(c.channel instanceof Channel && c.channel !== channel);
+    assert.deepEqual([c.channel.idHigh, c.channel.idLow], [0x1234, 0xabcd]);
   });
 });
