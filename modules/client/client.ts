@@ -18,6 +18,7 @@ import {
   writeName, writeSelection,
 } from "../protocol/codec";
 import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, PROCESS } from "../transport/endpoint";
+import { lwarChannel } from "../protocol/channel";
 import { KillTracker, type KillListener } from "./kills";
 
 export { describeKill, KillCause, type KillListener } from "./kills";
@@ -213,7 +214,7 @@ export class Client implements Core {
     this.serverAddress = serverAddress;
     this.serverPort = serverPort;
     this.counters = createCounters();
-    this.endpoint = new Endpoint(config.reliableQueueBytes);
+    this.endpoint = new Endpoint(lwarChannel(config.reliableQueueBytes, config.resendIntervalMs, this.counters));
     this.present = new Uint8Array(MAX_PLAYERS);
     this.playerIds = new Uint32Array(MAX_PLAYERS);
     this.names = new Uint8Array(MAX_PLAYERS * NAME_LENGTH);
@@ -389,17 +390,14 @@ export class Client implements Core {
       if (this.#nextInput <= now) this.#nextInput = now + this.#inputInterval;
     }
     const ep = this.endpoint;
-    if (inputDue || ep.ackDue || ep.wantsSend(now, this.config.resendIntervalMs)) this.#flush(now, inputDue);
+    if (inputDue || ep.due(now)) this.#flush(now, inputDue);
   }
 
   #flush(now: number, withInput: boolean): void {
     const tx = this.#tx;
     const ep = this.endpoint;
-    const sent = ep.sent;
-    const resent = ep.resent;
+    // fill() adds to counters[C.ReliableSent] and [C.ReliableResent] (lwarChannel).
     let o = ep.fill(tx, now, now);
-    this.counters[C.ReliableSent] += ep.sent - sent;
-    this.counters[C.ReliableResent] += ep.resent - resent;
     let unrel = 0;
     if (withInput && this.state === ClientState.Connected && o + 6 <= MAX_PACKET) {
       tx[o] = Msg.Input;
@@ -437,7 +435,7 @@ export class Client implements Core {
       counters[C.BadAck]++;
       return;
     }
-    ep.lastHeard = now;
+    ep.heard(now);
     this.#rxAt = now;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;

@@ -30,18 +30,8 @@ export function writeHeader(b: Uint8Array, ack: number, timestamp: number, rel: 
   b[13] = unrel;
   return HEADER_SIZE;
 }
-export function headerAck(b: Uint8Array): number {
-  return getU32(b, 4);
-}
-export function headerTimestamp(b: Uint8Array): number {
-  return getU32(b, 8);
-}
-export function headerRel(b: Uint8Array): number {
-  return b[12];
-}
-export function headerUnrel(b: Uint8Array): number {
-  return b[13];
-}
+// The header's fields, read: the transport's framing (modules/transport/frame.ts).
+export { headerAck, headerRel, headerTimestamp, headerUnrel } from "../transport/frame";
 
 /** Payload size of a message of a known type starting at `o`, or -1 if it runs past `end`
  * (for Chat: -2 when no NUL is found before the 128-byte limit or the packet's end;

@@ -1,17 +1,14 @@
 /**
- * lwar Rev 1 wire constants, declared once. See docs/protocol.md.
+ * lwar Rev 1 wire constants, declared once. See docs/protocol.md. The packet framing
+ * (header, message headers, NO_ACK) is the transport's: modules/transport/frame.ts.
  */
+export { HEADER_SIZE, NO_ACK, RELIABLE_HEADER, UNRELIABLE_HEADER } from "../transport/frame";
 export const APP_ID = 0xf27087c5;
 export const MAX_PACKET = 512;
-export const HEADER_SIZE = 14;
-export const RELIABLE_HEADER = 5;
-export const UNRELIABLE_HEADER = 1;
 export const NAME_LENGTH = 32;
 export const CHAT_LENGTH = 128;
 export const MAX_PLAYERS = 8;
 export const DEFAULT_PORT = 32422;
-/** `ack` value before any reliable message was processed. */
-export const NO_ACK = 0xffffffff;
 /** Player id of entities that belong to nobody (sun, planets). */
 export const NO_PLAYER = 0xffffffff;
 /** Bytes of one entity in an Update message. */

@@ -80,7 +80,7 @@ export class JsEntitySync implements EntitySync {
     for (let j = 0, w = s * words; j < words; j++, w++) {
       let bits = dirty[w];
       while (bits !== 0) {
-        if (ep.capacityBytes - ep.usedBytes < keep) {
+        if (ep.room() < keep) {
           dirty[w] = bits;
           return false;
         }
@@ -156,10 +156,8 @@ export class NativeEntitySync implements EntitySync {
       w[at + SyncWord.Used] = ep.usedBytes;
       w[at + SyncWord.Seq] = ep.nextSeq;
       const n = this.#kernels.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
-      ep.usedBytes = w[at + SyncWord.Used];
       if (ep.count === 0) this.#m.frontSince[s] = now;
-      ep.count += w[at + SyncWord.Messages];
-      ep.nextSeq = w[at + SyncWord.Seq] >>> 0;
+      ep.commit(w[at + SyncWord.Used], w[at + SyncWord.Messages]);
       state = w[at + SyncWord.State];
       if (n !== 0) this.planner.applyActions(s, this.#actions, n);
     }

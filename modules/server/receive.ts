@@ -14,7 +14,7 @@
 import { C } from "../protocol/counters";
 import { Msg } from "../protocol/constants";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
-import { DUPLICATE, type Endpoint, FUTURE_SLACK_MS, PROCESS } from "../transport/endpoint";
+import { CURRENT, DUPLICATE, type Endpoint, PROCESS, STALE } from "../transport/endpoint";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
@@ -40,7 +40,7 @@ export class Receiver {
     const ack = v.getInt32(4);
     const announced = t.announced[slot] !== 0;
     // The usual case, an ack of nothing new from an announced player, without the call.
-    if (((ack - ep.firstSeq) | 0) < 0 && announced) ep.lastHeard = now;
+    if (((ack - ep.firstSeq) | 0) < 0 && announced) ep.heard(now);
     else if (!this.#acknowledged(slot, ep, ack, now)) return;
     const rel = rx[12];
     const unrel = rx[13];
@@ -65,24 +65,14 @@ export class Receiver {
     // Its Join acknowledged, by this packet or before: the others hear of it now.
     if (!announced) this.#announceAcknowledged(slot, ep);
     if (unrel === 0) return;
-    // Endpoint.acceptUnreliable, inlined: stale when older than the newest applied, not
-    // believed when further ahead than our clock has moved since (signed, modulo 2^32).
-    const ts = v.getInt32(8);
-    if (ep.hasTimestamp) {
-      const ahead = (ts - ep.newestTimestamp) | 0;
-      if (ahead < 0) {
-        counters[C.StaleUnreliable] += unrel;
-        return;
-      }
-      const elapsed = now - ep.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-        counters[C.FutureTimestamp]++;
-        return;
-      }
+    // Stale when older than the newest applied, not believed when further ahead than our
+    // clock has moved since (signed, modulo 2^32).
+    const verdict = ep.acceptUnreliable(v.getInt32(8), now);
+    if (verdict !== CURRENT) {
+      if (verdict === STALE) counters[C.StaleUnreliable] += unrel;
+      else counters[C.FutureTimestamp]++;
+      return;
     }
-    ep.newestTimestamp = ts;
-    ep.newestAt = now;
-    ep.hasTimestamp = true;
     const input = t.input;
     const inputAt = t.inputAt;
     for (let m = rel; m < rel + unrel; m++) {
@@ -110,7 +100,7 @@ export class Receiver {
       // Progress: the new front (if any) starts its wait now.
       if (ep.firstSeq !== front) this.#state.frontSince[slot] = now;
     }
-    ep.lastHeard = now;
+    ep.heard(now);
     return true;
   }
 

@@ -25,6 +25,7 @@ import {
 } from "../protocol/constants";
 import { MAX_MESSAGES, validateFromClient, writeId } from "../protocol/codec";
 import { Endpoint } from "../transport/endpoint";
+import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { KickReason, LogEvent } from "./events";
 import { NativePriorityPlanner, PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
@@ -187,8 +188,9 @@ export class Server implements Core, EntityListener, Players {
     t.rxView = new DataView(a.buffer, t.rx.byteOffset, MAX_PACKET);
     // One view of the whole arena: reliable messages go from the queues into tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
+    const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole));
     t.endpoints = this.endpoints;
     this.port.fill(-1);
     typeTable();

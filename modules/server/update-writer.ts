@@ -105,7 +105,6 @@ export class UpdateWriter {
       updated.fill(0);
     }
     const into = now - this.#cycleStart;
-    const resend = cfg.resendIntervalMs;
     const offset = this.#offset;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0 || bot[s] !== 0) continue;
@@ -116,9 +115,7 @@ export class UpdateWriter {
         continue;
       }
       const ep = endpoints[s];
-      // Endpoint.wantsSend, with its common answers inlined: nothing queued, or an old resend.
-      const count = ep.count;
-      if (ep.ackDue || (count !== 0 && (now - ep.lastReliableSend >= resend || (count > ep.sentCount && ep.wantsSend(now, resend))))) {
+      if (ep.due(now)) {
         const o = this.fill(ep, now);
         t.send(o, t.address[s], t.port[s]);
       }
@@ -175,15 +172,10 @@ export class UpdateWriter {
 
   /**
    * Start a packet in `state.tx` with the peer's reliables, from its `first` queued message
-   * on; counts first sends and resends. Returns the packet's length so far.
+   * on. Returns the packet's length so far. The endpoint counts first sends and resends
+   * (the counters sink of lwarChannel).
    */
   fill(ep: Endpoint, now: number, first = 0): number {
-    const counters = this.#state.counters;
-    const sent = ep.sent;
-    const resent = ep.resent;
-    const o = ep.fill(this.#state.tx, now, now, first);
-    counters[C.ReliableSent] += ep.sent - sent;
-    counters[C.ReliableResent] += ep.resent - resent;
-    return o;
+    return ep.fill(this.#state.tx, now, now, first);
   }
 }

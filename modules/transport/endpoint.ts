@@ -1,24 +1,29 @@
 /**
  * One side's delivery state towards one remote peer: the queue of unacknowledged
  * reliable messages, the receive cursor for reliable messages, the timestamp filter
- * for unreliable ones, and the smoothed round-trip time. Used by the server (one per
- * player slot) and by the client library (one).
+ * for unreliable ones, and the smoothed round-trip time. It knows the framing
+ * (./frame.ts) and nothing of the application's messages beyond what its
+ * EndpointConfig says: the app id, and each message type's payload size.
  *
  * The queue is one preallocated byte buffer and nothing else. Queued messages are
  * stored already encoded, seqno and type included, packed from byte 0; acknowledged
  * ones are cut from the front with copyWithin. A packet is then a header followed by a
  * straight copy of the first messages that fit. No length, send time or send count is
  * kept per message:
- * - lengths come from the bytes themselves (`queuedSize`);
+ * - lengths come from the bytes themselves (the size table, or `measure`);
  * - packets always carry messages from the front, so the messages sent at least once
  *   are a prefix of the queue (`sentCount` of them);
  * - RTT is timed on one message at a time, as classic TCP does: the first message sent
  *   while no probe is out becomes the probe, and a resend of it voids the sample
  *   (Karn's rule).
+ *
+ * Other code reads the state (its fields are `readonly` to it) and changes it only through
+ * the methods. (Not getters and #private names: on XS each costs heap slots, and a getter
+ * a call on every read.) Writers put messages straight into `buf`: one at a time with
+ * `queue`, or several at once (a native loop, say) between `reserve` and `commit`. Nothing
+ * allocates after construction.
  */
-import { HEADER_SIZE, MAX_PACKET, NO_ACK, RELIABLE_HEADER, TYPE_BASE, typeTable } from "../protocol/constants";
-import { seqDiff, seqGreater, seqNext } from "../protocol/seq";
-import { queuedSize } from "../protocol/codec";
+import { HEADER_SIZE, RELIABLE_HEADER } from "./frame";
 
 /** Results of `acceptUnreliable`. */
 export const CURRENT = 0;
@@ -32,73 +37,172 @@ export const PROCESS = 0;
 export const DUPLICATE = 1;
 export const OUT_OF_ORDER = 2;
 
+/** Largest datagram when the configuration names none: header included, well under any MTU. */
+export const DEFAULT_MAX_PACKET = 512;
+
+/** What an Endpoint needs to know of the application whose messages it carries. */
+export interface EndpointConfig {
+  /** The 32-bit id at the head of every packet (the receiver checks it). */
+  readonly appId: number;
+  /** Bytes of the reliable queue: at least `maxPacket`. */
+  readonly queueBytes: number;
+  /** Unacknowledged messages are sent again after this many ms (`due`). */
+  readonly resendMs: number;
+  /** Largest datagram, header included; DEFAULT_MAX_PACKET if absent. */
+  readonly maxPacket?: number;
+  /**
+   * Payload bytes of each reliable message type, at `sizes[type - typeBase]`; a negative
+   * entry marks a type of variable size, which `measure` sizes. A table lookup per message
+   * keeps the hot loops free of calls.
+   */
+  readonly sizes: Int16Array;
+  /** The type at row 0 of `sizes` (0 if absent). */
+  readonly typeBase?: number;
+  /**
+   * Size of the queued variable-size message at `at` in `queue` (seqno and type included),
+   * read from its bytes. Called only for types whose `sizes` entry is negative; required
+   * when there are any. A plain function: it is called without a `this`.
+   */
+  readonly measure?: ((queue: Uint8Array, at: number) => number) | null;
+  /**
+   * Optional statistics sink, shared by any number of endpoints: fill() adds the messages
+   * it sends for the first time to `counters[sentIndex]` and those it sends again to
+   * `counters[resentIndex]`, so an owner keeps its totals without reading them back.
+   */
+  readonly counters?: Uint32Array | null;
+  readonly sentIndex?: number;
+  readonly resentIndex?: number;
+}
+
+/**
+ * An EndpointConfig, checked, with its defaults filled in: immutable, and shared by every
+ * Endpoint made with it (a server's endpoints take one between them).
+ */
+export class Channel {
+  readonly appId: number;
+  readonly queueBytes: number;
+  readonly resendMs: number;
+  readonly maxPacket: number;
+  readonly sizes: Int16Array;
+  readonly typeBase: number;
+  readonly measure: ((queue: Uint8Array, at: number) => number) | null;
+  /** The statistics sink (a one-element scratch array when there is none). */
+  readonly counters: Uint32Array;
+  readonly sentIndex: number;
+  readonly resentIndex: number;
+  /** The app id's two 16-bit halves: small integers (the id itself is a double on XS when ≥ 2^31). */
+  readonly idHigh: number;
+  readonly idLow: number;
+
+  constructor(config: EndpointConfig) {
+    const maxPacket = config.maxPacket ?? DEFAULT_MAX_PACKET;
+    const queueBytes = config.queueBytes;
+    const appId = config.appId;
+    const sizes = config.sizes;
+    const measure = config.measure ?? null;
+    const counters = config.counters ?? null;
+    const sentIndex = config.sentIndex ?? -1;
+    const resentIndex = config.resentIndex ?? -1;
+    if (!Number.isInteger(maxPacket) || maxPacket < HEADER_SIZE + RELIABLE_HEADER || maxPacket > 65535) throw new RangeError(`maxPacket of ${maxPacket} bytes`);
+    if (!Number.isInteger(queueBytes) || queueBytes < maxPacket) throw new RangeError(`reliable queue must hold at least ${maxPacket} bytes`);
+    if (!Number.isInteger(appId) || appId < 0 || appId > 0xffffffff) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
+    if (!(config.resendMs > 0)) throw new RangeError(`resendMs of ${config.resendMs}`);
+    if (!(sizes instanceof Int16Array) || sizes.length === 0) throw new TypeError("sizes must be a non-empty Int16Array");
+    if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
+    if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
+      throw new RangeError("counters needs sentIndex and resentIndex within it");
+    this.appId = appId;
+    this.queueBytes = queueBytes;
+    this.resendMs = config.resendMs;
+    this.maxPacket = maxPacket;
+    this.sizes = sizes;
+    this.typeBase = config.typeBase ?? 0;
+    this.measure = measure;
+    this.counters = counters ?? new Uint32Array(1);
+    this.sentIndex = counters !== null ? sentIndex : 0;
+    this.resentIndex = counters !== null ? resentIndex : 0;
+    this.idHigh = (appId >>> 16) & 0xffff;
+    this.idLow = appId & 0xffff;
+    Object.freeze(this);
+  }
+}
+
+/** The endpoint as its own methods see it: the fields other code reads are writable here. */
+type Own = { -readonly [K in keyof Endpoint]: Endpoint[K] };
+
 export class Endpoint {
+  /** The payload rules (shared, immutable). */
+  readonly channel: Channel;
   readonly capacityBytes: number;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   readonly buf: Uint8Array;
   /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
   readonly view: DataView;
-  /** Bytes and messages queued. */
-  usedBytes = 0;
-  count = 0;
+  /** Bytes queued: the next message goes at this offset of `buf`. */
+  readonly usedBytes: number = 0;
+  /** Messages queued (unacknowledged). */
+  readonly count: number = 0;
   /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
-  sentCount = 0;
-  sentBytes = 0;
+  readonly sentCount: number = 0;
+  private sentBytes = 0;
   /** Seqno of the message at the front of the queue, and of the next one queued. */
-  firstSeq = 0;
-  nextSeq = 0;
+  readonly firstSeq: number = 0;
+  readonly nextSeq: number = 0;
   /** Seqno of the last reliable message processed from the peer (our ack). */
-  lastProcessed = NO_ACK;
-  /** Newest unreliable timestamp applied from the peer, and our time when it was. */
-  newestTimestamp = 0;
-  newestAt = 0;
-  hasTimestamp = false;
+  readonly lastProcessed: number = 0xffffffff;
+  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
+  readonly newestTimestamp: number = 0;
+  private newestAt = 0;
+  private hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
-  srtt = 0;
+  readonly srtt: number = 0;
   /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
-  #probing = false;
-  #probeSeq = 0;
-  #probeSent = 0;
-  /** When a packet carrying reliable messages last went out, and when the peer was last heard. */
-  lastReliableSend = 0;
-  lastHeard = 0;
-  /** Statistics for tools: messages sent for the first time and resent. */
-  sent = 0;
-  resent = 0;
-  /** Set by fill(): messages it copied. */
-  filledMessages = 0;
+  private probing = false;
+  private probeSeq = 0;
+  private probeSent = 0;
+  /** When a packet carrying reliable messages last went out. */
+  private lastReliableSend = 0;
+  /** When the peer was last heard (`heard`). */
+  readonly lastHeard: number = 0;
+  /** Statistics: messages sent for the first time and resent since `reset`. */
+  readonly sent: number = 0;
+  readonly resent: number = 0;
+  /** Messages the last fill() put in its packet. */
+  readonly filledMessages: number = 0;
   /** A reliable message was processed since our last packet: the peer wants an ack soon. */
-  ackDue = false;
-  /** Fixed payload sizes by type - TYPE_BASE (-1: variable), from the protocol's one table. */
-  readonly #sizes: Int16Array;
+  readonly ackDue: boolean = false;
   /**
    * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
    * and where `buf` starts in it: fill() then copies a run of messages into the packet with
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
-  readonly #whole: Uint8Array | null;
-  readonly #base: number;
+  private readonly whole: Uint8Array | null;
+  private readonly at: number;
 
   /**
-   * `storage`, if given, is the queue's buffer (a view from the owner's Arena); `whole`, a
-   * view of all of that Arena's buffer (the owner's packets should come from it too).
+   * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
+   * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
+   * (a view from the owner's Arena, `queueBytes` long); `whole`, a view of all of that
+   * Arena's buffer (the owner's packets should come from it too).
    */
-  constructor(capacityBytes: number, storage?: Uint8Array, whole?: Uint8Array) {
-    if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
+  constructor(channel: Channel | EndpointConfig, storage?: Uint8Array, whole?: Uint8Array) {
+    const ch = channel instanceof Channel ? channel : new Channel(channel);
+    const capacityBytes = ch.queueBytes;
     if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
+    this.channel = ch;
     this.capacityBytes = capacityBytes;
     this.buf = storage ?? new Uint8Array(capacityBytes);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
-    this.#sizes = typeTable().size;
     const shared = whole !== undefined && storage !== undefined && whole.buffer === storage.buffer && whole.byteOffset === 0;
-    this.#whole = shared ? whole : null;
-    this.#base = shared ? storage.byteOffset : 0;
+    this.whole = shared ? whole : null;
+    this.at = shared ? storage.byteOffset : 0;
   }
 
-  /** Size of the queued message at `o` (header included): the table, or a scan for Chat. */
-  #queued(o: number): number {
-    const fixed = this.#sizes[this.buf[o + 4] - TYPE_BASE];
-    return fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(this.buf, o);
+  /** Size of the queued message at `o` (header included): the table, or measure(). */
+  private queued(o: number): number {
+    const ch = this.channel;
+    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
+    return fixed >= 0 ? RELIABLE_HEADER + fixed : (ch.measure as (q: Uint8Array, at: number) => number)(this.buf, o);
   }
 
   /** Bytes of the preallocated buffers (for the memory budget). */
@@ -106,24 +210,54 @@ export class Endpoint {
     return this.buf.byteLength;
   }
 
+  // ---------------------------------------------------------------- life cycle
+
   /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
   reset(now: number, initialSeq = 0, peerInitialSeq = 0): void {
-    this.usedBytes = 0;
-    this.count = 0;
-    this.sentCount = 0;
+    const s = this as Own;
+    s.usedBytes = 0;
+    s.count = 0;
+    s.sentCount = 0;
     this.sentBytes = 0;
-    this.firstSeq = initialSeq >>> 0;
-    this.nextSeq = initialSeq >>> 0;
-    this.lastProcessed = (peerInitialSeq - 1) >>> 0;
-    this.newestTimestamp = 0;
-    this.hasTimestamp = false;
-    this.srtt = 0;
-    this.#probing = false;
-    this.ackDue = false;
+    s.firstSeq = initialSeq >>> 0;
+    s.nextSeq = initialSeq >>> 0;
+    this.resetReceive(peerInitialSeq);
+    s.srtt = 0;
+    this.probing = false;
     this.lastReliableSend = now;
-    this.lastHeard = now;
-    this.sent = 0;
-    this.resent = 0;
+    s.lastHeard = now;
+    s.sent = 0;
+    s.resent = 0;
+  }
+
+  /**
+   * Forget what was received: the peer's next reliable message is expected at
+   * `peerInitialSeq`, and any unreliable timestamp is current again. The queue stays.
+   */
+  resetReceive(peerInitialSeq: number): void {
+    const s = this as Own;
+    s.lastProcessed = (peerInitialSeq - 1) >>> 0;
+    s.newestTimestamp = 0;
+    this.hasTimestamp = false;
+    s.ackDue = false;
+  }
+
+  /** Start the RTT estimate at `ms` (from an earlier connection, say) instead of the first sample. */
+  seedRtt(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`RTT of ${ms} ms`);
+    (this as Own).srtt = ms;
+  }
+
+  /** The peer was heard from at `now` (the owner decides what counts: a valid packet, say). */
+  heard(now: number): void {
+    (this as Own).lastHeard = now;
+  }
+
+  // ---------------------------------------------------------------- queueing
+
+  /** Free bytes in the queue. */
+  room(): number {
+    return this.capacityBytes - this.usedBytes;
   }
 
   /** Free bytes for one more message of `payload` bytes, or false. */
@@ -135,18 +269,48 @@ export class Endpoint {
    * Append a reliable message: writes seqno and type, returns the payload's offset in
    * `buf` for the caller to fill with exactly `payload` bytes of a well-formed payload
    * (the queue finds message boundaries by reading them), or -1 when the queue is full
-   * (the caller kicks).
+   * (the caller kicks). Throws for a message that could never fit a packet, and for a
+   * fixed-size type given another size.
    */
   queue(type: number, payload: number): number {
-    if (RELIABLE_HEADER + payload > MAX_PACKET - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
-    if (!this.canQueue(payload)) return -1;
-    const o = this.usedBytes;
-    this.view.setUint32(o, this.nextSeq);
+    const ch = this.channel;
+    if (RELIABLE_HEADER + payload > ch.maxPacket - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
+    const fixed = ch.sizes[type - ch.typeBase];
+    if (fixed === undefined || (fixed >= 0 && fixed !== payload)) throw new RangeError(`type ${type} with a payload of ${payload} bytes`);
+    const s = this as Own;
+    const o = s.usedBytes;
+    if (o + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
+    this.view.setUint32(o, s.nextSeq);
     this.buf[o + 4] = type;
-    this.count++;
-    this.usedBytes += RELIABLE_HEADER + payload;
-    this.nextSeq = seqNext(this.nextSeq);
+    s.count++;
+    s.usedBytes = o + RELIABLE_HEADER + payload;
+    s.nextSeq = (s.nextSeq + 1) >>> 0;
     return o + RELIABLE_HEADER;
+  }
+
+  /**
+   * For a writer that appends messages itself: the offset in `buf` where it may write
+   * `bytes` bytes of whole messages, or -1 when they do not fit. Nothing changes until
+   * `commit`. Each message is `seqno u32, type u8, payload`, the seqnos `nextSeq`,
+   * `nextSeq + 1`, ... in order.
+   */
+  reserve(bytes: number): number {
+    return this.usedBytes + bytes <= this.capacityBytes ? this.usedBytes : -1;
+  }
+
+  /**
+   * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
+   * now end at offset `end`. Their seqnos must be the next ones; the next message queued
+   * gets the seqno after them.
+   */
+  commit(end: number, messages: number): void {
+    const s = this as Own;
+    const used = s.usedBytes;
+    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used)))
+      throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
+    s.usedBytes = end;
+    s.count += messages;
+    s.nextSeq = (s.nextSeq + messages) >>> 0;
   }
 
   /**
@@ -155,47 +319,55 @@ export class Endpoint {
    * something never sent (the caller counts it).
    */
   acknowledge(ack: number, now: number): boolean {
-    const n = seqDiff(ack, this.firstSeq) + 1;
+    const s = this as Own;
+    const n = ((ack - s.firstSeq) | 0) + 1;
     if (n <= 0) return true; // old or initial ack
-    if (n > this.sentCount) return false; // acks a seqno never sent
-    if (this.#probing && seqDiff(this.#probeSeq, this.firstSeq) < n) {
-      this.#probing = false;
-      this.#sample(((now >>> 0) - this.#probeSent) >>> 0);
+    if (n > s.sentCount) return false; // acks a seqno never sent
+    if (this.probing && ((this.probeSeq - s.firstSeq) | 0) < n) {
+      this.probing = false;
+      this.sample(((now >>> 0) - this.probeSent) >>> 0);
     }
     const buf = this.buf;
-    const sizes = this.#sizes;
+    const ch = this.channel;
+    const sizes = ch.sizes;
+    const typeBase = ch.typeBase;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
-      const fixed = sizes[buf[bytes + 4] - TYPE_BASE];
-      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, bytes);
+      const fixed = sizes[buf[bytes + 4] - typeBase];
+      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
     }
-    buf.copyWithin(0, bytes, this.usedBytes);
-    this.usedBytes -= bytes;
-    this.count -= n;
-    this.sentCount -= n;
+    buf.copyWithin(0, bytes, s.usedBytes);
+    s.usedBytes -= bytes;
+    s.count -= n;
+    s.sentCount -= n;
     this.sentBytes -= bytes;
-    this.firstSeq = (this.firstSeq + n) >>> 0;
+    s.firstSeq = (s.firstSeq + n) >>> 0;
     return true;
   }
 
-  #sample(rtt: number): void {
-    this.srtt = this.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : this.srtt + (rtt - this.srtt) / 8;
+  private sample(rtt: number): void {
+    const s = this as Own;
+    s.srtt = s.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : s.srtt + (rtt - s.srtt) / 8;
   }
 
-  /** Smoothed RTT for Stats, as an integer in 0..65535. */
+  /** Smoothed RTT, as an integer in 0..65535. */
   ping(): number {
     const p = Math.round(this.srtt);
     return p > 65535 ? 65535 : p;
   }
 
+  // ---------------------------------------------------------------- receiving
+
   /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
   acceptReliable(seq: number): number {
-    if (seq === seqNext(this.lastProcessed)) {
-      this.lastProcessed = seq;
-      this.ackDue = true;
+    const s = this as Own;
+    const last = s.lastProcessed;
+    if (seq === ((last + 1) >>> 0)) {
+      s.lastProcessed = seq;
+      s.ackDue = true;
       return PROCESS;
     }
-    return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
+    return ((seq - last) | 0) > 0 ? OUT_OF_ORDER : DUPLICATE;
   }
 
   /**
@@ -207,16 +379,18 @@ export class Endpoint {
    */
   acceptUnreliable(timestamp: number, now: number): number {
     if (this.hasTimestamp) {
-      const ahead = seqDiff(timestamp, this.newestTimestamp);
+      const ahead = (timestamp - this.newestTimestamp) | 0;
       if (ahead < 0) return STALE;
       const elapsed = now - this.newestAt;
       if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
     }
-    this.newestTimestamp = timestamp;
+    (this as Own).newestTimestamp = timestamp;
     this.newestAt = now;
     this.hasTimestamp = true;
     return CURRENT;
   }
+
+  // ---------------------------------------------------------------- sending
 
   /**
    * Whether a packet should go out now for the sake of reliable messages: one sent now
@@ -224,23 +398,40 @@ export class Endpoint {
    */
   wantsSend(now: number, resendMs: number): boolean {
     if (this.count === 0) return false;
-    if (this.count > this.sentCount && this.sentBytes + this.#queued(this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
+    if (this.count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= this.channel.maxPacket - HEADER_SIZE) return true;
     return now - this.lastReliableSend >= resendMs;
+  }
+
+  /**
+   * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
+   * channel's resend interval.
+   */
+  due(now: number): boolean {
+    if (this.ackDue) return true;
+    const count = this.count;
+    if (count === 0) return false;
+    const ch = this.channel;
+    if (now - this.lastReliableSend >= ch.resendMs) return true;
+    return count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= ch.maxPacket - HEADER_SIZE;
   }
 
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
    * message that fits, oldest first (from message `first`, for a final flush that must
-   * carry the whole queue over several packets). Returns the offset after them; the caller may add
-   * unreliable messages and must then call `finish`.
+   * carry the whole queue over several packets). Returns the offset after them; the caller
+   * may add unreliable messages and must then call `finishPacket`.
    */
   fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
-    // writeHeader, inlined (this runs for every packet): appId 0xf27087c5, ack, timestamp.
-    const ack = this.lastProcessed;
-    out[0] = 0xf2;
-    out[1] = 0x70;
-    out[2] = 0x87;
-    out[3] = 0xc5;
+    const s = this as Own;
+    const ch = this.channel;
+    // The header (frame.ts), byte by byte: this runs for every packet.
+    const ack = s.lastProcessed;
+    const hi = ch.idHigh;
+    const lo = ch.idLow;
+    out[0] = hi >> 8;
+    out[1] = hi;
+    out[2] = lo >> 8;
+    out[3] = lo;
     out[4] = ack >>> 24;
     out[5] = ack >>> 16;
     out[6] = ack >>> 8;
@@ -251,55 +442,61 @@ export class Endpoint {
     out[11] = timestamp;
     out[13] = 0;
     const start = HEADER_SIZE;
-    this.ackDue = false;
+    const max = ch.maxPacket;
+    s.ackDue = false;
     const buf = this.buf;
-    const sizes = this.#sizes;
+    const sizes = ch.sizes;
+    const typeBase = ch.typeBase;
+    const count = s.count;
+    const sentCount = s.sentCount;
     let from = 0;
-    for (let k = 0; k < first; k++) from += this.#queued(from);
+    for (let k = 0; k < first; k++) from += this.queued(from);
     const begin = from;
     // Measure the run of messages that fits; nothing is copied yet.
     let o = start;
     let i = first;
-    for (; i < this.count; i++) {
-      const fixed = sizes[buf[from + 4] - TYPE_BASE];
-      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, from);
-      if (o + len > MAX_PACKET) break;
+    for (; i < count; i++) {
+      const fixed = sizes[buf[from + 4] - typeBase];
+      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
+      if (o + len > max) break;
       from += len;
       o += len;
     }
-    const whole = this.#whole;
+    const whole = this.whole;
     if (from === begin) {
       // Nothing to copy.
     } else if (whole !== null && out.buffer === whole.buffer) {
       const at = out.byteOffset + start;
-      whole.copyWithin(at, this.#base + begin, this.#base + from);
+      whole.copyWithin(at, this.at + begin, this.at + from);
     } else {
       for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
     }
     // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
-    const resentEnd = i < this.sentCount ? i : this.sentCount;
+    const resentEnd = i < sentCount ? i : sentCount;
     if (resentEnd > first) {
-      this.resent += resentEnd - first;
+      s.resent += resentEnd - first;
+      ch.counters[ch.resentIndex] += resentEnd - first;
       // Karn: a resent probe's ack could answer either copy.
-      if (this.#probing) {
-        const probe = seqDiff(this.#probeSeq, this.firstSeq);
-        if (probe >= first && probe < resentEnd) this.#probing = false;
+      if (this.probing) {
+        const probe = (this.probeSeq - s.firstSeq) | 0;
+        if (probe >= first && probe < resentEnd) this.probing = false;
       }
     }
-    if (i > this.sentCount) {
-      const firstNew = this.sentCount > first ? this.sentCount : first;
-      this.sent += i - firstNew;
-      if (!this.#probing) {
-        this.#probing = true;
-        this.#probeSeq = (this.firstSeq + firstNew) >>> 0;
-        this.#probeSent = now >>> 0;
+    if (i > sentCount) {
+      const firstNew = sentCount > first ? sentCount : first;
+      s.sent += i - firstNew;
+      ch.counters[ch.sentIndex] += i - firstNew;
+      if (!this.probing) {
+        this.probing = true;
+        this.probeSeq = (s.firstSeq + firstNew) >>> 0;
+        this.probeSent = now >>> 0;
       }
-      this.sentCount = i;
+      s.sentCount = i;
       this.sentBytes = from;
     }
     if (i > first) this.lastReliableSend = now;
     out[12] = i - first;
-    this.filledMessages = i - first;
+    s.filledMessages = i - first;
     return o;
   }
 }

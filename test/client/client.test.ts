@@ -230,7 +230,7 @@ describe("client: what it sends", function () {
 /** A connected client whose chat outcomes are recorded as "+text" (delivered) or "-text". */
 function chatting(srtt: number): { c: Client; host: FakeHost; s: Script; outcomes: string[]; echo: (id: number, text: string) => void } {
   const r = connected();
-  r.c.endpoint.srtt = srtt;
+  r.c.endpoint.seedRtt(srtt);
   const outcomes: string[] = [];
   r.c.onChatOutcome = (delivered, text, o, n) => {
     outcomes.push((delivered ? "+" : "-") + bytesToAscii(text, o, n));
@@ -265,7 +265,7 @@ describe("client: the fate of its own chat lines", function () {
     run(c, host, 10);
     assert.deepEqual(outcomes, ["-lost in the flood"]);
     assert.deepEqual([c.chatsDelivered, c.chatsNotDelivered, c.chatsPending], [0, 1, 0]);
-    c.endpoint.srtt = 40;
+    c.endpoint.seedRtt(40);
     c.chat("sooner");
     run(c, host, 2 * 40 + CHAT_MARGIN_MS);
     assert.equal(outcomes.length, 1);

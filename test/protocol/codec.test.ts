@@ -19,6 +19,7 @@ import {
   writeUpdateEntry,
 } from "../../modules/protocol/codec";
 import { Endpoint, finishPacket } from "../../modules/transport/endpoint";
+import { lwarChannel } from "../../modules/protocol/channel";
 import { Client } from "../../modules/client/client";
 import { makeConfig } from "../../modules/config";
 import { ascii, hex, nonZero, text } from "../helpers/bytes";
@@ -238,7 +239,7 @@ describe("codec: golden packets", () => {
       "00".repeat(28), //                      NUL padding to 32 bytes
     );
     assert.equal(golden.length, 64);
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     ep.acceptReliable(0);
     writeId(ep.buf, ep.queue(Msg.Join, 4), 0x00010003);

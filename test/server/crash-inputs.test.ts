@@ -76,7 +76,7 @@ describe("the C server's crash inputs: a reliable seqno 0 in an established sess
 
   it("after the seqnos wrap, 0 is the next message again and is processed", function () {
     const { s } = established();
-    s.endpoints[0].lastProcessed = 0xffffffff;
+    s.endpoints[0].resetReceive(0);
     const p = hex("f27087c5 00000002 00000020 01 00", "00000000 6c 00010000 02 01");
     s.receive(p, p.length, A, PORT);
     assert.deepEqual(drops(s.counters), {});

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { CURRENT, Endpoint, PROCESS, finishPacket } from "../../modules/transport/endpoint";
+import { lwarChannel } from "../../modules/protocol/channel";
 import { Msg, HEADER_SIZE, RELIABLE_HEADER, MAX_PACKET } from "../../modules/protocol/constants";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { headerAck, headerRel, headerTimestamp, headerUnrel, validatePacket } from "../../modules/protocol/codec";
@@ -15,7 +16,7 @@ import { Network, type MemHost, type LinkOptions } from "../../harness/link";
 
 /** A peer that sends `total` reliable Join-typed messages whose payload is their index. */
 class Pusher implements Core {
-  readonly ep = new Endpoint(2048);
+  readonly ep = new Endpoint(lwarChannel(2048, 100));
   readonly counters = createCounters();
   readonly tx = new Uint8Array(MAX_PACKET);
   queued = 0;

@@ -8,6 +8,7 @@ import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../mod
 import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
 import { C, createCounters } from "../../modules/protocol/counters";
 import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/endpoint";
+import { lwarChannel } from "../../modules/protocol/channel";
 
 const FROM_ANY = 3;
 
@@ -33,7 +34,7 @@ function seqnosIn(out: Uint8Array, payload = 4): number[] {
 
 describe("Endpoint: queue and acks across the wrap", () => {
   it("queued messages carry consecutive seqnos through 0xFFFFFFFF → 0", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0, 0xfffffffe, 0);
     const seqs = [push(ep, 10), push(ep, 11), push(ep, 12), push(ep, 13)];
     assert.deepEqual(seqs, [0xfffffffe, 0xffffffff, 0, 1]);
@@ -48,7 +49,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack across the wrap removes exactly the messages up to it", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 4; i++) push(ep, 20 + i);
@@ -65,7 +66,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an old ack (before the wrap) changes nothing", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 3; i++) push(ep, i);
@@ -78,7 +79,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack of a seqno never queued is refused and changes nothing", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     for (let i = 0; i < 3; i++) push(ep, i);
@@ -89,7 +90,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("an ack of a queued but never sent seqno is refused", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xffffffff, 0);
     push(ep, 0);
@@ -102,7 +103,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("the initial ack of a peer that has processed nothing is accepted", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     push(ep, 0);
     assert.equal(ep.acknowledge(NO_ACK, 5), true);
@@ -110,7 +111,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("only bytes bound the queue: 113 messages of 9 bytes fill 1024 bytes, the 114th is refused", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0, 0xffffffc0, 0);
     for (let i = 0; i < 113; i++) push(ep, i);
     assert.equal(ep.usedBytes, 1017);
@@ -121,7 +122,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("queue returns -1 when the bytes are exhausted, and accepts again after an ack", () => {
-    const ep = new Endpoint(512);
+    const ep = new Endpoint(lwarChannel(512, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     // 12 Names of 41 bytes = 492 bytes; a 13th would need 533.
@@ -138,14 +139,14 @@ describe("Endpoint: queue and acks across the wrap", () => {
   });
 
   it("a message that could never fit a packet throws", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     assert.throws(() => ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER + 1), RangeError);
     assert.ok(ep.queue(Msg.Chat, MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER) >= 0);
   });
 
   it("fill takes the oldest messages that fit one packet, and nothing more", () => {
-    const ep = new Endpoint(2048);
+    const ep = new Endpoint(lwarChannel(2048, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0x42);
     for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);
@@ -165,7 +166,7 @@ describe("Endpoint: queue and acks across the wrap", () => {
 
 describe("Endpoint: messages of every size, found from their bytes", () => {
   it("a mix of Join, Name and Chat is sent, acked and cut at the right boundaries", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xfffffffe, 0);
     const text = Uint8Array.of(0x68, 0x69, 0x21); // "hi!"
@@ -192,7 +193,7 @@ describe("Endpoint: messages of every size, found from their bytes", () => {
 
 describe("Endpoint: misuse", () => {
   it("a queued Chat whose text was never written (no NUL) throws instead of running off the queue", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     const o = ep.queue(Msg.Chat, 4 + 127 + 1);
@@ -203,7 +204,7 @@ describe("Endpoint: misuse", () => {
 
 describe("Endpoint: receiving across the wrap", () => {
   it("acceptReliable processes only last + 1, through the wrap", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0, 0, 0xfffffffe);
     assert.equal(ep.lastProcessed, 0xfffffffd);
     assert.equal(ep.acceptReliable(0xffffffff), OUT_OF_ORDER);
@@ -219,7 +220,7 @@ describe("Endpoint: receiving across the wrap", () => {
   });
 
   it("acceptUnreliable ignores timestamps older than the newest applied, across the wrap", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     assert.equal(ep.acceptUnreliable(0xfffffff0, 0), CURRENT);
     assert.equal(ep.acceptUnreliable(0xffffffef, 0), STALE);
@@ -230,7 +231,7 @@ describe("Endpoint: receiving across the wrap", () => {
   });
 
   it("acceptUnreliable does not believe a timestamp further ahead than our clock has moved", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     assert.equal(ep.acceptUnreliable(1000, 50), CURRENT);
     // 1 s of slack, plus 1/64 of the time elapsed.
@@ -244,8 +245,8 @@ describe("Endpoint: receiving across the wrap", () => {
   });
 
   it("two endpoints exchange 40 messages through the wrap, exactly once and in order", () => {
-    const a = new Endpoint(2048);
-    const b = new Endpoint(2048);
+    const a = new Endpoint(lwarChannel(2048, 100));
+    const b = new Endpoint(lwarChannel(2048, 100));
     a.reset(0, 0xfffffff0, 0x100);
     b.reset(0, 0x100, 0xfffffff0);
     const counters = createCounters();
@@ -282,7 +283,7 @@ describe("Endpoint: receiving across the wrap", () => {
 
 describe("Endpoint: round-trip time (Karn's rule)", () => {
   it("a message sent once gives a sample", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -293,7 +294,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("a message that was resent gives no sample", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -309,7 +310,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("the first sample is taken as is, later ones are smoothed by 1/8", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -323,7 +324,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("the newest message an ack covers decides, even if an older one was resent", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0, 0xffffffff, 0);
     push(ep, 0);
@@ -335,7 +336,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("one message at a time is timed: the first new one in a packet, not those after it", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     push(ep, 0);
@@ -357,7 +358,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("no sample before any ack; ping is capped to 16 bits", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     assert.equal(ep.ping(), 0);
@@ -370,7 +371,7 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
 
 describe("Endpoint: when to send", () => {
   it("wants to send a never-sent message at once, a sent one after resendMs", () => {
-    const ep = new Endpoint(1024);
+    const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     assert.equal(ep.wantsSend(0, 100), false, "nothing queued");
@@ -384,7 +385,7 @@ describe("Endpoint: when to send", () => {
   });
 
   it("does not count a never-sent message that would not fit the next packet", () => {
-    const ep = new Endpoint(2048);
+    const ep = new Endpoint(lwarChannel(2048, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     for (let i = 0; i < 12; i++) ep.queue(Msg.Name, 36);

@@ -1,5 +1,5 @@
 /**
- * The codec, counter, sequence, endpoint, delivery, bad-input, life-cycle, liveness and
+ * The codec, counter, sequence, endpoint (and its configuration), delivery, bad-input, life-cycle, liveness and
  * own-chat-outcome test files,
  * run unchanged on the XS engine (tools/xs/build/lwxs): each is bundled with
  * test/xs/mini-mocha.ts standing in for mocha
@@ -22,6 +22,7 @@ const SPECS = [
   "test/protocol/counters.test.ts",
   "test/protocol/seq.test.ts",
   "test/transport/endpoint.test.ts",
+  "test/transport/config.test.ts",
   "test/transport/delivery.test.ts",
   "test/server/bad-input.test.ts",
   "test/server/lifecycle.test.ts",

@@ -1,0 +1,21 @@
+/**
+ * lwar's settings for a transport Endpoint (modules/transport/endpoint.ts): its app id,
+ * its packet size, and its reliable messages' sizes from the one type table, Chat (the one
+ * of variable size) measured by `queuedSize`.
+ */
+import { Channel } from "../transport/endpoint";
+import { queuedSize } from "./codec";
+import { APP_ID, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
+import { C } from "./counters";
+
+/**
+ * An Endpoint Channel for lwar messages, with a queue of `queueBytes` and the given
+ * resend interval. With `counters` (createCounters()), the endpoints add what they send to
+ * its ReliableSent and ReliableResent.
+ */
+export function lwarChannel(queueBytes: number, resendMs: number, counters: Uint32Array | null = null): Channel {
+  return new Channel({
+    appId: APP_ID, maxPacket: MAX_PACKET, sizes: typeTable().size, typeBase: TYPE_BASE, measure: queuedSize, queueBytes, resendMs,
+    counters, sentIndex: C.ReliableSent, resentIndex: C.ReliableResent,
+  });
+}
