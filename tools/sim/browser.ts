@@ -227,7 +227,8 @@ export async function playInChromium(o: {
     };
     await until(snap(1), (s) => moved(s) > 50, 10000, "the other page to draw Alice's ship moving");
     say("  Alice thrusts: the other page draws her ship moving");
-    await other.waitForFunction('document.getElementById("chat-log").textContent.includes("Alice: hello from Alice")', null, { timeout: 10000 });
+    // The page's own record of the chat (its log shows only the newest lines, and bots chat fast).
+    await until(snap(1), (s) => s.chat.some((l) => l.name === "Alice" && l.text === "hello from Alice"), 10000, "the other page to show Alice's line");
     say('  the other page shows "Alice: hello from Alice"');
     await other.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${players}`, null, { timeout: 10000 });
     const rows = (await other.evaluate('Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent))')) as string[][];
