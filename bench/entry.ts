@@ -10,7 +10,7 @@
  *   load                        nothing: what loading this script takes
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import type { KernelName, Kernels } from "../modules/native";
 import { parseKernelNames } from "../harness/kernels";
 
@@ -59,7 +59,7 @@ function main(): void {
     const run = () => {
       r.walk(0, 0x7fffffff, true, null, null);
       r.walk(r.windowStart, 0x7fffffff, true, null, null);
-      out("result " + JSON.stringify({ packetsOut: r.server.counters[C.PacketsOut] }));
+      out("result " + JSON.stringify({ packetsOut: r.server.counters[Counter.PacketsOut] }));
     };
     // Straight from the event loop, as a device's timer or socket callback calls the core.
     if (onXs) deepRun = run;

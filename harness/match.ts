@@ -18,7 +18,7 @@ export const SERVER_PORT = 32422;
  * counts update ticks: Updates with a timestamp not seen before (the packets of one split
  * update tick share theirs).
  */
-export class Recorder implements ClientListener {
+export class MessageLog implements ClientListener {
   readonly types: number[] = [];
   readonly ids: number[] = [];
   readonly seqs: number[] = [];
@@ -41,14 +41,14 @@ export class Recorder implements ClientListener {
   }
 }
 
-export class Match {
+export class TestMatch {
   readonly net: Network;
   readonly config: Config;
   readonly serverHost: MemHost;
   readonly server: Server;
   readonly clients: Client[] = [];
   readonly hosts: MemHost[] = [];
-  readonly recorders: Recorder[] = [];
+  readonly recorders: MessageLog[] = [];
   game: Game | null = null;
   /** With the game: how clients added from now on steer (harness/behaviours.ts), and whether they hold the trigger. */
   behaviour: string | null = null;
@@ -79,7 +79,7 @@ export class Match {
     const i = this.clients.length;
     const h = this.net.host(`mem:client${i}`, 40000 + i);
     const c = createClient(this.config, h, SERVER_ADDRESS, SERVER_PORT);
-    const r = new Recorder();
+    const r = new MessageLog();
     c.listener = r;
     h.core = c;
     const behaviour = this.behaviour;

@@ -19,7 +19,7 @@ import type { Config } from "../modules/config";
 import type { Core } from "../modules/host";
 import type { Server } from "../modules/server/server";
 import type { Game } from "../modules/game/game";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import {
   EndReason, HASH_EVERY_MS, Rec, RecordingReader, RecordWriter, encodeHeader, type RecordingHeader,
 } from "../modules/recording/format";
@@ -156,8 +156,8 @@ export function recordTrace(o: CaseOptions): Trace {
   for (let i = 0; i < o.warmSteps; i++) s.step();
   out.mark();
   const c = s.server.counters;
-  const packetsIn0 = c[C.PacketsIn];
-  const entities0 = c[C.UpdateEntitiesSent];
+  const packetsIn0 = c[Counter.PacketsIn];
+  const entities0 = c[Counter.UpdateEntitiesSent];
   let live = 0;
   counting = true;
   for (let i = 0; i < o.steps; i++) {
@@ -165,7 +165,7 @@ export function recordTrace(o: CaseOptions): Trace {
     live += s.server.entities.count;
   }
   counting = false;
-  out.end(EndReason.Finished, s.net.now, stateHash(s.server.simulation as Game | null), c[C.PacketsOut], c[C.BytesOut]);
+  out.end(EndReason.Finished, s.net.now, stateHash(s.server.simulation as Game | null), c[Counter.PacketsOut], c[Counter.BytesOut]);
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
@@ -189,13 +189,13 @@ export function recordTrace(o: CaseOptions): Trace {
       bytesPerSecond: sent / o.players / seconds,
       packetsPerSecond: packets / o.players / seconds,
       maxBytesPerSecond: maxBytes / seconds,
-      packetsInPerSecond: (c[C.PacketsIn] - packetsIn0) / seconds,
-      updateEntitiesPerSecond: (c[C.UpdateEntitiesSent] - entities0) / o.players / seconds,
+      packetsInPerSecond: (c[Counter.PacketsIn] - packetsIn0) / seconds,
+      updateEntitiesPerSecond: (c[Counter.UpdateEntitiesSent] - entities0) / o.players / seconds,
       liveEntities: live / o.steps,
       connected,
-      kicks: c[C.Kicks] + c[C.Timeouts],
-      packetsOut: c[C.PacketsOut],
-      bytesOut: c[C.BytesOut],
+      kicks: c[Counter.Kicks] + c[Counter.Timeouts],
+      packetsOut: c[Counter.PacketsOut],
+      bytesOut: c[Counter.BytesOut],
     },
   };
 }
@@ -485,8 +485,8 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
     dryUs: dryMean * 1000,
     ticks: n,
     floatOpsPerTick: floatOps !== null ? (realOps - dryOps) / n : null,
-    packetsOut: c[C.PacketsOut],
-    bytesOut: c[C.BytesOut],
+    packetsOut: c[Counter.PacketsOut],
+    bytesOut: c[Counter.BytesOut],
   };
 }
 
@@ -563,7 +563,7 @@ export function timeReceive(r: Replay, n: number, clock: () => number, datagrams
   if (last.length === 0) throw new Error("no client's last datagram with unreliable messages is an ack + Input");
   const shape = datagramShape(r.datagramAt(last[0]).bytes);
   const c = r.server.counters;
-  const before = c[C.PacketsIn];
+  const before = c[Counter.PacketsIn];
   let best = Infinity;
   for (let k = 0; k < 3; k++) {
     const t0 = clock();
@@ -574,7 +574,7 @@ export function timeReceive(r: Replay, n: number, clock: () => number, datagrams
     const d = (t2 - t1 - (t1 - t0)) * 1000;
     if (d < best) best = d;
   }
-  if (c[C.PacketsIn] - before !== 3 * datagrams) throw new Error("the replayed datagrams were not all received");
+  if (c[Counter.PacketsIn] - before !== 3 * datagrams) throw new Error("the replayed datagrams were not all received");
   return { usPerDatagram: best / datagrams, shape, distinct: last.length };
 }
 
@@ -621,7 +621,7 @@ export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, da
   }
 
   const c = r.server.counters;
-  const before = [c[C.PacketsIn], c[C.StaleUnreliable], c[C.BadAck], c[C.UnknownPeer], c[C.Kicks]];
+  const before = [c[Counter.PacketsIn], c[Counter.StaleUnreliable], c[Counter.BadAck], c[Counter.UnknownPeer], c[Counter.Kicks]];
   const receive = (): boolean => {
     r.receiveAgain(last, datagrams, live);
     return false;
@@ -633,7 +633,7 @@ export function countReplay(o: CaseOptions, trace: Uint8Array, ticks: number, da
   live = true;
   one.some(receive);
   const g2 = floatOps !== null ? floatOps() : 0;
-  const after = [c[C.PacketsIn], c[C.StaleUnreliable], c[C.BadAck], c[C.UnknownPeer], c[C.Kicks]];
+  const after = [c[Counter.PacketsIn], c[Counter.StaleUnreliable], c[Counter.BadAck], c[Counter.UnknownPeer], c[Counter.Kicks]];
   if (after[0] - before[0] !== datagrams || after[1] !== before[1] || after[2] !== before[2] || after[3] !== before[3] || after[4] !== before[4])
     throw new Error(`the replayed datagrams did not all take the normal path: packets in, stale, bad ack, unknown peer, kicks ${before.join(",")} -> ${after.join(",")}`);
   return {

@@ -14,7 +14,7 @@ import type { Game } from "./game/game";
 import { GAME_COUNTER_NAMES } from "./game/game";
 import { Kind, SHIP_NAME, TEMPLATE_KIND, TEMPLATE_NAME, WEAPON_NAME } from "./game/templates";
 import { NAME_LENGTH } from "./protocol/constants";
-import { C, COUNTER_NAMES } from "./protocol/counters";
+import { Counter, COUNTER_NAMES } from "./protocol/counters";
 import { deathCause, deathKiller, describeKick, KICK_LABELS, KickReason, LogEvent } from "./server/events";
 import type { Server } from "./server/server";
 import { bytesToAscii } from "./text";
@@ -25,9 +25,9 @@ import { summarize, TICK_BUCKETS, tickBucketLower, type TickCost, type TickSumma
  * misdirected or not believed: the status line's drops.
  */
 export const DROP_COUNTERS: readonly number[] = Object.freeze([
-  C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.WrongChannel, C.WrongDirection, C.Truncated,
-  C.UnterminatedChat, C.UnterminatedName, C.TrailingBytes, C.BadAck, C.SpoofedId, C.BadName, C.BadSelection,
-  C.BadChat, C.FutureTimestamp,
+  Counter.TooShort, Counter.TooLong, Counter.BadAppId, Counter.UnknownType, Counter.WrongChannel, Counter.WrongDirection, Counter.Truncated,
+  Counter.UnterminatedChat, Counter.UnterminatedName, Counter.TrailingBytes, Counter.BadAck, Counter.SpoofedId, Counter.BadName, Counter.BadSelection,
+  Counter.BadChat, Counter.FutureTimestamp,
 ]);
 
 /**
@@ -38,7 +38,7 @@ export const DROP_COUNTERS: readonly number[] = Object.freeze([
  * does not call them drops.
  */
 export const HARMLESS_COUNTERS: readonly number[] = Object.freeze([
-  C.UnknownPeer, C.AfterLeave, C.DuplicateReliable, C.OutOfOrderReliable, C.StaleUnreliable,
+  Counter.UnknownPeer, Counter.AfterLeave, Counter.DuplicateReliable, Counter.OutOfOrderReliable, Counter.StaleUnreliable,
 ]);
 
 /** One line for the operator: its text (no time stamp) and the same as fields, for a JSON log. */
@@ -256,7 +256,7 @@ export class Reporter {
     const now = this.#o.now();
     const dt = (now - this.#lastAt) / 1000;
     const rate = (i: number): number => (dt > 0 ? Math.round((c[i] - this.#last[i]) / dt) : 0);
-    const rates = { packetsIn: rate(C.PacketsIn), bytesIn: rate(C.BytesIn), packetsOut: rate(C.PacketsOut), bytesOut: rate(C.BytesOut) };
+    const rates = { packetsIn: rate(Counter.PacketsIn), bytesIn: rate(Counter.BytesIn), packetsOut: rate(Counter.PacketsOut), bytesOut: rate(Counter.BytesOut) };
     this.#last.set(c);
     this.#lastAt = now;
     const tick = this.#tickSince();
@@ -312,12 +312,12 @@ export class Reporter {
     const { server, web } = this.#o;
     const c = server.counters;
     const fields: Record<string, unknown> = {
-      signal, players, joins: c[C.Joins], leaves: c[C.Leaves], timeouts: c[C.Timeouts], kicks: c[C.Kicks], rejects: c[C.Rejects],
-      packetsIn: c[C.PacketsIn], packetsOut: c[C.PacketsOut],
+      signal, players, joins: c[Counter.Joins], leaves: c[Counter.Leaves], timeouts: c[Counter.Timeouts], kicks: c[Counter.Kicks], rejects: c[Counter.Rejects],
+      packetsIn: c[Counter.PacketsIn], packetsOut: c[Counter.PacketsOut],
     };
     let text =
-      `${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, ` +
-      `timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}`;
+      `${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[Counter.Joins]}, leaves ${c[Counter.Leaves]}, ` +
+      `timeouts ${c[Counter.Timeouts]}, kicks ${c[Counter.Kicks]}, rejects ${c[Counter.Rejects]}, packets in ${c[Counter.PacketsIn]} out ${c[Counter.PacketsOut]}`;
     if (web) {
       const connections = web.counters[web.names.indexOf("connections")];
       const requests = web.counters[web.names.indexOf("httpRequests")];
@@ -343,7 +343,7 @@ export class Reporter {
         maxUs: tickCost.maxUs, share: round4(t.share),
       })}`;
     }
-    json += `,"packets":{"in":${c[C.PacketsIn]},"out":${c[C.PacketsOut]}},"bytes":{"in":${c[C.BytesIn]},"out":${c[C.BytesOut]}}`;
+    json += `,"packets":{"in":${c[Counter.PacketsIn]},"out":${c[Counter.PacketsOut]}},"bytes":{"in":${c[Counter.BytesIn]},"out":${c[Counter.BytesOut]}}`;
     let drops = "";
     for (const d of this.drops()) drops += `${drops === "" ? "" : ","}${JSON.stringify(d.reason)}:${d.total}`;
     json += `,"drops":{${drops}},"harmless":${jsonMap(COUNTER_NAMES, c, HARMLESS_COUNTERS)}`;
@@ -371,9 +371,9 @@ export class Reporter {
     family("lwar_uptime_seconds", "gauge", "Seconds since the server started.");
     lines.push(`lwar_uptime_seconds ${Math.round((this.#o.now() - this.#startedAt) / 1000)}`);
     family("lwar_packets_total", "counter", "Packets, by direction.");
-    lines.push(`lwar_packets_total{direction="in"} ${c[C.PacketsIn]}`, `lwar_packets_total{direction="out"} ${c[C.PacketsOut]}`);
+    lines.push(`lwar_packets_total{direction="in"} ${c[Counter.PacketsIn]}`, `lwar_packets_total{direction="out"} ${c[Counter.PacketsOut]}`);
     family("lwar_bytes_total", "counter", "Bytes of packets, by direction.");
-    lines.push(`lwar_bytes_total{direction="in"} ${c[C.BytesIn]}`, `lwar_bytes_total{direction="out"} ${c[C.BytesOut]}`);
+    lines.push(`lwar_bytes_total{direction="in"} ${c[Counter.BytesIn]}`, `lwar_bytes_total{direction="out"} ${c[Counter.BytesOut]}`);
     family("lwar_drops_total", "counter", "Packets and messages dropped as malformed, misdirected or not believed, by reason.");
     for (const i of DROP_COUNTERS) lines.push(`lwar_drops_total{reason="${COUNTER_NAMES[i]}"} ${c[i]}`);
     family("lwar_harmless_total", "counter", "Packets and messages set aside in the normal run of things (late, repeated or stale), by reason.");

@@ -4,7 +4,7 @@
 import { pathToFileURL } from "node:url";
 import { DEFAULT_PORT } from "../modules/protocol/constants";
 import { ClientState } from "../modules/client/client";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { defineCommand, EXIT_FAILURE, EXIT_OK } from "../cli";
@@ -37,8 +37,8 @@ export const botCommand = defineCommand({
 export function describeProgress(bots: Bot[], t: number): string {
   const connected = bots.filter((b) => b.client.state === ClientState.Connected).length;
   const players = Math.max(0, ...bots.map((b) => b.client.playerCount()));
-  const sent = bots.reduce((a, b) => a + b.client.counters[C.ReliableSent], 0);
-  const recv = bots.reduce((a, b) => a + b.client.counters[C.ReliableReceived], 0);
+  const sent = bots.reduce((a, b) => a + b.client.counters[Counter.ReliableSent], 0);
+  const recv = bots.reduce((a, b) => a + b.client.counters[Counter.ReliableReceived], 0);
   const upd = bots.reduce((a, b) => a + b.updateTicks, 0) / bots.length / t;
   const lost = bots.reduce((a, b) => a + b.lost, 0);
   const again = lost > 0 ? ` lost ${lost} regained ${bots.reduce((a, b) => a + b.reconnected, 0)}` : "";

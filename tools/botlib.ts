@@ -4,7 +4,7 @@
  */
 import { makeConfig } from "../modules/config";
 import { type Client, ClientState, createClient } from "../modules/client/client";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import { Msg } from "../modules/protocol/constants";
 import { Random } from "../modules/random";
 import { NodeHost } from "../hosts/node/host";
@@ -233,9 +233,9 @@ export function summarize(bots: Bot[], seconds: number): BotSummary {
     if (c.selfId >= 0 || b.everConnected) s.connected++;
     else if (state !== ClientState.Rejected) s.neverConnected++;
     s.playersSeen = Math.max(s.playersSeen, b.maxPlayersSeen);
-    s.reliableSent += c.counters[C.ReliableSent] + b.retired[C.ReliableSent];
-    s.reliableResent += c.counters[C.ReliableResent] + b.retired[C.ReliableResent];
-    s.reliableReceived += c.counters[C.ReliableReceived] + b.retired[C.ReliableReceived];
+    s.reliableSent += c.counters[Counter.ReliableSent] + b.retired[Counter.ReliableSent];
+    s.reliableResent += c.counters[Counter.ReliableResent] + b.retired[Counter.ReliableResent];
+    s.reliableReceived += c.counters[Counter.ReliableReceived] + b.retired[Counter.ReliableReceived];
     s.chatsSent += b.chats;
     s.chatsReceivedMin = Math.min(s.chatsReceivedMin, b.chatsReceived);
     s.updatesPerSecond += b.updateTicks / seconds / bots.length;

@@ -10,7 +10,7 @@ import { KillCause } from "../modules/client/client";
 import { Kind, kindOf } from "../modules/game/templates";
 import { deathCause, deathKiller, deathValue, LogEvent } from "../modules/server/events";
 import { ClientState } from "../modules/client/client";
-import { Match } from "../harness/match";
+import { TestMatch } from "../harness/match";
 import { BEHAVIOURS } from "../harness/behaviours";
 
 export interface KillRunOptions {
@@ -75,7 +75,7 @@ export const CAUSE_NAMES: readonly string[] = Object.freeze(["unknown", "shot", 
 
 /** Run the match and compare. */
 export function measureKills(o: KillRunOptions): KillReport {
-  const m = new Match({}, { seed: o.seed, delayMs: o.delayMs, jitterMs: o.jitterMs, loss: o.loss });
+  const m = new TestMatch({}, { seed: o.seed, delayMs: o.delayMs, jitterMs: o.jitterMs, loss: o.loss });
   const game = m.withGame(o.seed, o.behaviour, false);
   const deaths: KillRecord[] = [];
   // What the Node host logs, decoded back: the same value LogEvent.Death carries.

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { Client } from "../modules/client/client";
 import { Kind, kindOf, TEMPLATE_NAME } from "../modules/game/templates";
 import { NAME_LENGTH } from "../modules/protocol/constants";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import { Reporter } from "../modules/report";
 import { describeEndReason, Rec, RecordingError } from "../modules/recording/format";
 import { hex, Replayer, stateHash } from "../modules/recording/replay";
@@ -135,7 +135,7 @@ export function dumpWorld(r: Replayer): WorldDump {
     hash: hex(stateHash(g)),
     players,
     entities,
-    counters: { packetsIn: c[C.PacketsIn], packetsOut: c[C.PacketsOut], bytesIn: c[C.BytesIn], bytesOut: c[C.BytesOut] },
+    counters: { packetsIn: c[Counter.PacketsIn], packetsOut: c[Counter.PacketsOut], bytesIn: c[Counter.BytesIn], bytesOut: c[Counter.BytesOut] },
   };
 }
 
@@ -234,11 +234,11 @@ export async function replay(file: Uint8Array, o: ReplayOptions): Promise<Replay
       } else if (kind === Rec.Hash) {
         say(
           `${at(r.now)} second  players ${r.server.playerCount()}, entities ${r.server.entities.count}, ` +
-            `in ${c[C.PacketsIn] - lastIn} pkt, out ${c[C.PacketsOut] - lastOut} pkt, kills ${kills - lastKills}, ` +
+            `in ${c[Counter.PacketsIn] - lastIn} pkt, out ${c[Counter.PacketsOut] - lastOut} pkt, kills ${kills - lastKills}, ` +
             `hash ${hex(r.reader.hash)} ${r.diverged ? "DIFFERS" : "ok"}`,
         );
-        lastIn = c[C.PacketsIn];
-        lastOut = c[C.PacketsOut];
+        lastIn = c[Counter.PacketsIn];
+        lastOut = c[Counter.PacketsOut];
         lastKills = kills;
       }
       if (r.diverged || kind === Rec.End) break;

@@ -11,7 +11,7 @@
  * 66 ms, distant ones every 266 ms at worst (docs/game.md, "Updates").
  */
 import { ClientState, type Client } from "../modules/client/client";
-import { C } from "../modules/protocol/counters";
+import { Counter } from "../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol/constants";
 import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
 import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, STEP_HZ } from "../modules/game/templates";
@@ -227,7 +227,7 @@ export class World {
 
   /** Say "joined" for newcomers whose Join packet is complete. The page calls it every frame. */
   tick(): void {
-    if (this.#pendingJoins !== 0) this.#flushJoins(this.client.counters[C.PacketsIn]);
+    if (this.#pendingJoins !== 0) this.#flushJoins(this.client.counters[Counter.PacketsIn]);
   }
 
   phase(): Phase {
@@ -338,7 +338,7 @@ export class World {
 
   /** A newcomer's first Name (the client library tells it from a rename): "joined" once its packet is done. */
   #joined(slot: number): void {
-    const packet = this.client.counters[C.PacketsIn];
+    const packet = this.client.counters[Counter.PacketsIn];
     if (this.#pendingJoins !== 0) this.#flushJoins(packet);
     if (slot >= MAX_PLAYERS) return;
     if (this.#pendingJoin[slot] === 0) this.#pendingJoins++;
@@ -347,7 +347,7 @@ export class World {
 
   /** `slot` is now called `name`; names[slot] still holds the old one. */
   #renamed(slot: number, name: string): void {
-    const packet = this.client.counters[C.PacketsIn];
+    const packet = this.client.counters[Counter.PacketsIn];
     if (this.#pendingJoins !== 0) this.#flushJoins(packet);
     if (slot >= MAX_PLAYERS) return;
     // The name a newcomer chose, in the packet that announced it under the default.
@@ -359,7 +359,7 @@ export class World {
   #reliable(type: number, b: Uint8Array, o: number): void {
     const c = this.client;
     const f = this.#fields;
-    const packet = c.counters[C.PacketsIn];
+    const packet = c.counters[Counter.PacketsIn];
     if (this.#pendingJoins !== 0) this.#flushJoins(packet);
     switch (type) {
       case Msg.Join: {

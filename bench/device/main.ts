@@ -17,7 +17,7 @@ import Instrumentation from "instrumentation";
 import Debug from "debug";
 import config from "mc/config";
 import { Replay, timeReceive, timeReplay, type TimeResult } from "../../harness/trace";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds from "./clock";
@@ -155,15 +155,15 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   const c = r.server.counters;
   let p = r.windowStart;
   for (let i = 0; i < n; i++) {
-    const in0 = c[C.PacketsIn];
-    const out0 = c[C.PacketsOut];
-    const up0 = c[C.UpdatesSent];
-    const st0 = c[C.StatsSent];
+    const in0 = c[Counter.PacketsIn];
+    const out0 = c[Counter.PacketsOut];
+    const up0 = c[Counter.UpdatesSent];
+    const st0 = c[Counter.StatsSent];
     p = r.walk(p, 1, true, null, null);
-    inPkts[i] = c[C.PacketsIn] - in0;
-    outPkts[i] = c[C.PacketsOut] - out0;
-    updates[i] = c[C.UpdatesSent] - up0;
-    stats[i] = c[C.StatsSent] - st0;
+    inPkts[i] = c[Counter.PacketsIn] - in0;
+    outPkts[i] = c[Counter.PacketsOut] - out0;
+    updates[i] = c[Counter.UpdatesSent] - up0;
+    stats[i] = c[Counter.StatsSent] - st0;
     entities[i] = r.server.entities.count;
   }
   Debug.gc(); // r, its server and game are still live here

@@ -18,7 +18,7 @@
  */
 import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../../modules/transport/index";
 import {
-  C, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerAck, headerRel,
+  Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerAck, headerRel,
   lwarChannel, MAX_MESSAGES, MAX_PACKET, Msg, readChat, readId, RELIABLE_HEADER, validatePacket, writeChat, writeId,
 } from "../../modules/protocol/index";
 
@@ -92,8 +92,8 @@ export class ChatRelay {
 
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     const counters = this.counters;
-    counters[C.PacketsIn]++;
-    counters[C.BytesIn] += length;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
     const offsets = this.#offsets;
     if (!validatePacket(bytes, length, FROM_CLIENT, counters, offsets)) return;
     const now = this.#host.now();
@@ -102,12 +102,12 @@ export class ChatRelay {
     if (slot < 0) {
       // A newcomer's first packet carries Connect under seqno 0.
       if (rel === 0 || bytes[offsets[0] - 1] !== Msg.Connect || getU32(bytes, offsets[0] - RELIABLE_HEADER) !== 0) {
-        counters[C.UnknownPeer]++;
+        counters[Counter.UnknownPeer]++;
         return;
       }
       slot = this.#free();
       if (slot < 0) {
-        counters[C.Rejects]++;
+        counters[Counter.Rejects]++;
         return;
       }
       this.#address[slot] = address;
@@ -116,11 +116,11 @@ export class ChatRelay {
       this.#nextId = (this.#nextId + 1) >>> 0;
       this.#drop[slot] = 0;
       this.#endpoints[slot].reset(now);
-      counters[C.Joins]++;
+      counters[Counter.Joins]++;
     }
     const ep = this.#endpoints[slot];
     if (!ep.acknowledge(headerAck(bytes), now)) {
-      counters[C.BadAck]++;
+      counters[Counter.BadAck]++;
       return;
     }
     ep.heard(now);
@@ -128,10 +128,10 @@ export class ChatRelay {
       const p = offsets[m];
       const verdict = ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER));
       if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
         continue;
       }
-      counters[C.ReliableReceived]++;
+      counters[Counter.ReliableReceived]++;
       const type = bytes[p - 1];
       if (type === Msg.Connect) this.#broadcast(Msg.Join, this.#id[slot], bytes, 0, 0);
       else if (type === Msg.Chat) {
@@ -143,7 +143,7 @@ export class ChatRelay {
         // One last packet that acknowledges the Disconnect, then the slot is free.
         this.#send(slot, now);
         this.#remove(slot);
-        counters[C.Leaves]++;
+        counters[Counter.Leaves]++;
         return;
       }
     }
@@ -154,7 +154,7 @@ export class ChatRelay {
       if (this.#port[s] < 0) continue;
       const ep = this.#endpoints[s];
       if (this.#drop[s] !== 0 || now - ep.lastHeard > this.#timeoutMs) {
-        this.counters[this.#drop[s] !== 0 ? C.Kicks : C.Timeouts]++;
+        this.counters[this.#drop[s] !== 0 ? Counter.Kicks : Counter.Timeouts]++;
         this.clientsDropped++;
         this.#remove(s);
       } else if (ep.due(now)) this.#send(s, now);
@@ -175,8 +175,8 @@ export class ChatRelay {
     const tx = this.#tx;
     const o = this.#endpoints[slot].fill(tx, now, now);
     finishPacket(tx, 0);
-    this.counters[C.PacketsOut]++;
-    this.counters[C.BytesOut] += o;
+    this.counters[Counter.PacketsOut]++;
+    this.counters[Counter.BytesOut] += o;
     this.#host.send(tx, o, this.#address[slot], this.#port[slot]);
   }
 
@@ -196,7 +196,7 @@ export class ChatRelay {
       const ep = this.#endpoints[s];
       const o = ep.queue(type, payload);
       if (o < 0) {
-        this.counters[C.QueueOverflows]++;
+        this.counters[Counter.QueueOverflows]++;
         this.#drop[s] = 1;
       } else if (type === Msg.Chat) writeChat(ep.buf, o, id, text, from, length);
       else writeId(ep.buf, o, id);
@@ -263,9 +263,9 @@ export class ChatClient {
 
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     const counters = this.counters;
-    counters[C.PacketsIn]++;
+    counters[Counter.PacketsIn]++;
     if (port !== this.#port || address !== this.#address) {
-      counters[C.UnknownPeer]++;
+      counters[Counter.UnknownPeer]++;
       return;
     }
     const offsets = this.#offsets;
@@ -273,7 +273,7 @@ export class ChatClient {
     const ep = this.endpoint;
     const now = this.#host.now();
     if (!ep.acknowledge(headerAck(bytes), now)) {
-      counters[C.BadAck]++;
+      counters[Counter.BadAck]++;
       return;
     }
     ep.heard(now);
@@ -282,10 +282,10 @@ export class ChatClient {
       const p = offsets[m];
       const verdict = ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER));
       if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
         continue;
       }
-      counters[C.ReliableReceived]++;
+      counters[Counter.ReliableReceived]++;
       const type = bytes[p - 1];
       if (type === Msg.Join && this.selfId < 0) this.selfId = readId(bytes, p);
       else if (type === Msg.Chat && this.onLine !== null) {
@@ -306,7 +306,7 @@ export class ChatClient {
     const o = this.endpoint.fill(tx, now, now);
     finishPacket(tx, 0);
     this.#lastSend = now;
-    this.counters[C.PacketsOut]++;
+    this.counters[Counter.PacketsOut]++;
     this.#host.send(tx, o, this.#address, this.#port);
   }
 }

@@ -34,13 +34,13 @@ import { Frame, FrameReader, Status, upgradeRequest, WS_GUID } from "./frames";
 import { PAGES, type BoardPage } from "./pages";
 
 /** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and one of the board's own. */
-export const W = Object.freeze({
+export const BoardWebCounter = Object.freeze({
   ...WebCounter,
   /** Requests for other paths sent to the page (access-point mode: the captive portal). */
   Redirects: 11,
 } as const);
 
-export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(W));
+export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(BoardWebCounter));
 export { describePeer, WEB_DROPS };
 
 export interface BoardWebOptions {
@@ -157,7 +157,7 @@ export class BoardWeb {
   #request(req: Request, message: number, value: unknown, etc: unknown): unknown {
     switch (message) {
       case HTTPServer.status: {
-        this.counters[W.HttpRequests]++;
+        this.counters[BoardWebCounter.HttpRequests]++;
         const target = String(value);
         const q = target.indexOf("?");
         const path = q < 0 ? target : target.slice(0, q);
@@ -204,14 +204,14 @@ export class BoardWeb {
     for (const p of PAGES) if (p.path === path) page = p;
     if (page === null) {
       if (this.#portal !== null) {
-        this.counters[W.Redirects]++;
+        this.counters[BoardWebCounter.Redirects]++;
         return { status: 302, headers: ["Location", this.#portal, "Cache-Control", "no-store"] };
       }
-      this.counters[W.HttpNotFound]++;
+      this.counters[BoardWebCounter.HttpNotFound]++;
       return { status: 404, headers: ["Content-Type", "text/plain"], body: "not found\n" };
     }
     if (!Resource.exists(page.resource)) {
-      this.counters[W.HttpNotFound]++;
+      this.counters[BoardWebCounter.HttpNotFound]++;
       return { status: 503, headers: ["Content-Type", "text/plain"], body: "The game page is not in this build: run npm run build:page, then build again.\n" };
     }
     const body = new Resource(page.resource);
@@ -243,7 +243,7 @@ export class BoardWeb {
   }
 
   #refuse(socket: TcpSocket, status: string): void {
-    this.counters[W.UpgradesRefused]++;
+    this.counters[BoardWebCounter.UpgradesRefused]++;
     try {
       socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.close();
@@ -296,7 +296,7 @@ export class BoardWeb {
     peer.state = S.Open;
     peer.since = this.#tick;
     peer.lastPlayer = this.#tick;
-    this.counters[W.Connections]++;
+    this.counters[BoardWebCounter.Connections]++;
   }
 
   #frames(peer: Peer): void {
@@ -315,10 +315,10 @@ export class BoardWeb {
           break;
         }
         case Frame.Text:
-          this.counters[W.TextDropped]++;
+          this.counters[BoardWebCounter.TextDropped]++;
           break;
         case Frame.Fragmented:
-          this.counters[W.FragmentedDropped]++;
+          this.counters[BoardWebCounter.FragmentedDropped]++;
           break;
         case Frame.Ping:
           if (peer.state === S.Open) socket.write(0x8a, reader.length, reader.payload.subarray(0, reader.length));
@@ -333,7 +333,7 @@ export class BoardWeb {
           this.#gone(peer, true);
           return;
         case Frame.Error:
-          this.counters[W.ProtocolErrors]++;
+          this.counters[BoardWebCounter.ProtocolErrors]++;
           if (peer.state === S.Open) this.#closeFrame(peer, reader.code, "");
           this.#gone(peer, true);
           return;
@@ -345,14 +345,14 @@ export class BoardWeb {
   send(bytes: Uint8Array, length: number, port: number): void {
     const peer = this.#find(port);
     if (peer === null || peer.state !== S.Open) {
-      this.counters[W.SendDropped]++;
+      this.counters[BoardWebCounter.SendDropped]++;
       return;
     }
     const socket = peer.socket;
     const small = length < 126;
     try {
       if (socket.write() < length + (small ? 2 : 4)) {
-        this.counters[W.SendDropped]++;
+        this.counters[BoardWebCounter.SendDropped]++;
         return;
       }
       if (length >= bytes.length) this.#write(socket, small, length, bytes);
@@ -368,12 +368,12 @@ export class BoardWeb {
         }
       }
     } catch {
-      this.counters[W.SendDropped]++;
+      this.counters[BoardWebCounter.SendDropped]++;
       return;
     }
     // A Reject travels alone: header with rel 0 and unrel 1, then type 204 and the reason.
     if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
-      this.counters[W.RejectCloses]++;
+      this.counters[BoardWebCounter.RejectCloses]++;
       const reason = bytes[15];
       this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : "rejected");
     }
@@ -402,7 +402,7 @@ export class BoardWeb {
       code = CloseCode.Left;
       reason = "left";
     } else return;
-    this.counters[W.PlayerCloses]++;
+    this.counters[BoardWebCounter.PlayerCloses]++;
     this.#close(peer, code, reason);
   }
 
@@ -473,7 +473,7 @@ export class BoardWeb {
         for (let s = 0; s < ports.length; s++) if (ports[s] === peer.port) player = true;
         if (player) peer.lastPlayer = tick;
         else if (tick - peer.lastPlayer > this.#idleTicks) {
-          this.counters[W.IdleCloses]++;
+          this.counters[BoardWebCounter.IdleCloses]++;
           this.#close(peer, CloseCode.Idle, "not a player");
         }
       }

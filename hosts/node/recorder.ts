@@ -15,7 +15,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { Host } from "../../modules/host";
 import type { Game } from "../../modules/game/game";
 import type { LogRecord } from "../../modules/report";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import type { Server } from "../../modules/server/server";
 import {
   encodeHeader, EndReason, HASH_EVERY_MS, RecordWriter, TIME_UNITS, describeEndReason, type RecordingHeader,
@@ -230,7 +230,7 @@ export class Recorder implements MatchTap, Host, PeerCore {
     const w = this.#writer;
     if (w !== null && this.#error === null) {
       const c = this.#server!.counters;
-      w.end(reason, this.#time, stateHash(this.#game), c[C.PacketsOut], c[C.BytesOut]);
+      w.end(reason, this.#time, stateHash(this.#game), c[Counter.PacketsOut], c[Counter.BytesOut]);
     }
     this.#stop(this.#error !== null ? `write error: ${this.#error.message}` : describeEndReason(reason));
   }

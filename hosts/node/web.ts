@@ -15,7 +15,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import { CloseCode, WebCounter as W, WEB_COUNTER_NAMES, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
+import { CloseCode, WebCounter, WEB_COUNTER_NAMES, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
 import { HEADER_SIZE, Msg, RejectReason } from "../../modules/protocol/constants";
 import { describeKick, LogEvent } from "../../modules/server/events";
 import type { PageFile } from "../../web/page";
@@ -23,7 +23,7 @@ import { FrameTracker } from "./frames";
 
 // What both hosts' carriages share is declared in modules/carriage.ts, the page's files in
 // web/page.ts; the transport's counters, close codes and ports are these.
-export { CloseCode, W, WS_PORT_BASE, type PageFile };
+export { CloseCode, WebCounter, WS_PORT_BASE, type PageFile };
 
 export interface WebTransportOptions {
   files: readonly PageFile[];
@@ -115,14 +115,14 @@ export class WebTransport {
   send(bytes: Uint8Array, length: number, port: number): void {
     const peer = this.#peers.get(port);
     if (peer === undefined || peer.closing || peer.socket.readyState !== WebSocket.OPEN || peer.socket.bufferedAmount > this.#maxBuffered) {
-      this.counters[W.SendDropped]++;
+      this.counters[WebCounter.SendDropped]++;
       return;
     }
     // ws may write later: the core reuses its buffer, so the message gets a copy.
     peer.socket.send(Buffer.from(bytes.subarray(0, length)), { binary: true, compress: false });
     // A Reject travels alone: header with rel 0 and unrel 1, then type 204 and the reason.
     if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
-      this.counters[W.RejectCloses]++;
+      this.counters[WebCounter.RejectCloses]++;
       const reason = bytes[15];
       this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : `rejected (${reason})`);
     }
@@ -157,7 +157,7 @@ export class WebTransport {
   // ---------------------------------------------------------------- HTTP
 
   #request(req: http.IncomingMessage, res: http.ServerResponse): void {
-    this.counters[W.HttpRequests]++;
+    this.counters[WebCounter.HttpRequests]++;
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
@@ -176,7 +176,7 @@ export class WebTransport {
       return;
     }
     if (file === undefined) {
-      this.counters[W.HttpNotFound]++;
+      this.counters[WebCounter.HttpNotFound]++;
       res.writeHead(404, { "Content-Type": "text/plain", "Content-Length": 10 });
       res.end(req.method === "HEAD" ? undefined : "not found\n");
       return;
@@ -200,7 +200,7 @@ export class WebTransport {
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     if (path !== WS_PATH || this.#closed || this.#peers.size >= this.#maxConnections) {
-      this.counters[W.UpgradesRefused]++;
+      this.counters[WebCounter.UpgradesRefused]++;
       const status = path !== WS_PATH ? "404 Not Found" : "503 Service Unavailable";
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
@@ -222,12 +222,12 @@ export class WebTransport {
       closing: false,
     };
     this.#peers.set(peer.port, peer);
-    this.counters[W.Connections]++;
+    this.counters[WebCounter.Connections]++;
     // Ahead of ws's own reader, so the frames of a message are known when ws delivers it.
     // (ws puts the bytes that came with the upgrade back into the socket: they pass here too.)
     raw.prependListener("data", (chunk: Buffer) => peer.frames.feed(chunk));
     socket.on("message", (data, isBinary) => this.#message(peer, data as Buffer, isBinary));
-    socket.on("error", () => this.counters[W.ProtocolErrors]++);
+    socket.on("error", () => this.counters[WebCounter.ProtocolErrors]++);
     socket.on("close", () => {
       this.#peers.delete(peer.port);
       const core = this.#core;
@@ -239,11 +239,11 @@ export class WebTransport {
     const fragmented = peer.frames.take();
     if (peer.closing || this.#core === null) return;
     if (!isBinary) {
-      this.counters[W.TextDropped]++;
+      this.counters[WebCounter.TextDropped]++;
       return;
     }
     if (fragmented) {
-      this.counters[W.FragmentedDropped]++;
+      this.counters[WebCounter.FragmentedDropped]++;
       return;
     }
     this.#core.receive(data, data.length, peer.address, peer.port);
@@ -251,7 +251,7 @@ export class WebTransport {
 
   #closePlayer(peer: Peer, code: number, reason: string): void {
     if (peer.closing) return;
-    this.counters[W.PlayerCloses]++;
+    this.counters[WebCounter.PlayerCloses]++;
     this.#close(peer, code, reason);
   }
 
@@ -273,7 +273,7 @@ export class WebTransport {
       for (let s = 0; s < ports.length; s++) if (ports[s] === peer.port) player = true;
       if (player) peer.lastPlayer = now;
       else if (now - peer.lastPlayer > this.#idleMs) {
-        this.counters[W.IdleCloses]++;
+        this.counters[WebCounter.IdleCloses]++;
         this.#close(peer, CloseCode.Idle, "not a player");
       }
     }

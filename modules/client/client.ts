@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config";
 import type { Core, Host } from "../host";
-import { C, createCounters } from "../protocol/counters";
+import { Counter, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, FROM_SERVER, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
   UPDATE_ENTRY, typeTable,
@@ -366,7 +366,7 @@ export class Client implements Core {
   #queue(type: number, payload: number): number {
     if (!this.isOpen()) return -1;
     const o = this.endpoint.queue(type, payload);
-    if (o < 0) this.counters[C.QueueOverflows]++;
+    if (o < 0) this.counters[Counter.QueueOverflows]++;
     return o;
   }
 
@@ -396,7 +396,7 @@ export class Client implements Core {
   #flush(now: number, withInput: boolean): void {
     const tx = this.#tx;
     const ep = this.endpoint;
-    // fill() adds to counters[C.ReliableSent] and [C.ReliableResent] (lwarChannel).
+    // fill() adds to counters[Counter.ReliableSent] and [Counter.ReliableResent] (lwarChannel).
     let o = ep.fill(tx, now, now);
     let unrel = 0;
     if (withInput && this.state === ClientState.Connected && o + 6 <= MAX_PACKET) {
@@ -405,8 +405,8 @@ export class Client implements Core {
       unrel++;
     }
     finishPacket(tx, unrel);
-    this.counters[C.PacketsOut]++;
-    this.counters[C.BytesOut] += o;
+    this.counters[Counter.PacketsOut]++;
+    this.counters[Counter.BytesOut] += o;
     this.host.send(tx, o, this.serverAddress, this.serverPort);
   }
 
@@ -414,14 +414,14 @@ export class Client implements Core {
 
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     const counters = this.counters;
-    counters[C.PacketsIn]++;
-    counters[C.BytesIn] += length;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
     if (port !== this.serverPort || address !== this.serverAddress) {
-      counters[C.UnknownPeer]++;
+      counters[Counter.UnknownPeer]++;
       return;
     }
     if (length > MAX_PACKET) {
-      counters[C.TooLong]++;
+      counters[Counter.TooLong]++;
       return;
     }
     const rx = this.#rx;
@@ -432,7 +432,7 @@ export class Client implements Core {
     const now = this.host.now();
     const ep = this.endpoint;
     if (!ep.acknowledge(headerAck(rx), now)) {
-      counters[C.BadAck]++;
+      counters[Counter.BadAck]++;
       return;
     }
     ep.heard(now);
@@ -450,10 +450,10 @@ export class Client implements Core {
       const type = rx[p - 1];
       const verdict = ep.acceptReliable(seq);
       if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
         continue;
       }
-      counters[C.ReliableReceived]++;
+      counters[Counter.ReliableReceived]++;
       processed++;
       this.lastReliableAt = now;
       this.#reliable(type, p);
@@ -474,8 +474,8 @@ export class Client implements Core {
       return;
     }
     if (verdict !== CURRENT) {
-      if (verdict === FUTURE) counters[C.FutureTimestamp]++;
-      else counters[C.StaleUnreliable] += unrel;
+      if (verdict === FUTURE) counters[Counter.FutureTimestamp]++;
+      else counters[Counter.StaleUnreliable] += unrel;
       return;
     }
     for (let m = rel; m < rel + unrel; m++) {
@@ -503,7 +503,7 @@ export class Client implements Core {
         const id = readId(rx, p);
         const slot = this.#slotOf(id);
         if (slot < 0) return;
-        const packet = this.counters[C.PacketsIn];
+        const packet = this.counters[Counter.PacketsIn];
         if (this.selfId < 0) {
           // The first Join is always our own.
           this.selfId = id;

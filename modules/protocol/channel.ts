@@ -6,7 +6,7 @@
 import { Channel } from "../transport/endpoint";
 import { queuedSize } from "./codec";
 import { APP_ID, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
-import { C } from "./counters";
+import { Counter } from "./counters";
 
 /**
  * An Endpoint Channel for lwar messages, with a queue of `queueBytes` and the given
@@ -16,6 +16,6 @@ import { C } from "./counters";
 export function lwarChannel(queueBytes: number, resendMs: number, counters: Uint32Array | null = null): Channel {
   return new Channel({
     appId: APP_ID, maxPacket: MAX_PACKET, sizes: typeTable().size, typeBase: TYPE_BASE, measure: queuedSize, queueBytes, resendMs,
-    counters, sentIndex: C.ReliableSent, resentIndex: C.ReliableResent,
+    counters, sentIndex: Counter.ReliableSent, resentIndex: Counter.ReliableResent,
   });
 }

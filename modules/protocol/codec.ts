@@ -8,7 +8,7 @@
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
-import { C } from "./counters";
+import { Counter } from "./counters";
 import {
   APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UPDATE_ENTRY, typeTable, types,
@@ -80,9 +80,9 @@ export function queuedSize(b: Uint8Array, o: number): number {
 
 /** Bumps the counter for a bad payloadSize() result. */
 function countBadSize(size: number, counters: Uint32Array): void {
-  if (size === -2) counters[C.UnterminatedChat]++;
-  else if (size === -3) counters[C.UnterminatedName]++;
-  else counters[C.Truncated]++;
+  if (size === -2) counters[Counter.UnterminatedChat]++;
+  else if (size === -3) counters[Counter.UnterminatedName]++;
+  else counters[Counter.Truncated]++;
 }
 
 /** Most messages one valid packet can hold: 512 bytes of 2-byte Updates after the header. */
@@ -126,16 +126,16 @@ export function validateFromClient(v: DataView, b: Uint8Array, length: number, c
  */
 export function validatePacket(b: Uint8Array, length: number, from: number, counters: Uint32Array, offsets?: Uint16Array): boolean {
   if (length < HEADER_SIZE) {
-    counters[C.TooShort]++;
+    counters[Counter.TooShort]++;
     return false;
   }
   if (length > MAX_PACKET) {
-    counters[C.TooLong]++;
+    counters[Counter.TooLong]++;
     return false;
   }
   // APP_ID 0xf27087c5, byte by byte: as one number it is above 2^31, a double on XS.
   if (b[0] !== 0xf2 || b[1] !== 0x70 || b[2] !== 0x87 || b[3] !== 0xc5) {
-    counters[C.BadAppId]++;
+    counters[Counter.BadAppId]++;
     return false;
   }
   const t = types !== null ? types : typeTable();
@@ -149,21 +149,21 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     const reliable = m < rel;
     const p = o + (reliable ? RELIABLE_HEADER : 1);
     if (p > length) {
-      counters[C.Truncated]++;
+      counters[Counter.Truncated]++;
       return false;
     }
     const type = b[p - 1];
     const row = type - TYPE_BASE;
     if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
-      counters[C.UnknownType]++;
+      counters[Counter.UnknownType]++;
       return false;
     }
     if ((reliableRow[row] === 1) !== reliable) {
-      counters[C.WrongChannel]++;
+      counters[Counter.WrongChannel]++;
       return false;
     }
     if ((senders[row] & from) === 0) {
-      counters[C.WrongDirection]++;
+      counters[Counter.WrongDirection]++;
       return false;
     }
     let size = sizes[row];
@@ -178,7 +178,7 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
   }
   for (; o < length; o++) {
     if (b[o] !== 0) {
-      counters[C.TrailingBytes]++;
+      counters[Counter.TrailingBytes]++;
       return false;
     }
   }

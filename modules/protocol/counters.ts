@@ -2,7 +2,7 @@
  * Every drop and event the core counts, as indices into one Uint32Array.
  * A status line or a test reads them all from there.
  */
-export const C = Object.freeze({
+export const Counter = Object.freeze({
   PacketsIn: 0,
   BytesIn: 1,
   PacketsOut: 2,
@@ -72,8 +72,8 @@ export const C = Object.freeze({
   BotsReplaced: 46,
 } as const);
 
-/** Names for status lines and tests, in index order: each key of C with a lower-case first letter. */
-export const COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(C));
+/** Names for status lines and tests, in index order: each key of Counter with a lower-case first letter. */
+export const COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(Counter));
 
 export const COUNTER_COUNT = COUNTER_NAMES.length;
 
@@ -93,8 +93,8 @@ export function counterNames(declaration: Readonly<Record<string, number>>): str
 }
 
 /** The counters that mean "a whole packet was dropped" (for status lines). */
-export const DROP_FIRST = C.TooShort;
-export const DROP_LAST = C.BadAck;
+export const DROP_FIRST = Counter.TooShort;
+export const DROP_LAST = Counter.BadAck;
 
 export function createCounters(): Uint32Array {
   return new Uint32Array(COUNTER_COUNT);

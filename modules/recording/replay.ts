@@ -9,7 +9,7 @@ import type { Host } from "../host";
 import type { Kernels, KernelName, NativeOptions } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { deathValue, LogEvent } from "../server/events";
 import type { Server } from "../server/server";
 import { Rec, RecordingReader } from "./format";
@@ -128,10 +128,10 @@ export class Replayer {
       if (live && this.verify && !this.diverged) {
         this.#check(r.hash);
         const c = this.server.counters;
-        if (!this.diverged && (c[C.PacketsOut] !== r.packetsOut || c[C.BytesOut] !== r.bytesOut)) {
+        if (!this.diverged && (c[Counter.PacketsOut] !== r.packetsOut || c[Counter.BytesOut] !== r.bytesOut)) {
           this.diverged = true;
           this.divergedTick = r.ticks;
-          this.divergence = `the server sent ${c[C.PacketsOut]} packets, ${c[C.BytesOut]} bytes; the recording's sent ${r.packetsOut}, ${r.bytesOut}`;
+          this.divergence = `the server sent ${c[Counter.PacketsOut]} packets, ${c[Counter.BytesOut]} bytes; the recording's sent ${r.packetsOut}, ${r.bytesOut}`;
         }
       }
     }

@@ -6,7 +6,7 @@
  * The tables are in state.ts; the Join's roster and the newcomer's default name come from
  * session.ts; the server (server.ts) then starts the newcomer's entity sync (entity-sync.ts).
  */
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { HEADER_SIZE, Msg, NO_ACK, RejectReason, RELIABLE_HEADER } from "../protocol/constants";
 import { getU32 } from "../protocol/bytes";
 import { headerRel, writeHeader, writeReject } from "../protocol/codec";
@@ -78,7 +78,7 @@ export class Admission {
     const t = this.#state;
     const rx = t.rx;
     if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
-      t.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
+      t.counters[this.#leftRecently(address, port, now) ? Counter.AfterLeave : Counter.UnknownPeer]++;
       return -1;
     }
     let slot = -1;
@@ -95,19 +95,19 @@ export class Admission {
       return -1;
     }
     if (this.#tokens === 0) {
-      t.counters[C.AdmissionsDeferred]++;
+      t.counters[Counter.AdmissionsDeferred]++;
       return -1;
     }
     for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
       if (t.penaltyPort[k] === port && t.penaltyAddress[k] === address && ((now - t.penaltyUntil[k]) | 0) < 0) {
-        t.counters[C.AdmissionsDeferred]++;
+        t.counters[Counter.AdmissionsDeferred]++;
         return -1;
       }
     }
     this.#tokens--;
     if (t.bot[slot] !== 0) {
-      t.counters[C.BotsReplaced]++;
-      t.counters[C.Leaves]++;
+      t.counters[Counter.BotsReplaced]++;
+      t.counters[Counter.Leaves]++;
       t.host.log(LogEvent.Leave, slot, t.playerId(slot));
       this.remove(slot);
     }
@@ -133,7 +133,7 @@ export class Admission {
     // Flood buckets full, the ring read from here on, and a default name.
     this.#session.join(slot, now);
     const id = t.playerId(slot);
-    t.counters[C.Joins]++;
+    t.counters[Counter.Joins]++;
     t.host.log(LogEvent.Join, slot, id);
     // The newcomer learns itself first, then every announced player. The others learn of
     // it once it acknowledges its Join (session.announce): a Connect that goes no further
@@ -173,8 +173,8 @@ export class Admission {
     this.#session.join(slot, now);
     // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
     this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
-    t.counters[C.Joins]++;
-    t.counters[C.BotJoins]++;
+    t.counters[Counter.Joins]++;
+    t.counters[Counter.BotJoins]++;
     t.host.log(LogEvent.Join, slot, t.playerId(slot));
     this.#session.announce(slot);
   }
@@ -185,7 +185,7 @@ export class Admission {
     let o = writeHeader(tx, NO_ACK, t.host.now() >>> 0, 0, 1);
     tx[o++] = Msg.Reject;
     o = writeReject(tx, o, reason);
-    t.counters[C.Rejects]++;
+    t.counters[Counter.Rejects]++;
     t.host.log(LogEvent.Reject, -1, reason);
     t.send(o, address, port);
   }
@@ -221,7 +221,7 @@ export class Admission {
     // One last packet that acknowledges the Disconnect, so the client can stop resending.
     const o = writeHeader(t.tx, t.endpoints[slot].lastProcessed, t.host.now() >>> 0, 0, 0);
     t.send(o, t.address[slot], t.port[slot]);
-    t.counters[C.Leaves]++;
+    t.counters[Counter.Leaves]++;
     t.host.log(LogEvent.Leave, slot, id);
     this.remove(slot);
   }

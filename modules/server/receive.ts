@@ -11,7 +11,7 @@
  * that leaves or is to be kicked in that packet is never announced. The tables are in
  * state.ts.
  */
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { Msg } from "../protocol/constants";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
 import { CURRENT, DUPLICATE, type Endpoint, PROCESS, STALE } from "../transport/endpoint";
@@ -54,10 +54,10 @@ export class Receiver {
         const seq = v.getUint32(p - 5);
         const verdict = ep.acceptReliable(seq);
         if (verdict !== PROCESS) {
-          counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
+          counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
           continue;
         }
-        counters[C.ReliableReceived]++;
+        counters[Counter.ReliableReceived]++;
         this.#reliable(slot, id, rx[p - 1], p);
         if (active[slot] === 0 || pendingKick[slot] !== 0) return;
       }
@@ -69,8 +69,8 @@ export class Receiver {
     // clock has moved since (signed, modulo 2^32).
     const verdict = ep.acceptUnreliable(v.getInt32(8), now);
     if (verdict !== CURRENT) {
-      if (verdict === STALE) counters[C.StaleUnreliable] += unrel;
-      else counters[C.FutureTimestamp]++;
+      if (verdict === STALE) counters[Counter.StaleUnreliable] += unrel;
+      else counters[Counter.FutureTimestamp]++;
       return;
     }
     const input = t.input;
@@ -93,7 +93,7 @@ export class Receiver {
     if (((ack - ep.firstSeq) | 0) >= 0) {
       const front = ep.firstSeq;
       if (!ep.acknowledge(ack, now)) {
-        this.#state.counters[C.BadAck]++;
+        this.#state.counters[Counter.BadAck]++;
         this.#session.misbehave(slot);
         return false;
       }

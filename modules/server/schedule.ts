@@ -4,7 +4,7 @@
  * stale, which strikes decay, and when an admission token comes back. Each check runs on
  * its own period, not on every tick. The tables are in state.ts.
  */
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import type { Admission } from "./admission";
 import { LogEvent } from "./events";
 import type { Session } from "./session";
@@ -55,7 +55,7 @@ export class Schedule {
       if (t.active[s] === 0 || t.bot[s] !== 0) continue;
       const ep = t.endpoints[s];
       if (now - ep.lastHeard > timeout) {
-        t.counters[C.Timeouts]++;
+        t.counters[Counter.Timeouts]++;
         t.host.log(LogEvent.Timeout, s, t.playerId(s));
         admission.remove(s);
         continue;
@@ -63,7 +63,7 @@ export class Schedule {
       if (ep.firstSeq === 0) {
         // A handshake completes or ends: the Join (seqno 0) acknowledged in time, or dropped.
         if (((now - t.joinedAt[s]) | 0) > HANDSHAKE_MS) {
-          t.counters[C.HandshakeTimeouts]++;
+          t.counters[Counter.HandshakeTimeouts]++;
           t.host.log(LogEvent.Timeout, s, t.playerId(s));
           admission.penalize(s, now);
           admission.remove(s);
@@ -72,7 +72,7 @@ export class Schedule {
       } else if (t.announced[s] === 0) this.#session.announce(s);
       if (t.input[s] !== 0 && ((now - t.inputAt[s]) | 0) > INPUT_STALE_MS) {
         t.input[s] = 0;
-        t.counters[C.StaleInputs]++;
+        t.counters[Counter.StaleInputs]++;
       }
       if (decay && t.misbehaviour[s] > 0) t.misbehaviour[s]--;
     }
@@ -93,8 +93,8 @@ export class Schedule {
     for (let s = 0; s < t.config.maxPlayers; s++) {
       if (t.active[s] === 0) continue;
       if (t.endpoints[s].count !== 0 && ((now - t.frontSince[s]) | 0) > limit) {
-        t.counters[C.Timeouts]++;
-        t.counters[C.AckStalls]++;
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.AckStalls]++;
         t.host.log(LogEvent.Timeout, s, t.playerId(s));
         this.#admission.remove(s);
       }

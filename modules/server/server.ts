@@ -18,7 +18,7 @@
 import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
 import type { Core, Host } from "../host";
-import { C, createCounters } from "../protocol/counters";
+import { Counter, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
@@ -276,11 +276,11 @@ export class Server implements Core, EntityListener, Players {
 
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
     const counters = this.counters;
-    counters[C.PacketsIn]++;
-    counters[C.BytesIn] += length;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
     if (this.#closed) return;
     if (length > MAX_PACKET) {
-      counters[C.TooLong]++;
+      counters[Counter.TooLong]++;
       return;
     }
     const t = this.#state;
@@ -334,7 +334,7 @@ export class Server implements Core, EntityListener, Players {
   disconnectPeer(address: string, port: number): boolean {
     const slot = this.#admission.find(address, port);
     if (slot < 0 || this.#closed) return false;
-    this.counters[C.Leaves]++;
+    this.counters[Counter.Leaves]++;
     this.host.log(LogEvent.Leave, slot, this.playerId(slot));
     this.#admission.remove(slot);
     if (this.#state.kickPending) this.#processKicks();
@@ -367,7 +367,7 @@ export class Server implements Core, EntityListener, Players {
   #kick(slot: number, reason: number): void {
     if (this.#state.bot[slot] !== 0) {
       // Nobody to tell: the bot leaves like a player that sent Disconnect.
-      this.counters[C.Leaves]++;
+      this.counters[Counter.Leaves]++;
       this.host.log(LogEvent.Leave, slot, this.playerId(slot));
       this.#admission.remove(slot);
       return;
@@ -383,7 +383,7 @@ export class Server implements Core, EntityListener, Players {
       if (ep.filledMessages === 0) break;
       first += ep.filledMessages;
     }
-    this.counters[C.Kicks]++;
+    this.counters[Counter.Kicks]++;
     this.host.log(LogEvent.Kick, slot, reason);
     this.#admission.remove(slot);
   }

@@ -11,7 +11,7 @@
  * A player so far behind that a new entry would overwrite one it has not taken has failed
  * to keep up, and is dropped (broadcast()). The tables are in state.ts.
  */
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { Msg, NAME_LENGTH } from "../protocol/constants";
 import { Fields, readChat, readName, readSelection, writeChat, writeId, writeName, writeSelection } from "../protocol/codec";
 import { isPrintable } from "../text";
@@ -120,11 +120,11 @@ export class Session {
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-      t.counters[C.BadChat]++;
+      t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
     if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     const chat = t.lastChat;
@@ -143,11 +143,11 @@ export class Session {
     readName(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-      t.counters[C.BadName]++;
+      t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
     if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
@@ -162,11 +162,11 @@ export class Session {
     readSelection(t.rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.a >= t.config.shipTypes || f.b >= t.config.weaponTypes) {
-      t.counters[C.BadSelection]++;
+      t.counters[Counter.BadSelection]++;
       return this.misbehave(slot);
     }
     if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     t.ship[slot] = f.a;
@@ -181,7 +181,7 @@ export class Session {
    */
   misbehave(slot: number): void {
     const t = this.#state;
-    t.counters[C.Misbehaviour]++;
+    t.counters[Counter.Misbehaviour]++;
     const now = t.now;
     if (((now - t.strikeAt[slot]) | 0) < STRIKE_WINDOW_MS) return;
     t.strikeAt[slot] = now;
@@ -192,7 +192,7 @@ export class Session {
   }
 
   #spoofed(slot: number): void {
-    this.#state.counters[C.SpoofedId]++;
+    this.#state.counters[Counter.SpoofedId]++;
     this.misbehave(slot);
   }
 
@@ -268,8 +268,8 @@ export class Session {
         continue;
       }
       // Lapped: dropped like a player that timed out (nothing is sent to it).
-      t.counters[C.Timeouts]++;
-      t.counters[C.Laggards]++;
+      t.counters[Counter.Timeouts]++;
+      t.counters[Counter.Laggards]++;
       t.host.log(LogEvent.Timeout, s, t.playerId(s));
       this.#admission!.remove(s);
     }

@@ -13,7 +13,7 @@
  */
 import type { Config } from "../config";
 import type { Host } from "../host";
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { Msg, RELIABLE_HEADER } from "../protocol/constants";
 import type { EntityTable } from "../game/entities";
 import type { Endpoint } from "../transport/endpoint";
@@ -178,7 +178,7 @@ export class ServerState {
     if (ep.count === 0) this.frontSince[to] = this.now;
     const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.leaveReserve)) ? ep.queue(type, payload) : -1;
     if (o < 0) {
-      this.counters[C.QueueOverflows]++;
+      this.counters[Counter.QueueOverflows]++;
       this.pendingKick[to] = KickReason.QueueOverflow;
       this.kickPending = true;
     }
@@ -187,8 +187,8 @@ export class ServerState {
 
   /** Send the first `length` bytes of `tx`. */
   send(length: number, address: string, port: number): void {
-    this.counters[C.PacketsOut]++;
-    this.counters[C.BytesOut] += length;
+    this.counters[Counter.PacketsOut]++;
+    this.counters[Counter.BytesOut] += length;
     this.host.send(this.tx, length, address, port);
   }
 }

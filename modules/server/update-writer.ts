@@ -14,7 +14,7 @@
  * with one native copyWithin (entries.ts): on XS that is about ten times cheaper than
  * encoding it again for each player. The tables are in state.ts.
  */
-import { C } from "../protocol/counters";
+import { Counter } from "../protocol/counters";
 import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constants";
 import { setU32 } from "../protocol/bytes";
 import { writeStats } from "../protocol/codec";
@@ -148,7 +148,7 @@ export class UpdateWriter {
         tx[o] = Msg.Stats;
         o = writeStats(tx, o + 1, t.scores, t.pings);
         unrel++;
-        counters[C.StatsSent]++;
+        counters[Counter.StatsSent]++;
       }
       let k = 0;
       if (o + 2 <= MAX_PACKET) {
@@ -160,8 +160,8 @@ export class UpdateWriter {
         k = packer.k;
         tx[numAt] = k;
         unrel++;
-        counters[C.UpdatesSent]++;
-        counters[C.UpdateEntitiesSent] += k;
+        counters[Counter.UpdatesSent]++;
+        counters[Counter.UpdateEntitiesSent] += k;
       }
       finishPacket(tx, unrel);
       t.send(o, t.address[slot], t.port[slot]);

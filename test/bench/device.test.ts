@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../harness/trace";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { deviceTrace, modulesFragment } from "../../bench/device/generate";
 import { StepRecorder } from "../../bench/device/steps";
 import { caseLabel, decodeTraceFile, defaultDeviceCase, encodeTraceFile } from "../../bench/device/tracefile";
@@ -39,9 +39,9 @@ describe("device bench", function () {
     r.warm();
     r.walk(r.windowStart, r.windowTicks, true, null, null);
     const c = r.server.counters;
-    assert.equal(c[C.PacketsOut], header.packetsOut);
-    assert.equal(c[C.BytesOut], header.bytesOut);
-    assert.equal(c[C.Kicks] + c[C.Timeouts], 0);
+    assert.equal(c[Counter.PacketsOut], header.packetsOut);
+    assert.equal(c[Counter.BytesOut], header.bytesOut);
+    assert.equal(c[Counter.Kicks] + c[Counter.Timeouts], 0);
   });
 
   it("rejects a file that is not a trace, or of another version", function () {

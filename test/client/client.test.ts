@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { CHAT_DEFAULT_RTT_MS, CHAT_MARGIN_MS, CHAT_PENDING, Client, ClientState, DISCONNECT_WAIT_MS } from "../../modules/client/client";
 import { makeConfig, type Config } from "../../modules/config";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import {
@@ -223,7 +223,7 @@ describe("client: what it sends", function () {
     let n = 0;
     while (c.chat("x".repeat(100))) n++;
     assert.equal(n, 4, "4 × 110 bytes fit 512");
-    assert.equal(c.counters[C.QueueOverflows], 1);
+    assert.equal(c.counters[Counter.QueueOverflows], 1);
   });
 });
 
@@ -382,7 +382,7 @@ describe("client: what it believes", function () {
     deliver(c, s.reliable(Msg.Remove, (b, o) => writeId(b, o, e)).packet());
     deliver(c, late);
     assert.equal(c.updatesReceived, updates);
-    assert.equal(c.counters[C.StaleUnreliable], 1);
+    assert.equal(c.counters[Counter.StaleUnreliable], 1);
     assert.equal(c.unknownEntities, 0);
   });
 

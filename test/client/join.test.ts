@@ -10,7 +10,7 @@ import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, Msg, NAME_LENGTH, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerAck, headerRel, writeHeader, writeId, writeName, writeSelection } from "../../modules/protocol/codec";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import { FakeHost } from "../helpers/fake-host";
 import { ascii } from "../helpers/bytes";
 
@@ -157,7 +157,7 @@ describe("client: joining under a chosen name", function () {
   });
 
   it("against the server: the others learn the newcomer once, with its chosen name and selection", function () {
-    const m = new Match({}, { seed: 7, delayMs: 5, jitterMs: 2 });
+    const m = new TestMatch({}, { seed: 7, delayMs: 5, jitterMs: 2 });
     const a = m.join();
     const { joined, renamed } = names(a);
     const b = m.client();

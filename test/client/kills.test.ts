@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describeKill, KillCause } from "../../modules/client/client";
 import { agreement, describeReport, measureKills, KILL_DEFAULTS } from "../../tools/kills";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 
 describe("client: kills", function () {
   it("a 60 s match of 8 hunting bots (seed 1): at least 95 % of the server's deaths named right by every bot", function () {
@@ -23,7 +23,7 @@ describe("client: kills", function () {
   });
 
   it("a ship removed because its player left is no kill", function () {
-    const m = new Match({}, { seed: 4, delayMs: 5 });
+    const m = new TestMatch({}, { seed: 4, delayMs: 5 });
     m.withGame(4, "idle", false);
     const a = m.join();
     const b = m.join();

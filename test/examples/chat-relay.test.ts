@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ChatClient, ChatRelay } from "../../examples/chat-relay/relay";
-import { C, FROM_CLIENT } from "../../modules/protocol/index";
+import { Counter, FROM_CLIENT } from "../../modules/protocol/index";
 import { Network, type LinkOptions, type MemHost } from "../../harness/link";
 import { buildEnv, findFile, missingTools, runMcconfig } from "../../tools/board/kit";
 import { checkImports, readBuild } from "../../tools/board/manifest";
@@ -133,7 +133,7 @@ describe("examples/chat-relay over a lossy link", function () {
     assertExactlyOnceInOrder(r, said);
     const n = r.net;
     assert.ok(n.lost > n.sent * 0.15 && n.duplicated > n.sent * 0.05 && n.reordered > n.sent * 0.1, `the link was hostile: sent ${n.sent} lost ${n.lost} dup ${n.duplicated} reordered ${n.reordered}`);
-    assert.ok(r.relay.counters[C.DuplicateReliable] + r.relay.counters[C.OutOfOrderReliable] > 0, "the relay saw copies and gaps, and dropped them");
+    assert.ok(r.relay.counters[Counter.DuplicateReliable] + r.relay.counters[Counter.OutOfOrderReliable] > 0, "the relay saw copies and gaps, and dropped them");
     assert.ok(r.clients.every((c) => c.endpoint.resent > 0), "every client had to resend");
   });
 
@@ -152,7 +152,7 @@ describe("examples/chat-relay over a lossy link", function () {
       assertExactlyOnceInOrder(r, said);
       assert.ok(r.net.garbage > 100, `garbage was sent: ${r.net.garbage}`);
       assert.equal(r.relayHost.slipped, 0);
-      const dropped = [C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.WrongChannel, C.WrongDirection, C.Truncated, C.UnterminatedChat, C.UnterminatedName, C.TrailingBytes];
+      const dropped = [Counter.TooShort, Counter.TooLong, Counter.BadAppId, Counter.UnknownType, Counter.WrongChannel, Counter.WrongDirection, Counter.Truncated, Counter.UnterminatedChat, Counter.UnterminatedName, Counter.TrailingBytes];
       for (const c of dropped) assert.equal(r.relay.counters[c], r.relayHost.injected[c], `counter ${c}: the relay dropped exactly the invalid datagrams injected`);
     });
   }
@@ -175,7 +175,7 @@ describe("examples/chat-relay over a lossy link", function () {
     assert.equal(r.relay.clientCount(), 2, "not before the timeout");
     r.net.run(2_000, 10);
     assert.equal(r.relay.clientCount(), 1);
-    assert.equal(r.relay.counters[C.Timeouts], 1);
+    assert.equal(r.relay.counters[Counter.Timeouts], 1);
   });
 
 });

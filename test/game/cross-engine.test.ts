@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CASE, makeScenario, recordTrace, traceWords, type CaseOptions, type Trace } from "../../harness/trace";
 import { GameCounter, type Game } from "../../modules/game/game";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { bundle } from "../../tools/xs/bundle";
 import { LWXS, runXs } from "../../tools/xs/run";
 import { hashEvery, replayHashes } from "./cross-engine-entry";
@@ -39,8 +39,8 @@ describe("game across engines", function () {
     const h = hashEvery(s.server, game, EVERY);
     for (let i = 0; i < CASE.warmSteps + CASE.steps; i++) s.step();
     recorded = h.end();
-    assert.equal(s.server.counters[C.PacketsOut], trace.traffic.packetsOut, "the rerun is the recorded run");
-    assert.equal(s.server.counters[C.BytesOut], trace.traffic.bytesOut, "the rerun is the recorded run");
+    assert.equal(s.server.counters[Counter.PacketsOut], trace.traffic.packetsOut, "the rerun is the recorded run");
+    assert.equal(s.server.counters[Counter.BytesOut], trace.traffic.bytesOut, "the rerun is the recorded run");
   });
 
   it("records a busy match whose world changes at every checkpoint", function () {

@@ -11,7 +11,7 @@ import { createGame } from "../../modules/match";
 import { getU32 } from "../../modules/protocol/bytes";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { MAX_PACKET, Msg, UPDATE_ENTRY } from "../../modules/protocol/constants";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { toWu, toWuPerSecond } from "../../modules/units";
 import { Network } from "../../harness/link";
 import { behaviourInput, ownShip } from "../../harness/behaviours";
@@ -151,8 +151,8 @@ describe("game in the server: Update plan and bandwidth", function () {
     late = m.join("hunt", true);
     m.run(3000);
     late.watch.measuring = true;
-    const b0 = m.bots.map((b) => b.client.counters[C.BytesIn]);
-    const p0 = m.bots.map((b) => b.client.counters[C.PacketsIn]);
+    const b0 = m.bots.map((b) => b.client.counters[Counter.BytesIn]);
+    const p0 = m.bots.map((b) => b.client.counters[Counter.PacketsIn]);
     const start = m.net.now;
     while (m.net.now - start < 20000) {
       m.run(100);
@@ -161,8 +161,8 @@ describe("game in the server: Update plan and bandwidth", function () {
       entitySamples++;
     }
     seconds = (m.net.now - start) / 1000;
-    bytes = m.bots.map((b, k) => (b.client.counters[C.BytesIn] - b0[k]) / seconds);
-    packets = m.bots.map((b, k) => (b.client.counters[C.PacketsIn] - p0[k]) / seconds);
+    bytes = m.bots.map((b, k) => (b.client.counters[Counter.BytesIn] - b0[k]) / seconds);
+    packets = m.bots.map((b, k) => (b.client.counters[Counter.PacketsIn] - p0[k]) / seconds);
   });
 
   it("is a real fight: shots fly, ships die and respawn, the pool fills", function () {

@@ -1,6 +1,6 @@
 /** Byte literals and counter readings for tests that speak in packets. */
 import assert from "node:assert/strict";
-import { COUNTER_NAMES, C } from "../../modules/protocol/counters";
+import { COUNTER_NAMES, Counter } from "../../modules/protocol/counters";
 
 /** Bytes from hex strings; spaces are for the reader. */
 export function hex(...parts: string[]): Uint8Array {
@@ -21,7 +21,7 @@ export function nonZero(counters: Uint32Array): Record<string, number> {
 /** The non-zero drop counters (whole packets and single messages), by name. */
 export function drops(counters: Uint32Array): Record<string, number> {
   const r: Record<string, number> = {};
-  for (let i = C.TooShort; i <= C.BadChat; i++) if (counters[i] !== 0) r[COUNTER_NAMES[i]] = counters[i];
+  for (let i = Counter.TooShort; i <= Counter.BadChat; i++) if (counters[i] !== 0) r[COUNTER_NAMES[i]] = counters[i];
   return r;
 }
 

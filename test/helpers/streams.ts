@@ -2,13 +2,13 @@
  * The reliable streams a server sends: every reliable message it puts on the wire, by the
  * port it goes to, as seqno → "type:first u32 of the payload". A resend carries the same
  * bytes as the first copy; `changed` counts any that did not. Tests compare what each
- * client processed (harness/match.ts `Recorder`) against it.
+ * client processed (harness/match.ts `MessageLog`) against it.
  */
 import { getU32 } from "../../modules/protocol/bytes";
 import { FROM_SERVER, Msg, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { createCounters } from "../../modules/protocol/counters";
 import { headerRel, MAX_MESSAGES, validatePacket } from "../../modules/protocol/codec";
-import type { Recorder } from "../../harness/match";
+import type { MessageLog } from "../../harness/match";
 import type { MemHost } from "../../harness/link";
 
 /** "type:id" of a reliable message whose payload is at `o`. */
@@ -68,7 +68,7 @@ export class SentStreams {
    * 0, 1, 2, … (nothing skipped, nothing twice), and each message must be the one sent
    * under that seqno, except at the seqnos in `excused`. Returns the problems found.
    */
-  check(port: number, r: Recorder, excused: ReadonlySet<number> = new Set()): string[] {
+  check(port: number, r: MessageLog, excused: ReadonlySet<number> = new Set()): string[] {
     const stream = this.byPort.get(port) ?? new Map<number, string>();
     const problems: string[] = [];
     for (let k = 0; k < r.seqs.length; k++) {

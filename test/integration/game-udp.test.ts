@@ -11,7 +11,7 @@ import { createServer } from "../../modules/server/server";
 import { ClientState, createClient, type Client } from "../../modules/client/client";
 import { GameCounter } from "../../modules/game/game";
 import { createGame } from "../../modules/match";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { behaviourInput, ownShip } from "../../harness/behaviours";
 
 class Clock {
@@ -119,7 +119,7 @@ describe("game over loopback UDP", function () {
         assert.ok(travelled[k] > 1000, `bot ${k} moved ${travelled[k]} wu`);
         assert.equal(c.weapon[c.selfSlot], 2, "the selection was broadcast");
       }
-      assert.equal(server.counters[C.BadSelection], 0);
+      assert.equal(server.counters[Counter.BadSelection], 0);
       for (const c of bots) c.disconnect();
       for (let t = 0; t < 50 && bots.some((c) => c.state === ClientState.Disconnecting); t++) {
         clock.now += 10;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { createServer } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { NodeHost } from "../../hosts/node/host";
 import { chatPayload, chatText, idOf, packet, RawPeer, T, type Target } from "../conformance/peer";
 
@@ -86,8 +86,8 @@ describe("integration: a staller on loopback UDP", function () {
       assert.ok(oldestAt > 0, "the staller had an unacknowledged message");
       assert.ok(droppedAt > 0, "the staller was dropped");
       assert.ok(droppedAt - oldestAt <= timeoutMs + 100, `dropped ${droppedAt - oldestAt} ms after its oldest unacknowledged message`);
-      assert.equal(server.counters[C.AckStalls], 1);
-      assert.equal(server.counters[C.Refused], 0);
+      assert.equal(server.counters[Counter.AckStalls], 1);
+      assert.equal(server.counters[Counter.Refused], 0);
       // Every line of both, once, in order, at both.
       await sleep(500);
       a.acknowledge();
@@ -101,7 +101,7 @@ describe("integration: a staller on loopback UDP", function () {
         assert.deepEqual(fromB, Array.from({ length: lines.b }, (_, k) => `b line ${k}`));
         assert.ok(got.every((m) => idOf(m) === a.selfId || idOf(m) === b.selfId));
       }
-      assert.equal(server.counters[C.HandshakeTimeouts], 0);
+      assert.equal(server.counters[Counter.HandshakeTimeouts], 0);
       for (const p of peers) assert.deepEqual(p.errors, []);
     } finally {
       for (const p of peers) p.close();

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { createServer } from "../../modules/server/server";
-import { C, DROP_FIRST } from "../../modules/protocol/counters";
+import { Counter, DROP_FIRST } from "../../modules/protocol/counters";
 import { NodeHost } from "../../hosts/node/host";
 import { runBots } from "../../tools/botlib";
 
@@ -24,13 +24,13 @@ describe("integration: Node host on loopback UDP", function () {
       assert.ok(s.statsPerSecond >= 1.5 && s.statsPerSecond <= 2.5, `Stats ${s.statsPerSecond}/s`);
       assert.equal(s.disconnectedCleanly, 8);
       assert.equal(server.playerCount(), 0);
-      assert.equal(server.counters[C.Leaves], 8);
+      assert.equal(server.counters[Counter.Leaves], 8);
       // Packets a bot sent after its Disconnect went out arrive from a player that just left:
       // counted as such (afterLeave), not as a stranger's. Duplicates are resends crossing
       // acks in flight: harmless, not counted as loss.
-      for (let i: number = DROP_FIRST; i <= C.BadChat; i++)
-        if (i !== C.DuplicateReliable) assert.equal(server.counters[i], 0, `drop counter ${i}`);
-      assert.ok(server.counters[C.AfterLeave] <= 8 * 4);
+      for (let i: number = DROP_FIRST; i <= Counter.BadChat; i++)
+        if (i !== Counter.DuplicateReliable) assert.equal(server.counters[i], 0, `drop counter ${i}`);
+      assert.ok(server.counters[Counter.AfterLeave] <= 8 * 4);
     } finally {
       await host.close();
     }

@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { makeConfig } from "../../modules/config";
 import { ClientState } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { MAX_PLAYERS, Msg } from "../../modules/protocol/constants";
 import { Kind, kindOf } from "../../modules/game/templates";
 import { bytesToAscii } from "../../modules/text";
 import { serve, type Served } from "../../hosts/node/serve";
-import { CloseCode, W, WS_PORT_BASE, type PageFile } from "../../hosts/node/web";
+import { CloseCode, WebCounter, WS_PORT_BASE, type PageFile } from "../../hosts/node/web";
 import { closeOf, connected, openSocket, sleep, udpPlayer, waitFor, wsPlayer, type WsPlayer } from "./players";
 
 /** A tiny stand-in page: these tests are about the socket, not the bundle. */
@@ -63,7 +63,7 @@ describe("integration: WebSocket players on the Node host", function () {
     assert.match(await res.text(), /lwar/);
     assert.equal((await fetch(`http://127.0.0.1:${s.http!.port}/nothing`)).status, 404);
     await assert.rejects(openSocket(`ws://127.0.0.1:${s.http!.port}/other`), /404/);
-    assert.equal(s.web!.counters[W.UpgradesRefused], 1);
+    assert.equal(s.web!.counters[WebCounter.UpgradesRefused], 1);
   });
 
   it("a WebSocket player is a peer like any other: ws: address, a port above 65535, Join in the log", async function () {
@@ -71,7 +71,7 @@ describe("integration: WebSocket players on the Node host", function () {
     const slot = p.client.selfSlot;
     assert.equal(s.server.address[slot], "ws:127.0.0.1");
     assert.ok(s.server.port[slot] > WS_PORT_BASE);
-    assert.equal(s.server.counters[C.Joins], 1);
+    assert.equal(s.server.counters[Counter.Joins], 1);
     assert.equal(s.web!.open, 1);
     await waitFor(() => p.client.updatesReceived >= 5, 3000, "Updates");
   });
@@ -79,10 +79,10 @@ describe("integration: WebSocket players on the Node host", function () {
   it("a malformed binary message is dropped and counted like a bad datagram, and strikes nobody", async function () {
     const p = await player();
     const slot = p.client.selfSlot;
-    const before = s.server.counters[C.PacketsIn];
+    const before = s.server.counters[Counter.PacketsIn];
     p.socket.send(TRUNCATED);
-    await waitFor(() => s.server.counters[C.Truncated] === 1, 2000, "the truncated packet to be counted");
-    assert.ok(s.server.counters[C.PacketsIn] > before);
+    await waitFor(() => s.server.counters[Counter.Truncated] === 1, 2000, "the truncated packet to be counted");
+    assert.ok(s.server.counters[Counter.PacketsIn] > before);
     // Only a packet that passes validation can count against a player (docs/protocol.md, "Strikes").
     assert.equal(s.server.misbehaviour[slot], 0);
     assert.equal(p.socket.readyState, WebSocket.OPEN);
@@ -93,8 +93,8 @@ describe("integration: WebSocket players on the Node host", function () {
     const k = await socket();
     k.send("hello");
     k.send(new TextDecoder("latin1").decode(CONNECT)); // a valid packet's bytes, but as text
-    await waitFor(() => s.web!.counters[W.TextDropped] === 2, 2000, "two text messages to be counted");
-    assert.equal(s.server.counters[C.PacketsIn], 0);
+    await waitFor(() => s.web!.counters[WebCounter.TextDropped] === 2, 2000, "two text messages to be counted");
+    assert.equal(s.server.counters[Counter.PacketsIn], 0);
     assert.equal(s.server.playerCount(), 0);
     assert.equal(k.readyState, WebSocket.OPEN);
   });
@@ -103,17 +103,17 @@ describe("integration: WebSocket players on the Node host", function () {
     const k = await socket();
     k.send(CONNECT.subarray(0, 10), { binary: true, fin: false });
     k.send(CONNECT.subarray(10), { binary: true, fin: true });
-    await waitFor(() => s.web!.counters[W.FragmentedDropped] === 1, 2000, "the fragmented message to be counted");
-    assert.equal(s.server.counters[C.PacketsIn], 0);
+    await waitFor(() => s.web!.counters[WebCounter.FragmentedDropped] === 1, 2000, "the fragmented message to be counted");
+    assert.equal(s.server.counters[Counter.PacketsIn], 0);
     assert.equal(s.server.playerCount(), 0);
     // A ping between two fragments: still one fragmented message, and the tracker stays in step.
     k.send(CONNECT.subarray(0, 4), { binary: true, fin: false });
     k.ping();
     k.send(CONNECT.subarray(4), { binary: true, fin: true });
-    await waitFor(() => s.web!.counters[W.FragmentedDropped] === 2, 2000, "the second fragmented message");
+    await waitFor(() => s.web!.counters[WebCounter.FragmentedDropped] === 2, 2000, "the second fragmented message");
     k.send(CONNECT);
     await waitFor(() => s.server.playerCount() === 1, 2000, "the whole Connect to admit the peer");
-    assert.equal(s.server.counters[C.PacketsIn], 1);
+    assert.equal(s.server.counters[Counter.PacketsIn], 1);
   });
 
   it("a message over 512 bytes is dropped and counted (tooLong); the connection stays", async function () {
@@ -121,8 +121,8 @@ describe("integration: WebSocket players on the Node host", function () {
     const big = new Uint8Array(513);
     big.set(CONNECT);
     k.send(big);
-    await waitFor(() => s.server.counters[C.TooLong] === 1, 2000, "tooLong");
-    assert.equal(s.server.counters[C.PacketsIn], 1);
+    await waitFor(() => s.server.counters[Counter.TooLong] === 1, 2000, "tooLong");
+    assert.equal(s.server.counters[Counter.PacketsIn], 1);
     assert.equal(s.server.playerCount(), 0);
     k.send(CONNECT);
     await waitFor(() => s.server.playerCount() === 1, 2000, "the Connect after it to be read");
@@ -133,8 +133,8 @@ describe("integration: WebSocket players on the Node host", function () {
     const closed = closeOf(k);
     k.send(new Uint8Array(65537));
     assert.equal(await closed, 1009);
-    await waitFor(() => s.web!.counters[W.ProtocolErrors] === 1, 2000, "the protocol error");
-    assert.equal(s.server.counters[C.PacketsIn], 0);
+    await waitFor(() => s.web!.counters[WebCounter.ProtocolErrors] === 1, 2000, "the protocol error");
+    assert.equal(s.server.counters[Counter.PacketsIn], 0);
   });
 
   it("a connection closed mid-match is a Disconnect: the others get Leave and lose its ship", async function () {
@@ -149,8 +149,8 @@ describe("integration: WebSocket players on the Node host", function () {
     await waitFor(() => shipOf(b, aId) >= 0, 3000, "b to see a's ship");
     a.socket.close();
     await waitFor(() => s.server.playerCount() === 1, 2000, "the server to free a's slot");
-    assert.equal(s.server.counters[C.Leaves], 1);
-    assert.equal(s.server.counters[C.Timeouts], 0);
+    assert.equal(s.server.counters[Counter.Leaves], 1);
+    assert.equal(s.server.counters[Counter.Timeouts], 0);
     await waitFor(() => b.client.present[a.client.selfSlot] === 0 && shipOf(b, aId) < 0, 2000, "b to get Leave and Remove");
     assert.ok(b.world.lines.some((l) => l.slot < 0 && / left$/.test(l.text)), "b's page shows the leave");
   });
@@ -161,7 +161,7 @@ describe("integration: WebSocket players on the Node host", function () {
     const { code } = await p.closed;
     assert.equal(code, CloseCode.Left);
     assert.equal(p.client.state, ClientState.Closed);
-    assert.equal(s.server.counters[C.Leaves], 1);
+    assert.equal(s.server.counters[Counter.Leaves], 1);
   });
 
   it("100 connections at once: the free slots become players, the rest get Reject(1) and are closed", async function () {
@@ -185,8 +185,8 @@ describe("integration: WebSocket players on the Node host", function () {
       const codes = await Promise.all(rejected.map((p) => p.closed));
       for (const c of codes) assert.deepEqual(c, { code: CloseCode.Rejected + 1, reason: "server full" });
       assert.equal(s.server.playerCount(), MAX_PLAYERS);
-      assert.equal(s.server.counters[C.Rejects], rejected.length);
-      assert.equal(s.web!.counters[W.RejectCloses], rejected.length);
+      assert.equal(s.server.counters[Counter.Rejects], rejected.length);
+      assert.equal(s.web!.counters[WebCounter.RejectCloses], rejected.length);
       await waitFor(() => s.web!.open === admitted.length, 3000, "the rejected sockets to be gone");
       for (const p of admitted) assert.equal(p.socket.readyState, WebSocket.OPEN);
     } finally {

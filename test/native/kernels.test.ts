@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions } from "../../harness/trace";
 import { Binding } from "../../modules/native";
-import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
+import { Counter, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { GAME_COUNTER_NAMES } from "../../modules/game/game";
 import { bundle } from "../../tools/xs/bundle";
 import { LWXS, runXs } from "../../tools/xs/run";
@@ -109,7 +109,7 @@ describe("native loops", function () {
     const count = 20000;
     const { hash: node, counters } = receiveStorm(seed, count, null);
     // The storm reached every way such a packet can go.
-    for (const c of [C.StaleUnreliable, C.FutureTimestamp, C.BadAck, C.UnknownPeer, C.TooShort, C.Truncated, C.BadAppId])
+    for (const c of [Counter.StaleUnreliable, Counter.FutureTimestamp, Counter.BadAck, Counter.UnknownPeer, Counter.TooShort, Counter.Truncated, Counter.BadAppId])
       assert.ok(counters[c] > 10, `${COUNTER_NAMES[c]} ${counters[c]}: the storm must reach it`);
     const run = async (mode: string): Promise<number> => Number(await xsLine(ENTRY, [], ["receive", String(seed), String(count), mode], "receive"));
     assert.equal(await run("js"), node, "XS running the JavaScript counts and reads what Node does");

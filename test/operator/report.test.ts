@@ -7,18 +7,18 @@ import assert from "node:assert/strict";
 import type { Client } from "../../modules/client/client";
 import type { Game } from "../../modules/game/game";
 import { GameCounter } from "../../modules/game/game";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { Reporter, type LogRecord } from "../../modules/report";
 import { deathValue, LogEvent } from "../../modules/server/events";
 import { TickCost } from "../../modules/tickcost";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
+import { TestMatch, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 
 const NAMES = ["Ana", "Bo", "Cy", "Di"];
 const KILL = /^kill    '(Ana|Bo|Cy|Di)' → '(Ana|Bo|Cy|Di)' \((pulse|cannon|torpedo|ram)\)$/;
 const DEATH = /^death   '(Ana|Bo|Cy|Di)' \((own )?(sun|small planet|planet|gas giant|pulse|cannon|torpedo|ram)\)$/;
 
 interface Fight {
-  m: Match;
+  m: TestMatch;
   game: Game;
   report: Reporter;
   lines: LogRecord[];
@@ -28,7 +28,7 @@ interface Fight {
 
 /** Four named hunters that fire, their server's log going through a Reporter. */
 function fight(): Fight {
-  const m = new Match({ maxPlayers: 4 });
+  const m = new TestMatch({ maxPlayers: 4 });
   const game = m.withGame(7, "hunt", true);
   const cost = new TickCost(10, "test");
   const report = new Reporter({
@@ -126,8 +126,8 @@ describe("operator report in a match", function () {
     // Three bytes: tooShort.
     raw.send(Uint8Array.from([1, 2, 3]), 3, SERVER_ADDRESS, SERVER_PORT);
     m.run(100);
-    assert.ok(m.server.counters[C.UnknownPeer] >= 1);
-    assert.equal(m.server.counters[C.TooShort], 1);
+    assert.ok(m.server.counters[Counter.UnknownPeer] >= 1);
+    assert.equal(m.server.counters[Counter.TooShort], 1);
     const status = report.status();
     assert.doesNotMatch(status.text, /unknownPeer|duplicateReliable|staleUnreliable/);
     assert.match(status.text, /\| total drops tooShort=1$/);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { makeConfig } from "../../modules/config";
 import { GameCounter } from "../../modules/game/game";
 import type { LogRecord } from "../../modules/report";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { LogEvent } from "../../modules/server/events";
 import { EndReason, Rec, RecordingReader } from "../../modules/recording/format";
 import { hex, Replayer, stateHash } from "../../modules/recording/replay";
@@ -107,7 +107,7 @@ describe("flight recorder", function () {
       assert.equal(events.filter((e) => e === LogEvent.Join).length, 8);
       assert.equal(events.filter((e) => e === LogEvent.Leave).length, 4);
       assert.equal(events.filter((e) => e === LogEvent.Death).length, kills, "every death the server saw");
-      assert.equal(r.server.counters[C.Joins], 8);
+      assert.equal(r.server.counters[Counter.Joins], 8);
     });
 
     it("replays on XS (lwxs) to the same hash", async function () {
@@ -149,6 +149,6 @@ describe("flight recorder", function () {
     r.run(false);
     assert.equal(r.reader.reason, EndReason.SizeLimit);
     assert.equal(r.diverged, false, r.divergence);
-    assert.equal(r.server.counters[C.Joins], 4);
+    assert.equal(r.server.counters[Counter.Joins], 4);
   });
 });

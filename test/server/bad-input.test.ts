@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { FROM_SERVER, Msg, NAME_LENGTH } from "../../modules/protocol/constants";
 import { getU32 } from "../../modules/protocol/bytes";
-import { C, createCounters } from "../../modules/protocol/counters";
+import { Counter, createCounters } from "../../modules/protocol/counters";
 import { INPUT_FORWARD, INPUT_LEFT, INPUT_SHOOTING, headerRel, headerUnrel, validatePacket } from "../../modules/protocol/codec";
 import { Server } from "../../modules/server/server";
 import { makeConfig, type Config } from "../../modules/config";
@@ -73,8 +73,8 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     assert.equal(s.playerCount(), 1);
     assert.equal(host.sent.length, 1);
     assert.deepEqual(host.sent[0], { bytes: hex("f27087c5 ffffffff 000009c4 00 01", "cc 01"), address: B, port: PORT });
-    assert.equal(s.counters[C.Rejects], 1);
-    assert.equal(s.counters[C.Joins], 1);
+    assert.equal(s.counters[Counter.Rejects], 1);
+    assert.equal(s.counters[Counter.Joins], 1);
   });
 
   it("unknownPeer: Input from an address that never connected", () => {
@@ -118,7 +118,7 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     s.receive(CONNECT, CONNECT.length, A, PORT);
     s.receive(CONNECT, CONNECT.length, A, PORT);
     assert.equal(s.playerCount(), 1);
-    assert.equal(s.counters[C.Joins], 1);
+    assert.equal(s.counters[Counter.Joins], 1);
     assert.deepEqual(drops(s.counters), { duplicateReliable: 1 });
   });
 
@@ -128,7 +128,7 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010001 686900"); // A claims B's id
     s.receive(p, p.length, A, PORT);
     assert.deepEqual(drops(s.counters), { spoofedId: 1 });
-    assert.equal(s.counters[C.Misbehaviour], 1);
+    assert.equal(s.counters[Counter.Misbehaviour], 1);
     assert.equal(s.misbehaviour[0], 1);
     assert.equal(s.endpoints[0].lastProcessed, 1, "the message is consumed, so the client stops resending it");
     assert.deepEqual(snapshot(s, 1), before);
@@ -144,7 +144,7 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     );
     s.receive(p, p.length, A, PORT);
     assert.deepEqual(drops(s.counters), { spoofedId: 2 });
-    assert.equal(s.counters[C.Misbehaviour], 2);
+    assert.equal(s.counters[Counter.Misbehaviour], 2);
     assert.equal(s.misbehaviour[0], 1, "two strikes in one window count once");
     assert.deepEqual(snapshot(s, 1), before);
   });
@@ -278,7 +278,7 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     // About 15 net strikes at +1 per 300 ms and -1 per second: some 21 spoofs.
     assert.ok(windows >= 18 && windows <= 26, `kicked after ${windows} spoofs 300 ms apart`);
     assert.equal(s.active[1], 1);
-    assert.equal(s.counters[C.Kicks], 1);
+    assert.equal(s.counters[Counter.Kicks], 1);
     const last = host.sent[host.sent.length - 1];
     assert.equal(last.address, A);
     assert.equal(validatePacket(last.bytes, last.bytes.length, FROM_SERVER, createCounters()), true);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { ClientState, type Client } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { NAME_LENGTH } from "../../modules/protocol/constants";
 import { BOT_FILL_MS } from "../../modules/server/server";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 
 function name(c: Client, slot: number): string {
   return bytesToAscii(c.names, slot * NAME_LENGTH, c.nameLength[slot]);
@@ -19,12 +19,12 @@ function roster(c: Client): string[] {
 
 describe("server bots", function () {
   it("fill empty slots up to config.bots, named '<star> [bot]', and a human sees them join", function () {
-    const m = new Match({ maxPlayers: 4, bots: 3 });
+    const m = new TestMatch({ maxPlayers: 4, bots: 3 });
     m.withGame(7, null);
     m.run(BOT_FILL_MS + 100);
     assert.equal(m.server.botCount(), 3);
     assert.equal(m.server.playerCount(), 3);
-    assert.equal(m.server.counters[C.BotJoins], 3);
+    assert.equal(m.server.counters[Counter.BotJoins], 3);
     const a = m.join();
     assert.equal(a.state, ClientState.Connected);
     m.run(500);
@@ -33,19 +33,19 @@ describe("server bots", function () {
   });
 
   it("give their slot up to a human who finds the server full, and come back when the human leaves", function () {
-    const m = new Match({ maxPlayers: 2, bots: 2 });
+    const m = new TestMatch({ maxPlayers: 2, bots: 2 });
     m.withGame(7, null);
     m.run(BOT_FILL_MS + 100);
     assert.equal(m.server.botCount(), 2);
     const a = m.join();
     assert.equal(a.state, ClientState.Connected);
     assert.equal(m.server.botCount(), 1);
-    assert.equal(m.server.counters[C.BotsReplaced], 1);
-    assert.equal(m.server.counters[C.Rejects], 0);
+    assert.equal(m.server.counters[Counter.BotsReplaced], 1);
+    assert.equal(m.server.counters[Counter.Rejects], 0);
     const b = m.join();
     assert.equal(b.state, ClientState.Connected);
     assert.equal(m.server.botCount(), 0);
-    assert.equal(m.server.counters[C.BotsReplaced], 2);
+    assert.equal(m.server.counters[Counter.BotsReplaced], 2);
     m.run(300);
     // The humans saw the bots leave.
     assert.equal(roster(a).some((n) => n.endsWith("[bot]")), false);
@@ -56,7 +56,7 @@ describe("server bots", function () {
   });
 
   it("are never sent a datagram", function () {
-    const m = new Match({ maxPlayers: 4, bots: 2 });
+    const m = new TestMatch({ maxPlayers: 4, bots: 2 });
     m.withGame(3, "hunt", false);
     const sent: number[] = [];
     const host = m.serverHost;
@@ -74,7 +74,7 @@ describe("server bots", function () {
 
   it("a match of 1 human and 3 bots runs 60 s with kills, and the human stays in it", function () {
     this.timeout(120000);
-    const m = new Match({ maxPlayers: 4, bots: 3 });
+    const m = new TestMatch({ maxPlayers: 4, bots: 3 });
     const game = m.withGame(11, "hunt", false);
     let deaths = 0;
     let byBots = 0;
@@ -88,7 +88,7 @@ describe("server bots", function () {
     assert.equal(a.state, ClientState.Connected);
     assert.equal(m.server.botCount(), 3);
     assert.ok(byBots >= 3, `bots destroyed ${byBots} ships in 60 s (of ${deaths} deaths)`);
-    assert.equal(m.server.counters[C.Timeouts], 0);
-    assert.equal(m.server.counters[C.Kicks], 0);
+    assert.equal(m.server.counters[Counter.Timeouts], 0);
+    assert.equal(m.server.counters[Counter.Kicks], 0);
   });
 });

@@ -7,19 +7,19 @@
  */
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
 import { HANDSHAKE_MS } from "../../modules/server/schedule";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import { hex } from "../helpers/bytes";
 
 const CONNECT = hex("f27087c5 ffffffff 00000000 01 00", "00000000 65");
 const CONNECT_DISCONNECT = hex("f27087c5 ffffffff 00000000 02 00", "00000000 65", "00000001 66");
 
 /** A match with the game and `players` hunting players, all connected and announced. */
-function busy(players: number, seed: number): Match {
-  const m = new Match({}, { seed, delayMs: 2, jitterMs: 3 });
+function busy(players: number, seed: number): TestMatch {
+  const m = new TestMatch({}, { seed, delayMs: 2, jitterMs: 3 });
   m.withGame(seed, "hunt", true);
   for (let k = 0; k < players; k++) m.client().connect();
   assert.ok(m.until(() => m.clients.every((c) => c.state === ClientState.Connected && c.playerCount() === players), 5000), "everyone in");
@@ -28,7 +28,7 @@ function busy(players: number, seed: number): Match {
 }
 
 /** Update ticks per second of each player over `ms` of play; `each(t)` runs before every 10 ms step. */
-function rates(m: Match, ms: number, each?: (t: number) => void): number[] {
+function rates(m: TestMatch, ms: number, each?: (t: number) => void): number[] {
   const before = m.recorders.map((r) => r.updateTicks);
   const start = m.net.now;
   while (m.net.now - start < ms) {
@@ -43,16 +43,16 @@ function assertRatesHeld(base: number[], burst: number[], players: number): void
     assert.ok(Math.abs(burst[k] - base[k]) <= 0.1 * base[k], `player ${k}: ${burst[k].toFixed(2)} update ticks/s during the burst, ${base[k].toFixed(2)} before`);
 }
 
-function assertNobodyLost(m: Match, players: number): void {
+function assertNobodyLost(m: TestMatch, players: number): void {
   const s = m.server.counters;
-  assert.equal(s[C.Kicks], 0, "kicks");
-  assert.equal(s[C.QueueOverflows], 0, "queue overflows");
-  assert.equal(s[C.Timeouts], 0, "timeouts");
+  assert.equal(s[Counter.Kicks], 0, "kicks");
+  assert.equal(s[Counter.QueueOverflows], 0, "queue overflows");
+  assert.equal(s[Counter.Timeouts], 0, "timeouts");
   for (let k = 0; k < players; k++) assert.equal(m.clients[k].state, ClientState.Connected, `player ${k}`);
 }
 
 /** `n` datagrams from fresh ports of one address, straight into the server between two ticks. */
-function burst(m: Match, bytes: Uint8Array, n: number, firstPort: number): void {
+function burst(m: TestMatch, bytes: Uint8Array, n: number, firstPort: number): void {
   for (let i = 0; i < n; i++) m.server.receive(bytes, bytes.length, "mem:burst", firstPort + i);
 }
 
@@ -62,22 +62,22 @@ describe("nobody pays for someone else's traffic", function () {
   it("a full server: 300 Connect+Disconnect and 300 Connect datagrams from fresh ports in one tick are rejected, and cost the 8 players nothing", function () {
     const m = busy(8, 31);
     const base = rates(m, 3000);
-    const joins = m.server.counters[C.Joins];
+    const joins = m.server.counters[Counter.Joins];
     const during = rates(m, 3000, (t) => {
       if (t === 0) burst(m, CONNECT_DISCONNECT, 300, 20000);
       if (t === 1000) burst(m, CONNECT, 300, 30000);
     });
     assertRatesHeld(base, during, 8);
     assertNobodyLost(m, 8);
-    assert.equal(m.server.counters[C.Rejects], 600);
-    assert.equal(m.server.counters[C.Joins], joins);
+    assert.equal(m.server.counters[Counter.Rejects], 600);
+    assert.equal(m.server.counters[Counter.Joins], joins);
     for (const r of m.recorders) assert.equal(r.count(Msg.Join), 8);
   });
 
   it("two free slots: of 300 Connect+Disconnect from fresh ports in one tick, a bucket's worth come and go unseen, the rest wait; of 300 Connects two hold a slot until the handshake time", function () {
     const m = busy(6, 32);
     const base = rates(m, 3000);
-    const joins = m.server.counters[C.Joins];
+    const joins = m.server.counters[Counter.Joins];
     const during = rates(m, 3000, (t) => {
       if (t === 0) {
         burst(m, CONNECT_DISCONNECT, 300, 20000);
@@ -96,11 +96,11 @@ describe("nobody pays for someone else's traffic", function () {
     // The admission bucket (maxPlayers tokens, one back every 250 ms) was full: 8 came and
     // went, 292 found it empty and were dropped (a real client resends its Connect). By the
     // second burst two tokens were back: two took the free slots, the rest were rejected.
-    assert.equal(s[C.Joins] - joins, 8 + 2);
-    assert.equal(s[C.Leaves], 8);
-    assert.equal(s[C.AdmissionsDeferred], 292);
-    assert.equal(s[C.Rejects], 298);
-    assert.equal(s[C.HandshakeTimeouts], 2, "the two that never acknowledged their Join are gone");
+    assert.equal(s[Counter.Joins] - joins, 8 + 2);
+    assert.equal(s[Counter.Leaves], 8);
+    assert.equal(s[Counter.AdmissionsDeferred], 292);
+    assert.equal(s[Counter.Rejects], 298);
+    assert.equal(s[Counter.HandshakeTimeouts], 2, "the two that never acknowledged their Join are gone");
     assert.equal(m.server.playerCount(), 6);
     // None of them was ever announced: the players heard of nobody.
     for (const r of m.recorders) {
@@ -167,15 +167,15 @@ describe("nobody pays for someone else's traffic", function () {
     assertNobodyLost(m, 6);
     const s = m.server.counters;
     // Admissions run at their rate (a full bucket, then four a second); the rest wait.
-    assert.ok(s[C.Leaves] >= 15 && s[C.Leaves] <= 8 + 3 * 4 + 1, `${s[C.Leaves]} came and went`);
-    assert.ok(s[C.AdmissionsDeferred] > 500, `${s[C.AdmissionsDeferred]} deferred`);
+    assert.ok(s[Counter.Leaves] >= 15 && s[Counter.Leaves] <= 8 + 3 * 4 + 1, `${s[Counter.Leaves]} came and went`);
+    assert.ok(s[Counter.AdmissionsDeferred] > 500, `${s[Counter.AdmissionsDeferred]} deferred`);
     // What the churn costs a steady player is its announcements: Join, Name, Selection and
     // Leave of each churner admitted, a few hundred bytes in all. (Entities per second are
     // no measure here: with the game on they move by a quarter between two quiet windows.)
     for (let k = 0; k < 6; k++) {
       const r = m.recorders[k];
       const about = r.count(Msg.Join) - 6 + r.count(Msg.Leave);
-      assert.ok(about <= 2 * s[C.Leaves] + 4, `player ${k}: ${about} Joins and Leaves for ${s[C.Leaves]} churners`);
+      assert.ok(about <= 2 * s[Counter.Leaves] + 4, `player ${k}: ${about} Joins and Leaves for ${s[Counter.Leaves]} churners`);
       assert.ok(duringEntries[k] > 0 && baseEntries[k] > 0);
     }
   });
@@ -193,8 +193,8 @@ describe("nobody pays for someone else's traffic", function () {
     m.run(1000);
     assertNobodyLost(m, 8);
     const s = m.server.counters;
-    assert.ok(s[C.Refused] > 0, "chats too close together were refused");
-    const accepted = 30 - s[C.Refused];
+    assert.ok(s[Counter.Refused] > 0, "chats too close together were refused");
+    const accepted = 30 - s[Counter.Refused];
     for (const r of m.recorders) assert.equal(r.count(Msg.Chat, m.clients[0].selfId), accepted);
   });
 
@@ -209,7 +209,7 @@ describe("nobody pays for someone else's traffic", function () {
     assertRatesHeld(base, during, 8);
     m.run(1500);
     assertNobodyLost(m, 8);
-    assert.ok(m.server.counters[C.Refused] > 1000, `${m.server.counters[C.Refused]} refused`);
+    assert.ok(m.server.counters[Counter.Refused] > 1000, `${m.server.counters[Counter.Refused]} refused`);
     const names: string[] = [];
     for (let s = 0; s < 8; s++) names.push(bytesToAscii(m.server.names, s * NAME_LENGTH, m.server.nameLength[s]));
     assert.equal(new Set(names.map((x) => x.toLowerCase())).size, 8, `unique: ${names.join(", ")}`);
@@ -224,7 +224,7 @@ describe("nobody pays for someone else's traffic", function () {
     const during = rates(m, 2000, () => burst(m, CONNECT, 50, (port += 50) - 50));
     assertRatesHeld(base, during, 8);
     assertNobodyLost(m, 8);
-    assert.equal(m.server.counters[C.Rejects], 10_000);
+    assert.equal(m.server.counters[Counter.Rejects], 10_000);
     for (const r of m.recorders) assert.equal(r.count(Msg.Join), 8);
   });
 });

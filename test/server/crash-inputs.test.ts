@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { MAX_PACKET, Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
 import { setU32 } from "../../modules/protocol/bytes";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
@@ -17,7 +17,7 @@ import { Server } from "../../modules/server/server";
 import { makeConfig } from "../../modules/config";
 import { bytesToAscii } from "../../modules/text";
 import { fromWu } from "../../modules/units";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import { SentStreams } from "../helpers/streams";
 import { drops, hex } from "../helpers/bytes";
 import { FakeHost } from "../helpers/fake-host";
@@ -37,8 +37,8 @@ describe("the C server's crash inputs: a reliable seqno 0 in an established sess
     host.t = 300;
     s.receive(chats, chats.length, A, PORT);
     assert.equal(s.endpoints[0].lastProcessed, 2);
-    assert.equal(s.counters[C.Refused], 0, "two chats at once are within the flood burst");
-    assert.equal(s.counters[C.ReliableReceived], 3);
+    assert.equal(s.counters[Counter.Refused], 0, "two chats at once are within the flood burst");
+    assert.equal(s.counters[Counter.ReliableReceived], 3);
     return { s, host };
   }
 
@@ -57,7 +57,7 @@ describe("the C server's crash inputs: a reliable seqno 0 in an established sess
       s.receive(p, p.length, A, PORT);
       assert.deepEqual(drops(s.counters), { duplicateReliable: 1 });
       assert.equal(s.playerCount(), 1, "still there");
-      assert.equal(s.counters[C.Joins], 1);
+      assert.equal(s.counters[Counter.Joins], 1);
       assert.equal(s.endpoints[0].lastProcessed, 2);
       assert.deepEqual({ name: Array.from(s.names.subarray(0, NAME_LENGTH)), ship: s.ship[0], chat: s.lastChatLength, queued: s.endpoints[0].count }, before);
     });
@@ -89,7 +89,7 @@ describe("the C server's crash inputs: answers that would overflow 512 bytes", f
 
   it("8 players with 31-character names chat 127 characters at once, over and over, while the pool is full; one of them is kicked with a full queue", function () {
     // No jitter: the kick's flush is sent once, and a client takes it only in order.
-    const m = new Match({ misbehaviourLimit: 2 }, { seed: 12, delayMs: 2 });
+    const m = new TestMatch({ misbehaviourLimit: 2 }, { seed: 12, delayMs: 2 });
     const sent = new SentStreams(m.serverHost);
     const e = m.server.entities;
     for (let i = 0; e.add(4, NO_PLAYER, fromWu((i % 16) * 100), fromWu((i >> 4) * 100)) >= 0; i++);
@@ -144,16 +144,16 @@ describe("the C server's crash inputs: answers that would overflow 512 bytes", f
       m.server.receive(spoof, spoof.length, m.hosts[7].address, m.hosts[7].port);
       m.run(300);
     }
-    assert.equal(m.server.counters[C.Kicks], 1);
+    assert.equal(m.server.counters[Counter.Kicks], 1);
     assert.ok(m.until(() => m.server.endpoints.every((ep, s) => m.server.active[s] === 0 || ep.count === 0), 5000), "queues drained");
     m.run(300);
 
     assert.ok(sent.longest <= MAX_PACKET && sent.longest > MAX_PACKET - 140, `longest packet ${sent.longest} bytes`);
     assert.equal(sent.invalid, 0, "every packet the server sent was valid");
     const s = m.server.counters;
-    assert.equal(s[C.QueueOverflows], 0);
+    assert.equal(s[Counter.QueueOverflows], 0);
     const accepted = chatsAccepted();
-    assert.equal(accepted + s[C.Refused], queued, "each chat accepted or refused at its source");
+    assert.equal(accepted + s[Counter.Refused], queued, "each chat accepted or refused at its source");
     for (let k = 0; k < 7; k++) {
       const c = m.clients[k];
       assert.equal(c.state, ClientState.Connected, `player ${k}`);
@@ -169,7 +169,7 @@ describe("the C server's crash inputs: more than 32 collisions in one step", fun
   this.timeout(60_000);
 
   it("8 cruisers, each with a swarm of enemy shots on top of it: over 50 hits in one step, every client keeps up", function () {
-    const m = new Match({}, { seed: 5, delayMs: 2 });
+    const m = new TestMatch({}, { seed: 5, delayMs: 2 });
     const game = m.withGame(5, null);
     const sent = new SentStreams(m.serverHost);
     for (let k = 0; k < 8; k++) m.client().connect();
@@ -213,6 +213,6 @@ describe("the C server's crash inputs: more than 32 collisions in one step", fun
     }
     assert.equal(sent.invalid, 0);
     assert.ok(sent.longest <= MAX_PACKET);
-    assert.equal(m.server.counters[C.Kicks] + m.server.counters[C.QueueOverflows], 0);
+    assert.equal(m.server.counters[Counter.Kicks] + m.server.counters[Counter.QueueOverflows], 0);
   });
 });

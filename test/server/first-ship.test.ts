@@ -10,13 +10,13 @@ import type { Game } from "../../modules/game/game";
 import { JOIN_SPAWN_STEPS, SHIP_BASE, STEP_HZ } from "../../modules/game/templates";
 import { Msg } from "../../modules/protocol/constants";
 import { Fields, readAdd } from "../../modules/protocol/codec";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 
 /** The Adds a client applies, as [owner, typeId, ms on the network's clock]. */
 class Adds implements ClientListener {
   readonly seen: Array<[number, number, number]> = [];
   readonly #f = new Fields();
-  constructor(readonly m: Match) {}
+  constructor(readonly m: TestMatch) {}
   reliable(_c: Client, type: number, _seq: number, b: Uint8Array, o: number): void {
     if (type !== Msg.Add) return;
     readAdd(b, o, this.#f);
@@ -34,7 +34,7 @@ class Adds implements ClientListener {
  * Run until the player in `slot` has its first ship (at most 3 s); returns the game's step
  * at which the slot joined (the game heard of it) and the step at which its ship appeared.
  */
-function untilFirstShip(m: Match, game: Game, slot: number): { joined: number; spawned: number } {
+function untilFirstShip(m: TestMatch, game: Game, slot: number): { joined: number; spawned: number } {
   let joined = -1;
   let spawned = -1;
   m.until(() => {
@@ -47,7 +47,7 @@ function untilFirstShip(m: Match, game: Game, slot: number): { joined: number; s
 }
 
 /** A client that joins as `name` flying (ship, weapon), with an Add recorder; connected. */
-function joinAs(m: Match, name: string, ship: number, weapon: number): { c: Client; adds: Adds } {
+function joinAs(m: TestMatch, name: string, ship: number, weapon: number): { c: Client; adds: Adds } {
   const c = m.client();
   const adds = new Adds(m);
   c.listener = adds;
@@ -59,7 +59,7 @@ function joinAs(m: Match, name: string, ship: number, weapon: number): { c: Clie
 
 describe("server: a newcomer's first ship", function () {
   it("comes with the Selection sent with the Join's acknowledgement, of the chosen ship and weapon", function () {
-    const m = new Match({}, { seed: 3, delayMs: 5, jitterMs: 2 });
+    const m = new TestMatch({}, { seed: 3, delayMs: 5, jitterMs: 2 });
     const game = m.withGame(11, null);
     m.join();
     m.run(200);
@@ -81,7 +81,7 @@ describe("server: a newcomer's first ship", function () {
   });
 
   it("comes 1 s after the Join, with the defaults, when no Selection arrives", function () {
-    const m = new Match({}, { seed: 4, delayMs: 5, jitterMs: 2 });
+    const m = new TestMatch({}, { seed: 4, delayMs: 5, jitterMs: 2 });
     const game = m.withGame(12, null);
     // Someone else selecting does not hurry our ship.
     joinAs(m, "Bo", 3, 2);
@@ -105,7 +105,7 @@ describe("server: a newcomer's first ship", function () {
   });
 
   it("counts only an accepted Selection: one out of range leaves the ship to the 1 s rule", function () {
-    const m = new Match({}, { seed: 5, delayMs: 5, jitterMs: 2 });
+    const m = new TestMatch({}, { seed: 5, delayMs: 5, jitterMs: 2 });
     const game = m.withGame(13, null);
     const c = m.client();
     // Ship type 9 is beyond the configured types: the server drops it (badSelection).
@@ -120,7 +120,7 @@ describe("server: a newcomer's first ship", function () {
   });
 
   it("a Selection after the first ship changes nothing about the ship in flight", function () {
-    const m = new Match({}, { seed: 6, delayMs: 5, jitterMs: 2 });
+    const m = new TestMatch({}, { seed: 6, delayMs: 5, jitterMs: 2 });
     const game = m.withGame(14, null);
     const { c } = joinAs(m, "Di", 1, 0);
     const slot = c.selfSlot;

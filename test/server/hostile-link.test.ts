@@ -18,20 +18,20 @@ import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
 import { createGame } from "../../modules/match";
 import { GameCounter, type Game } from "../../modules/game/game";
-import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
+import { Counter, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { FROM_CLIENT, FROM_SERVER, Msg } from "../../modules/protocol/constants";
 import { headerRel } from "../../modules/protocol/codec";
 import { LogEvent } from "../../modules/server/events";
 import { Random } from "../../modules/random";
 import { behaviourInput } from "../../harness/behaviours";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import { reliableSeqnos, SentStreams } from "../helpers/streams";
 
 const SECONDS = 60;
 
 describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage datagrams a second", function () {
   this.timeout(120_000);
-  let m: Match;
+  let m: TestMatch;
   let game: Game;
   let sent: SentStreams;
   const tainted: Set<number>[] = [];
@@ -41,7 +41,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
   let updates1: number[] = [];
 
   before(function () {
-    m = new Match({}, { seed: 21, delayMs: 2, jitterMs: 6, corrupt: 0.02 });
+    m = new TestMatch({}, { seed: 21, delayMs: 2, jitterMs: 6, corrupt: 0.02 });
     game = createGame(m.config, m.server, 21);
     sent = new SentStreams(m.serverHost);
     m.serverHost.receives = FROM_CLIENT;
@@ -97,16 +97,16 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     assert.ok(n.corrupted > 0.015 * n.sent && n.corrupted < 0.025 * n.sent, `${n.corrupted} of ${n.sent} corrupted`);
     assert.ok(n.garbage >= 250 * SECONDS - 1, `${n.garbage} garbage datagrams`);
     const s = m.server.counters;
-    for (const reason of [C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.Truncated, C.TrailingBytes])
+    for (const reason of [Counter.TooShort, Counter.TooLong, Counter.BadAppId, Counter.UnknownType, Counter.Truncated, Counter.TrailingBytes])
       assert.ok(s[reason] > 10, `${COUNTER_NAMES[reason]} ${s[reason]}`);
   });
 
   it("nothing threw, nobody was kicked or timed out, and every player kept getting its Updates", function () {
     const s = m.server.counters;
-    assert.equal(s[C.Kicks], 0);
-    assert.equal(s[C.Timeouts], 0);
-    assert.equal(s[C.HandshakeTimeouts], 0);
-    assert.equal(s[C.QueueOverflows], 0);
+    assert.equal(s[Counter.Kicks], 0);
+    assert.equal(s[Counter.Timeouts], 0);
+    assert.equal(s[Counter.HandshakeTimeouts], 0);
+    assert.equal(s[Counter.QueueOverflows], 0);
     assert.equal(m.server.playerCount(), 8);
     for (const [k, c] of m.clients.entries()) assert.equal(c.state, ClientState.Connected, `player ${k}`);
     // A real fight went on meanwhile.
@@ -118,7 +118,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     const cycle = 1000 / m.config.updateIntervalMs;
     for (const [k, u] of updates1.entries()) assert.ok(u > 0.9 * cycle && u <= cycle + 0.1, `player ${k}: ${u.toFixed(2)} update ticks/s`);
     // And the server kept taking every player's Input: none went 500 ms without one.
-    assert.equal(s[C.StaleInputs], 0);
+    assert.equal(s[Counter.StaleInputs], 0);
     if (process.env.LWAR_REPORT) console.log(`      update ticks: ${updates1.map((u) => u.toFixed(1)).join(" ")} per second`);
   });
 
@@ -128,7 +128,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     for (const [k, h] of hosts.entries()) {
       const who = k === 0 ? "server" : `player ${k - 1}`;
       let injected = 0;
-      for (let i = C.TooShort; i <= C.TrailingBytes; i++) {
+      for (let i = Counter.TooShort; i <= Counter.TrailingBytes; i++) {
         assert.equal(cores[k][i], h.injected[i], `${who}: ${COUNTER_NAMES[i]}`);
         injected += h.injected[i];
       }
@@ -140,7 +140,7 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     const slippedShare = m.serverHost.slipped / m.serverHost.corruptedIn;
     assert.ok(slippedShare < 0.5, `${m.serverHost.slipped} of ${m.serverHost.corruptedIn} corrupted client packets still validated`);
     if (process.env.LWAR_REPORT) {
-      const c = m.clients.reduce((n, x) => n + x.counters[C.TooShort], 0);
+      const c = m.clients.reduce((n, x) => n + x.counters[Counter.TooShort], 0);
       console.log(`      server: ${m.serverHost.corruptedIn} corrupted and ${m.serverHost.garbageIn} garbage in, ${m.serverHost.slipped} validated by chance; clients: ${m.hosts.reduce((n, h) => n + h.corruptedIn, 0)} corrupted in, ${m.hosts.reduce((n, h) => n + h.slipped, 0)} validated (${c} too short)`);
     }
   });
@@ -178,8 +178,8 @@ describe("a corrupting link: 8 players, the game, 2 % corruption and 250 garbage
     // A chat is accepted or refused once processed. One turned into another player's id or
     // into bad text (or another message) by a corrupted packet that still validated is
     // dropped as such.
-    const mangled = s[C.SpoofedId] + s[C.BadChat] + s[C.BadName] + s[C.BadSelection];
-    assert.equal(s[C.Refused], 0, "at a human pace no line is refused");
+    const mangled = s[Counter.SpoofedId] + s[Counter.BadChat] + s[Counter.BadName] + s[Counter.BadSelection];
+    assert.equal(s[Counter.Refused], 0, "at a human pace no line is refused");
     assert.equal(accepted + mangled, total);
     assert.ok(mangled <= slippedWithReliable, `${mangled} mangled chats, ${slippedWithReliable} corrupted client packets with reliable messages validated`);
   });

@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { bytesToAscii } from "../../modules/text";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
+import { TestMatch, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 
 /** A peer that sends raw byte literals. */
-function rawPeer(m: Match, port: number): (bytes: number[]) => void {
+function rawPeer(m: TestMatch, port: number): (bytes: number[]) => void {
   const h = m.net.host("mem:raw", port);
   h.core = { receive: () => {}, tick: () => {} };
   return (bytes) => h.send(Uint8Array.from(bytes), bytes.length, SERVER_ADDRESS, SERVER_PORT);
@@ -35,8 +35,8 @@ const DISCONNECT = [0, 0, 0, 2, 102];
 const ACK_JOIN_2_RELIABLES = [...MAGIC, 0, 0, 0, 2, 0, 0, 0, 1, 2, 0];
 
 /** A match with one client, and a raw peer admitted in slot 1 (its Join not acknowledged yet). */
-function newcomer(): { m: Match; send: (bytes: number[]) => void } {
-  const m = new Match();
+function newcomer(): { m: TestMatch; send: (bytes: number[]) => void } {
+  const m = new TestMatch();
   m.join();
   const send = rawPeer(m, 9);
   send(CONNECT);
@@ -71,7 +71,7 @@ describe("server: a truthful join", function () {
     const k = r.types.findIndex((t, i) => t === Msg.Join && r.ids[i] === NEWCOMER);
     assert.deepEqual(r.types.slice(k, k + 4), [Msg.Join, Msg.Name, Msg.Selection, Msg.Chat]);
     assert.equal(r.count(Msg.Name, NEWCOMER), 1);
-    assert.equal(m.server.counters[C.Refused], 0);
+    assert.equal(m.server.counters[Counter.Refused], 0);
     const a = m.clients[0];
     assert.equal(bytesToAscii(a.names, NAME_LENGTH, a.nameLength[1]), "Ana");
   });

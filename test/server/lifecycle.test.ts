@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
 import { headerAck, headerRel } from "../../modules/protocol/codec";
 import { setU32 } from "../../modules/protocol/bytes";
 import { LogEvent, KickReason } from "../../modules/server/events";
 import { LEFT_MEMORY_MS } from "../../modules/server/admission";
 import { bytesToAscii } from "../../modules/text";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
+import { TestMatch, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { Client } from "../../modules/client/client";
 import { fromWu } from "../../modules/units";
 
@@ -16,7 +16,7 @@ function name(c: Client, slot: number): string {
 }
 
 /** A peer that sends raw byte literals and keeps what it gets back. */
-function rawPeer(m: Match, port: number): { send: (bytes: number[]) => void; got: Uint8Array[] } {
+function rawPeer(m: TestMatch, port: number): { send: (bytes: number[]) => void; got: Uint8Array[] } {
   const h = m.net.host("mem:raw", port);
   const got: Uint8Array[] = [];
   h.core = { receive: (b, len) => void got.push(b.slice(0, len)), tick: () => {} };
@@ -27,7 +27,7 @@ const CONNECT = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 
 
 describe("server life cycle", function () {
   it("sends Join(self), Name(self), Selection(self), then each other player's Join/Name/Selection, then Adds", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     for (let i = 0; i < 3; i++) m.server.entities.add(2, NO_PLAYER, fromWu(i * 10), 0);
@@ -60,7 +60,7 @@ describe("server life cycle", function () {
   });
 
   it("a newcomer is fully synced within 1 s with 200 entities on a loss-free LAN", function () {
-    const m = new Match({ maxEntities: 256 });
+    const m = new TestMatch({ maxEntities: 256 });
     for (let i = 0; i < 200; i++) m.server.entities.add(3, NO_PLAYER, fromWu(i), fromWu(-i));
     const c = m.client();
     c.connect();
@@ -75,7 +75,7 @@ describe("server life cycle", function () {
   });
 
   it("rejects a client with Reject(1) when full, and creates nothing", function () {
-    const m = new Match({ maxPlayers: 2 });
+    const m = new TestMatch({ maxPlayers: 2 });
     m.join();
     m.join();
     const third = m.client();
@@ -84,12 +84,12 @@ describe("server life cycle", function () {
     assert.equal(third.state, ClientState.Rejected);
     assert.equal(third.rejectReason, 1);
     assert.equal(m.server.playerCount(), 2);
-    assert.ok(m.server.counters[C.Rejects] >= 1);
+    assert.ok(m.server.counters[Counter.Rejects] >= 1);
     assert.equal(m.clients[0].playerCount(), 2, "nobody saw a Join for the rejected client");
   });
 
   it("the Reject packet is alone, unreliable, with ack 0xFFFFFFFF", function () {
-    const m = new Match({ maxPlayers: 1 });
+    const m = new TestMatch({ maxPlayers: 1 });
     m.join();
     const raw = rawPeer(m, 9);
     raw.send(CONNECT);
@@ -100,7 +100,7 @@ describe("server life cycle", function () {
   });
 
   it("a resent Connect never creates a second player", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const raw = rawPeer(m, 9);
     raw.send(CONNECT);
     raw.send(CONNECT);
@@ -108,8 +108,8 @@ describe("server life cycle", function () {
     raw.send(CONNECT);
     m.run(50);
     assert.equal(m.server.playerCount(), 1);
-    assert.equal(m.server.counters[C.Joins], 1);
-    assert.equal(m.server.counters[C.DuplicateReliable], 2);
+    assert.equal(m.server.counters[Counter.Joins], 1);
+    assert.equal(m.server.counters[Counter.DuplicateReliable], 2);
     // Every answer acks seqno 0 and starts with Join(self) at seqno 0.
     const p = raw.got[raw.got.length - 1];
     assert.equal(headerAck(p), 0);
@@ -118,7 +118,7 @@ describe("server life cycle", function () {
   });
 
   it("address and port identify a peer: a packet from elsewhere never acts for a player", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const raw = rawPeer(m, 9);
     // A Name for player a's id, from another port, without Connect: unknown peer.
@@ -127,12 +127,12 @@ describe("server life cycle", function () {
     for (let i = 0; i < 32; i++) pkt.push(i < 4 ? 0x45 : 0);
     raw.send(pkt);
     m.run(100);
-    assert.equal(m.server.counters[C.UnknownPeer], 1);
+    assert.equal(m.server.counters[Counter.UnknownPeer], 1);
     assert.equal(name(a, a.selfSlot), "Player 1");
   });
 
   it("packets from a player that just left count as afterLeave, a stranger's and later ones as unknownPeer", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const raw = rawPeer(m, 9);
     raw.send(CONNECT);
     m.run(50);
@@ -143,20 +143,20 @@ describe("server life cycle", function () {
     const input = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 1, Msg.Input, 1, 0, 0, 0, 0];
     raw.send(input);
     m.run(50);
-    assert.equal(m.server.counters[C.AfterLeave], 1, "its packet still in flight");
-    assert.equal(m.server.counters[C.UnknownPeer], 0);
+    assert.equal(m.server.counters[Counter.AfterLeave], 1, "its packet still in flight");
+    assert.equal(m.server.counters[Counter.UnknownPeer], 0);
     rawPeer(m, 10).send(input);
     m.run(50);
-    assert.equal(m.server.counters[C.UnknownPeer], 1, "the same address from another port is a stranger");
+    assert.equal(m.server.counters[Counter.UnknownPeer], 1, "the same address from another port is a stranger");
     m.run(LEFT_MEMORY_MS);
     raw.send(input);
     m.run(50);
-    assert.equal(m.server.counters[C.AfterLeave], 1);
-    assert.equal(m.server.counters[C.UnknownPeer], 2, "long after it left, a stranger again");
+    assert.equal(m.server.counters[Counter.AfterLeave], 1);
+    assert.equal(m.server.counters[Counter.UnknownPeer], 2, "long after it left, a stranger again");
   });
 
   it("drops and counts a Chat, Name or Selection naming another player's id", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     const text = Uint8Array.from([0x68, 0x69]);
@@ -171,15 +171,15 @@ describe("server life cycle", function () {
     a.endpoint.buf.fill(0, o + 4, o + 36);
     a.endpoint.buf[o + 4] = 0x58;
     m.run(300);
-    assert.equal(m.server.counters[C.SpoofedId], 3);
-    assert.equal(m.server.counters[C.Misbehaviour], 3);
+    assert.equal(m.server.counters[Counter.SpoofedId], 3);
+    assert.equal(m.server.counters[Counter.Misbehaviour], 3);
     assert.equal(m.server.misbehaviour[a.selfSlot], 1, "three strikes in one window count once");
     assert.equal(m.recorders[1].count(Msg.Chat), 0);
     assert.equal(name(b, b.selfSlot), "Player 2");
   });
 
   it("makes a taken name unique with a suffix and broadcasts the final name to all", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     const c = m.join();
@@ -198,19 +198,19 @@ describe("server life cycle", function () {
   });
 
   it("rejects names that are empty or not printable ASCII", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const o = a.queueRaw(Msg.Name, 36);
     setU32(a.endpoint.buf, o, a.selfId);
     a.endpoint.buf.fill(0, o + 4, o + 36);
     a.endpoint.buf[o + 4] = 0x07;
     m.run(200);
-    assert.equal(m.server.counters[C.BadName], 1);
+    assert.equal(m.server.counters[Counter.BadName], 1);
     assert.equal(name(a, a.selfSlot), "Player 1");
   });
 
   it("broadcasts valid Selections to all and drops out-of-range ones", function () {
-    const m = new Match({ shipTypes: 3, weaponTypes: 2 });
+    const m = new TestMatch({ shipTypes: 3, weaponTypes: 2 });
     const a = m.join();
     const b = m.join();
     a.select(2, 1);
@@ -221,13 +221,13 @@ describe("server life cycle", function () {
     a.select(3, 0);
     a.select(0, 2);
     m.run(200);
-    assert.equal(m.server.counters[C.BadSelection], 2);
+    assert.equal(m.server.counters[Counter.BadSelection], 2);
     assert.equal(b.ship[a.selfSlot], 2);
     assert.equal(m.server.ship[a.selfSlot], 2);
   });
 
   it("broadcasts Chat to all players, the sender included, under the sender's id", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     m.join();
     m.join();
@@ -238,7 +238,7 @@ describe("server life cycle", function () {
   });
 
   it("on Disconnect, others get Leave and the player's entities are removed", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     m.server.entities.add(1, a.selfId, fromWu(5), fromWu(5));
@@ -262,7 +262,7 @@ describe("server life cycle", function () {
   });
 
   it("a slot's generation wraps from 65535 to 1, never 0: a player id is never 0 and an old one never names a newcomer", function () {
-    const m = new Match();
+    const m = new TestMatch();
     m.server.generation[0] = 0xfffe;
     const a = m.join();
     assert.equal(a.selfId, 0xffff0000);
@@ -276,7 +276,7 @@ describe("server life cycle", function () {
   });
 
   it("drops a client silent for timeoutMs, with Leave to the others", function () {
-    const m = new Match({ timeoutMs: 15000 });
+    const m = new TestMatch({ timeoutMs: 15000 });
     const a = m.join();
     const b = m.join();
     m.hosts[0].core = null; // a falls silent (and deaf)
@@ -284,13 +284,13 @@ describe("server life cycle", function () {
     assert.equal(m.server.playerCount(), 2, "not yet");
     m.run(1500);
     assert.equal(m.server.playerCount(), 1);
-    assert.equal(m.server.counters[C.Timeouts], 1);
+    assert.equal(m.server.counters[Counter.Timeouts], 1);
     assert.equal(m.recorders[1].count(Msg.Leave, a.selfId), 1);
     assert.equal(b.state, ClientState.Connected, "empty Updates kept b alive meanwhile");
   });
 
   it("a burst of bad messages is one strike; a sustained pattern kicks: Leave(own id) to it, Leave to the others", function () {
-    const m = new Match({ misbehaviourLimit: 4 });
+    const m = new TestMatch({ misbehaviourLimit: 4 });
     const a = m.join();
     const b = m.join();
     for (let i = 0; i < 20; i++) a.select(9, 9);
@@ -302,7 +302,7 @@ describe("server life cycle", function () {
       m.run(300);
     }
     assert.equal(a.state, ClientState.Kicked);
-    assert.equal(m.server.counters[C.Kicks], 1);
+    assert.equal(m.server.counters[Counter.Kicks], 1);
     assert.equal(m.recorders[1].count(Msg.Leave, a.selfId), 1);
     assert.equal(m.server.playerCount(), 1);
     const log = m.serverHost.logEvents;
@@ -312,7 +312,7 @@ describe("server life cycle", function () {
   });
 
   it("a player that stops acknowledging holds nobody's chat: every line reaches the others, and it is dropped", function () {
-    const m = new Match({ reliableQueueBytes: 1024, timeoutMs: 14000 });
+    const m = new TestMatch({ reliableQueueBytes: 1024, timeoutMs: 14000 });
     const a = m.join();
     const b = m.join();
     // a stops sending (so never acks) but still hears the server.
@@ -322,19 +322,19 @@ describe("server life cycle", function () {
       b.chat(`spam line number ${i} with some padding to fill queues`);
       m.run(300);
     }
-    assert.equal(m.server.counters[C.QueueOverflows], 0);
-    assert.equal(m.server.counters[C.Kicks], 0);
-    assert.equal(m.server.counters[C.Refused], 0, "no line refused for a's sake");
+    assert.equal(m.server.counters[Counter.QueueOverflows], 0);
+    assert.equal(m.server.counters[Counter.Kicks], 0);
+    assert.equal(m.server.counters[Counter.Refused], 0, "no line refused for a's sake");
     m.run(3000);
     assert.equal(m.recorders[1].count(Msg.Chat), 40, "b got each of its 40 lines back once");
-    assert.equal(m.server.counters[C.Timeouts], 1, "a is dropped");
-    assert.equal(m.server.counters[C.Laggards] + m.server.counters[C.AckStalls], 1, "for lagging or for its stalled acknowledgements");
+    assert.equal(m.server.counters[Counter.Timeouts], 1, "a is dropped");
+    assert.equal(m.server.counters[Counter.Laggards] + m.server.counters[Counter.AckStalls], 1, "for lagging or for its stalled acknowledgements");
     assert.equal(m.recorders[1].count(Msg.Leave, a.selfId), 1);
     assert.equal(b.state, ClientState.Connected);
   });
 
   it("shutdown kicks everyone with one flushed packet each", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const cs = [m.join(), m.join(), m.join()];
     m.run(100);
     const before = m.serverHost.sentPackets;
@@ -351,7 +351,7 @@ describe("server life cycle", function () {
   });
 
   it("sends Update at ~15 Hz (empty ones too) and Stats at ~2 Hz with pings per slot", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     const u0 = a.updatesReceived;
@@ -368,7 +368,7 @@ describe("server life cycle", function () {
 
 describe("server: a peer lost by its transport", function () {
   it("disconnectPeer frees the slot and tells the others, like a Disconnect", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     m.run(300);

@@ -10,17 +10,17 @@ import assert from "node:assert/strict";
 import { makeConfig } from "../../modules/config";
 import { type Client, ClientState, createClient } from "../../modules/client/client";
 import { Msg } from "../../modules/protocol/constants";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { INPUT_FORWARD } from "../../modules/protocol/codec";
 import { BROADCAST_BYTES, CHAT_BURST, CHAT_REFILL_MS } from "../../modules/server/session";
-import { Match, Recorder, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
+import { TestMatch, MessageLog, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import type { MemHost } from "../../harness/link";
 
 /** A client that keeps sending Input however long it hears nothing (its own timeout is a minute). */
-function staller(m: Match): { c: Client; host: MemHost; rec: Recorder } {
+function staller(m: TestMatch): { c: Client; host: MemHost; rec: MessageLog } {
   const host = m.net.host("mem:staller", 41000);
   const c = createClient(makeConfig({ ...m.config, timeoutMs: 60_000 }), host, SERVER_ADDRESS, SERVER_PORT);
-  const rec = new Recorder();
+  const rec = new MessageLog();
   c.listener = rec;
   host.core = c;
   c.connect();
@@ -28,7 +28,7 @@ function staller(m: Match): { c: Client; host: MemHost; rec: Recorder } {
 }
 
 /** The chat lines a recorder applied, as "sender-id:text" would be too much: the sender ids in order. */
-function chatsFrom(r: Recorder, id: number): number {
+function chatsFrom(r: MessageLog, id: number): number {
   return r.count(Msg.Chat, id);
 }
 
@@ -37,7 +37,7 @@ describe("liveness is acknowledgement", function () {
 
   it("a player that acknowledges nothing more but keeps sending Input is dropped within timeoutMs + 100 ms of its oldest unacknowledged message; two players chatting lose nothing; a newcomer is announced within 1 s", function () {
     const timeoutMs = 3000;
-    const m = new Match({ timeoutMs }, { seed: 3, delayMs: 2 });
+    const m = new TestMatch({ timeoutMs }, { seed: 3, delayMs: 2 });
     const a = m.join();
     const b = m.join();
     const s = staller(m);
@@ -76,9 +76,9 @@ describe("liveness is acknowledgement", function () {
     assert.ok(droppedAt > 0, "the staller was dropped");
     assert.ok(droppedAt - oldestAt <= timeoutMs + 100, `dropped ${droppedAt - oldestAt} ms after its oldest unacknowledged message was queued`);
     assert.ok(droppedAt - oldestAt > timeoutMs - 20, `not before its time: ${droppedAt - oldestAt} ms`);
-    assert.equal(m.server.counters[C.AckStalls], 1);
-    assert.equal(m.server.counters[C.Refused], 0, "nothing refused for the staller's sake");
-    assert.equal(m.server.counters[C.Kicks], 0);
+    assert.equal(m.server.counters[Counter.AckStalls], 1);
+    assert.equal(m.server.counters[Counter.Refused], 0, "nothing refused for the staller's sake");
+    assert.equal(m.server.counters[Counter.Kicks], 0);
     // Everyone else got every line of both, once.
     for (const k of [0, 1]) {
       assert.equal(chatsFrom(m.recorders[k], a.selfId), lines.a, `player ${k}: a's lines`);
@@ -89,12 +89,12 @@ describe("liveness is acknowledgement", function () {
     assert.equal(chatsFrom(m.recorders[2], a.selfId), lines.a - 4, "the newcomer got a's lines from its arrival on");
     assert.ok(newcomerAckedAt > 0 && announcedAt > 0, "the newcomer acknowledged its Join and was announced");
     assert.ok(announcedAt - newcomerAckedAt <= 1000, `announced ${announcedAt - newcomerAckedAt} ms after it acknowledged its Join`);
-    assert.equal(m.server.counters[C.HandshakeTimeouts], 0);
+    assert.equal(m.server.counters[Counter.HandshakeTimeouts], 0);
     assert.equal(m.recorders[0].count(Msg.Leave, s.c.selfId), 1, "the others heard that the staller left");
   });
 
   it("a player a whole broadcast ring behind is dropped before its timeout; the others lose nothing", function () {
-    const m = new Match({}, { seed: 4, delayMs: 2 });
+    const m = new TestMatch({}, { seed: 4, delayMs: 2 });
     const a = m.join();
     const b = m.join();
     const s = staller(m);
@@ -104,30 +104,30 @@ describe("liveness is acknowledgement", function () {
     const long = (who: string, k: number): string => `${who} ${k} `.padEnd(120, "x");
     let sent = 0;
     // Two lines of 120 characters every 500 ms: the staller's queue and then the ring fill.
-    for (let t = 0; t < 12_000 && m.server.counters[C.Laggards] === 0; t += 500) {
+    for (let t = 0; t < 12_000 && m.server.counters[Counter.Laggards] === 0; t += 500) {
       assert.ok(a.chat(long("a", sent)));
       assert.ok(b.chat(long("b", sent)));
       sent++;
       m.run(500);
     }
     m.run(1000);
-    assert.equal(m.server.counters[C.Laggards], 1, "dropped for lagging");
-    assert.equal(m.server.counters[C.AckStalls], 0, "before its acknowledgement timeout");
+    assert.equal(m.server.counters[Counter.Laggards], 1, "dropped for lagging");
+    assert.equal(m.server.counters[Counter.AckStalls], 0, "before its acknowledgement timeout");
     const bytes = sent * 2 * (3 + 4 + 121);
     assert.ok(bytes > BROADCAST_BYTES && bytes < m.config.reliableQueueBytes + BROADCAST_BYTES + 2 * 128 * 2, `lagged ${bytes} bytes of chat behind`);
     for (const k of [0, 1]) assert.equal(m.recorders[k].count(Msg.Chat), 2 * sent, `player ${k} got every line`);
-    assert.equal(m.server.counters[C.Refused], 0);
+    assert.equal(m.server.counters[Counter.Refused], 0);
   });
 });
 
 describe("flood control: a burst goes through, a flood is limited, the sender hears which lines did not", function () {
   it(`${CHAT_BURST} lines in one packet reach everyone once, in order`, function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     const b = m.join();
     for (let k = 0; k < CHAT_BURST; k++) assert.ok(a.chat(`burst ${k}`));
     m.run(500);
-    assert.equal(m.server.counters[C.Refused], 0);
+    assert.equal(m.server.counters[Counter.Refused], 0);
     for (const r of [m.recorders[0], m.recorders[1]]) assert.equal(r.count(Msg.Chat, a.selfId), CHAT_BURST);
     assert.equal(a.chatsDelivered, CHAT_BURST);
     assert.equal(a.chatsNotDelivered, 0);
@@ -135,7 +135,7 @@ describe("flood control: a burst goes through, a flood is limited, the sender he
   });
 
   it(`${CHAT_BURST} lines within a second reach everyone once`, function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     m.join();
     for (let k = 0; k < CHAT_BURST; k++) {
@@ -143,13 +143,13 @@ describe("flood control: a burst goes through, a flood is limited, the sender he
       m.run(230);
     }
     m.run(500);
-    assert.equal(m.server.counters[C.Refused], 0);
+    assert.equal(m.server.counters[Counter.Refused], 0);
     assert.equal(m.recorders[1].count(Msg.Chat, a.selfId), CHAT_BURST);
     assert.equal(a.chatsDelivered, CHAT_BURST);
   });
 
   it("20 lines a second for 3 s: the bucket's rate gets through, the rest is refused, counted and reported not delivered", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const a = m.join();
     m.join();
     let sent = 0;
@@ -159,7 +159,7 @@ describe("flood control: a burst goes through, a flood is limited, the sender he
     }
     m.run(1500);
     const accepted = m.recorders[1].count(Msg.Chat, a.selfId);
-    const refused = m.server.counters[C.Refused];
+    const refused = m.server.counters[Counter.Refused];
     const most = CHAT_BURST + Math.ceil(3000 / CHAT_REFILL_MS) + 1;
     assert.ok(accepted <= most && accepted >= most - 3, `${accepted} of ${sent} accepted (bucket: ${CHAT_BURST} + one per ${CHAT_REFILL_MS} ms)`);
     assert.equal(accepted + refused, sent, "each line accepted or refused");

@@ -3,7 +3,7 @@ import { ClientState } from "../../modules/client/client";
 import { createCounters } from "../../modules/protocol/counters";
 import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import { ANGLE_TURN, POS_ONE, fromWu, fromWuPerSecond, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";
 
 /** Byte length of the messages a valid packet declares. */
@@ -19,7 +19,7 @@ function declaredLength(b: Uint8Array, length: number): number {
 
 describe("server packets", function () {
   it("every packet is valid, at most 512 bytes, and ends right after its last message", function () {
-    const m = new Match({ maxEntities: 200 }, { seed: 9, loss: 0.2, duplicate: 0.1, reorder: 0.2, delayMs: 2, jitterMs: 10 });
+    const m = new TestMatch({ maxEntities: 200 }, { seed: 9, loss: 0.2, duplicate: 0.1, reorder: 0.2, delayMs: 2, jitterMs: 10 });
     for (let i = 0; i < 150; i++) m.server.entities.add(4, NO_PLAYER, fromWu(i), fromWu(i));
     const counters = createCounters();
     let packets = 0;
@@ -54,7 +54,7 @@ describe("server packets", function () {
   });
 
   it("splits a large world over several Update packets per tick, capped per client", function () {
-    const m = new Match({ maxEntities: 192, maxUpdatePacketsPerTick: 3 });
+    const m = new TestMatch({ maxEntities: 192, maxUpdatePacketsPerTick: 3 });
     for (let i = 0; i < 192; i++) m.server.entities.add(4, NO_PLAYER, fromWu(i), fromWu(i));
     const c = m.join();
     m.run(1000);
@@ -68,7 +68,7 @@ describe("server packets", function () {
     assert.ok(perTick > 30 && perTick <= 33, `${perTick} entities per Update`);
   });
   it("every client gets each entity's state of the current update tick (entries are encoded once per tick)", function () {
-    const m = new Match({ maxEntities: 64 });
+    const m = new TestMatch({ maxEntities: 64 });
     const e = m.server.entities;
     for (let i = 0; i < 40; i++) e.add(4, NO_PLAYER, fromWu(i), fromWu(-i));
     const cs = [m.join(), m.join(), m.join()];
@@ -100,7 +100,7 @@ describe("server packets", function () {
 
 describe("server: Update entries", function () {
   it("carry the entity state in wire units exactly as units.ts converts it (rounding, clamping, wrap)", function () {
-    const m = new Match({ maxEntities: 16 });
+    const m = new TestMatch({ maxEntities: 16 });
     const e = m.server.entities;
     const values = [
       [0, 0, 0, 0, 0, 100],

@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { ClientState, type Client } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { Msg } from "../../modules/protocol/constants";
 import { INPUT_LEFT, INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { GameCounter } from "../../modules/game/game";
 import { SHOT_BASE } from "../../modules/game/templates";
 import { HANDSHAKE_MS, INPUT_STALE_MS } from "../../modules/server/schedule";
-import { Match, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
+import { TestMatch, SERVER_ADDRESS, SERVER_PORT } from "../../harness/match";
 import { hex } from "../helpers/bytes";
 
 /** An entity younger, or dead more recently, than this is still on its way to a client. */
@@ -28,7 +28,7 @@ class Truth {
   readonly #born: Float64Array;
   readonly #died: Float64Array;
   readonly #deadId: Uint32Array;
-  constructor(readonly m: Match) {
+  constructor(readonly m: TestMatch) {
     const cap = m.server.entities.capacity;
     this.#gen = new Uint16Array(cap);
     this.#born = new Float64Array(cap);
@@ -74,8 +74,8 @@ class Truth {
 }
 
 /** A busy match: the game, 8 players hunting with their triggers held, the pool near capacity. */
-function busyFight(seed: number, timeoutMs = 15000): { m: Match; truth: Truth } {
-  const m = new Match({ timeoutMs }, { seed, delayMs: 2, jitterMs: 4 });
+function busyFight(seed: number, timeoutMs = 15000): { m: TestMatch; truth: Truth } {
+  const m = new TestMatch({ timeoutMs }, { seed, delayMs: 2, jitterMs: 4 });
   m.withGame(seed, "hunt", true);
   for (let k = 0; k < 8; k++) m.client().connect();
   assert.ok(m.until(() => m.clients.every((c) => c.state === ClientState.Connected && c.playerCount() === 8), 5000), "everyone in");
@@ -85,7 +85,7 @@ function busyFight(seed: number, timeoutMs = 15000): { m: Match; truth: Truth } 
 }
 
 /** Run `ms` in 10 ms steps, observing the truth; `each()` after every step. */
-function step(m: Match, truth: Truth, ms: number, each?: () => void): void {
+function step(m: TestMatch, truth: Truth, ms: number, each?: () => void): void {
   const end = m.net.now + ms;
   while (m.net.now < end) {
     m.run(10);
@@ -142,7 +142,7 @@ describe("a stalled client keeps its slot and converges when it resumes", functi
       step(m, truth, 2000, () => (worst = Math.max(worst, truth.behind(stalled))));
       assert.equal(worst, 0);
       const s = m.server.counters;
-      assert.equal(s[C.Kicks] + s[C.QueueOverflows] + s[C.Timeouts], 0);
+      assert.equal(s[Counter.Kicks] + s[Counter.QueueOverflows] + s[Counter.Timeouts], 0);
       assert.equal(stalled.state, ClientState.Connected);
       assert.equal(stalled.unknownEntities, 0, "no Update or Remove for an entity it did not hold");
       // Fixed memory: the same pools, and the stalled player's queue never reached the Leave reserve.
@@ -157,7 +157,7 @@ describe("a connector that never completes its handshake", function () {
   this.timeout(30_000);
 
   it("resending Connect every 0.5 s and never acknowledging its Join, it loses its slot after the handshake time, unseen", function () {
-    const m = new Match();
+    const m = new TestMatch();
     const players = [m.join(), m.join()];
     m.run(500);
     const h = m.net.host("mem:half-open", 9);
@@ -183,7 +183,7 @@ describe("a connector that never completes its handshake", function () {
     }
     assert.ok(longest <= HANDSHAKE_MS + 200, `held a slot for ${longest} ms at a stretch`);
     // After each drop it waits out the penalty before it is admitted again.
-    assert.ok(m.server.counters[C.HandshakeTimeouts] >= 1, `${m.server.counters[C.HandshakeTimeouts]} handshake timeouts`);
+    assert.ok(m.server.counters[Counter.HandshakeTimeouts] >= 1, `${m.server.counters[Counter.HandshakeTimeouts]} handshake timeouts`);
     assert.ok(held <= 20000 * 0.35, `held a slot ${((100 * held) / 20000).toFixed(0)} % of the time`);
     for (const r of m.recorders) assert.equal(r.count(Msg.Join), 2, "nobody heard of it");
     for (const c of players) assert.equal(c.state, ClientState.Connected);
@@ -195,7 +195,7 @@ describe("stale input", function () {
   this.timeout(30_000);
 
   it("a player whose inputs stop for 500 ms stops steering and firing, and goes on when they resume", function () {
-    const m = new Match({}, { seed: 3, delayMs: 2 });
+    const m = new TestMatch({}, { seed: 3, delayMs: 2 });
     const game = m.withGame(3, null);
     const a = m.join();
     m.join();
@@ -215,12 +215,12 @@ describe("stale input", function () {
     assert.ok(shotsBy() > 0, "it fires");
     // a's packets stop arriving (its Wi-Fi dropped out).
     m.hosts[0].muted = true;
-    const stale0 = m.server.counters[C.StaleInputs];
+    const stale0 = m.server.counters[Counter.StaleInputs];
     const cut = m.net.now;
     m.until(() => m.server.input[slot] === 0, 1000);
     const after = m.net.now - cut;
     assert.ok(after > INPUT_STALE_MS - 50 && after <= INPUT_STALE_MS + 150, `input cleared after ${after} ms`);
-    assert.equal(m.server.counters[C.StaleInputs] - stale0, 1);
+    assert.equal(m.server.counters[Counter.StaleInputs] - stale0, 1);
     const fired = game.counters[GameCounter.ShotsFired];
     const rot = m.server.entities.rot[ship()];
     m.run(1000);

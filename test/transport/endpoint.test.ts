@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
-import { C, createCounters } from "../../modules/protocol/counters";
+import { Counter, createCounters } from "../../modules/protocol/counters";
 import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/endpoint";
 import { lwarChannel } from "../../modules/protocol/channel";
 
@@ -277,7 +277,7 @@ describe("Endpoint: receiving across the wrap", () => {
     assert.equal(a.count, 0);
     assert.equal(a.firstSeq, 0x18);
     assert.equal(b.lastProcessed, 0x17);
-    assert.equal(counters[C.Truncated] + counters[C.TrailingBytes], 0);
+    assert.equal(counters[Counter.Truncated] + counters[Counter.TrailingBytes], 0);
   });
 });
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { getU32 } from "../../modules/protocol/bytes";
 import { validatePacket } from "../../modules/protocol/codec";
 import { FROM_CLIENT, FROM_SERVER, MAX_PLAYERS, Msg, NO_PLAYER, UPDATE_ENTRY } from "../../modules/protocol/constants";
-import { C, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
+import { Counter, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
 import { Random } from "../../modules/random";
 import { PcapWriter } from "../../tools/wireshark/pcap";
 import { recordMatch, toPcap, type Recording } from "../../tools/wireshark/record";
@@ -40,7 +40,7 @@ describe("Wireshark dissector: drop names", function () {
     const block = /local DROPS = \{([\s\S]*?)\n\}/.exec(lua);
     assert.ok(block !== null, "DROPS table in lwar.lua");
     const names = [...block[1].matchAll(/\{ "(\w+)",/g)].map((m) => m[1]);
-    assert.deepEqual(names, COUNTER_NAMES.slice(C.TooShort, C.TrailingBytes + 1));
+    assert.deepEqual(names, COUNTER_NAMES.slice(Counter.TooShort, Counter.TrailingBytes + 1));
   });
 });
 
@@ -347,51 +347,51 @@ describe("Wireshark dissector: UDP on another port (tshark)", function () {
  */
 const MALFORMED: ReadonlyArray<{ drop: string; counter: number; from: number; bytes: number[]; detail: RegExp }> = [
   {
-    drop: "tooShort", counter: C.TooShort, from: FROM_CLIENT, detail: /13 bytes, the header alone is 14/,
+    drop: "tooShort", counter: Counter.TooShort, from: FROM_CLIENT, detail: /13 bytes, the header alone is 14/,
     // 13 bytes: the header without its unrel count
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00],
   },
   {
-    drop: "tooLong", counter: C.TooLong, from: FROM_CLIENT, detail: /513 bytes, at most 512/,
+    drop: "tooLong", counter: Counter.TooLong, from: FROM_CLIENT, detail: /513 bytes, at most 512/,
     // a header with no messages, then 499 zero bytes: 513 in all
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x00, ...new Array<number>(499).fill(0)],
   },
   {
-    drop: "badAppId", counter: C.BadAppId, from: FROM_CLIENT, detail: /0xf27087c6, not 0xf27087c5/,
+    drop: "badAppId", counter: Counter.BadAppId, from: FROM_CLIENT, detail: /0xf27087c6, not 0xf27087c5/,
     bytes: [0xf2, 0x70, 0x87, 0xc6, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x00],
   },
   {
-    drop: "unknownType", counter: C.UnknownType, from: FROM_CLIENT, detail: /type id 110/,
+    drop: "unknownType", counter: Counter.UnknownType, from: FROM_CLIENT, detail: /type id 110/,
     // rel 1: seqno 0, type 110
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 110],
   },
   {
-    drop: "wrongChannel", counter: C.WrongChannel, from: FROM_CLIENT, detail: /Connect is reliable, found among the unreliable messages/,
+    drop: "wrongChannel", counter: Counter.WrongChannel, from: FROM_CLIENT, detail: /Connect is reliable, found among the unreliable messages/,
     // unrel 1: Connect (101)
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x01, 101],
   },
   {
-    drop: "wrongDirection", counter: C.WrongDirection, from: FROM_CLIENT, detail: /Stats sent by a client/,
+    drop: "wrongDirection", counter: Counter.WrongDirection, from: FROM_CLIENT, detail: /Stats sent by a client/,
     // unrel 1: Stats (201) from a client, 32 zero bytes
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x01, 201, ...new Array<number>(32).fill(0)],
   },
   {
-    drop: "truncated", counter: C.Truncated, from: FROM_CLIENT, detail: /Input payload needs more than the 3 bytes left/,
+    drop: "truncated", counter: Counter.Truncated, from: FROM_CLIENT, detail: /Input payload needs more than the 3 bytes left/,
     // unrel 1: Input (203) with 3 of its 5 bytes
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x01, 203, 0x01, 0x00, 0x01],
   },
   {
-    drop: "unterminatedChat", counter: C.UnterminatedChat, from: FROM_CLIENT, detail: /Chat text has no NUL within 128 bytes or before the end of the packet/,
+    drop: "unterminatedChat", counter: Counter.UnterminatedChat, from: FROM_CLIENT, detail: /Chat text has no NUL within 128 bytes or before the end of the packet/,
     // rel 1: seqno 1, Chat (105), id 1:0, "hi" and no NUL
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x64, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 105, 0x00, 0x01, 0x00, 0x00, 0x68, 0x69],
   },
   {
-    drop: "unterminatedName", counter: C.UnterminatedName, from: FROM_CLIENT, detail: /Name has no NUL in its 32-byte field/,
+    drop: "unterminatedName", counter: Counter.UnterminatedName, from: FROM_CLIENT, detail: /Name has no NUL in its 32-byte field/,
     // rel 1: seqno 1, Name (109), id 1:0, 32 × "A"
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x64, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 109, 0x00, 0x01, 0x00, 0x00, ...new Array<number>(32).fill(0x41)],
   },
   {
-    drop: "trailingBytes", counter: C.TrailingBytes, from: FROM_CLIENT, detail: /0x07 at offset 21, after the last message/,
+    drop: "trailingBytes", counter: Counter.TrailingBytes, from: FROM_CLIENT, detail: /0x07 at offset 21, after the last message/,
     // unrel 1: Input (203) forward, then 0x00 0x07
     bytes: [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x64, 0x00, 0x01, 203, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07],
   },
@@ -506,7 +506,7 @@ describe("Wireshark dissector: mutated packets, judged as the server judges them
       const c = cases[i];
       const valid = validatePacket(c.bytes, c.bytes.length, c.from, counters);
       let want = "";
-      if (!valid) for (let k = C.TooShort; k <= C.TrailingBytes; k++) if (counters[k] !== 0) want = COUNTER_NAMES[k];
+      if (!valid) for (let k = Counter.TooShort; k <= Counter.TrailingBytes; k++) if (counters[k] !== 0) want = COUNTER_NAMES[k];
       // Wireshark never hands an empty UDP payload to a dissector; the server counts it as tooShort.
       if (c.bytes.length === 0) want = "";
       const drop = got[i].get("lwar.drop")!;

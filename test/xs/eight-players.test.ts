@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { ClientState, type Client } from "../../modules/client/client";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH } from "../../modules/protocol/constants";
 import { bytesToAscii } from "../../modules/text";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import type { LinkOptions } from "../../harness/link";
 
 const LOSSY: LinkOptions = { seed: 8, loss: 0.1, duplicate: 0.05, reorder: 0.1, delayMs: 2, jitterMs: 6, reorderMs: 20 };
@@ -17,8 +17,8 @@ function name(c: Client, slot: number): string {
 }
 
 /** A match with 8 connected players on the lossy link, everyone's roster complete. */
-function fullHouse(): Match {
-  const m = new Match({}, LOSSY);
+function fullHouse(): TestMatch {
+  const m = new TestMatch({}, LOSSY);
   for (let i = 0; i < MAX_PLAYERS; i++) m.client().connect();
   const ready = m.until(() => m.clients.every((c) => c.state === ClientState.Connected && c.playerCount() === MAX_PLAYERS), 5000);
   assert.ok(ready, `connected: ${m.clients.map((c) => `${c.state}/${c.playerCount()}`).join(" ")}`);
@@ -26,7 +26,7 @@ function fullHouse(): Match {
 }
 
 /** Run until every client's reliable queue is empty (all acknowledged), then a little more. */
-function settle(m: Match): void {
+function settle(m: TestMatch): void {
   assert.ok(m.until(() => m.clients.every((c) => !c.isOpen() || c.endpoint.count === 0) && m.server.endpoints.every((e) => e.count === 0), 5000), "queues drained");
   m.run(300);
 }
@@ -35,7 +35,7 @@ describe("server life cycle with 8 players over a lossy link", function () {
   it("all 8 join, each sees all 8 with their default names, and a 9th is rejected", function () {
     const m = fullHouse();
     assert.equal(m.server.playerCount(), 8);
-    assert.equal(m.server.counters[C.Joins], 8);
+    assert.equal(m.server.counters[Counter.Joins], 8);
     const slots = m.clients.map((c) => c.selfSlot).sort((a, b) => a - b);
     assert.deepEqual(slots, [0, 1, 2, 3, 4, 5, 6, 7]);
     for (const c of m.clients) {
@@ -98,7 +98,7 @@ describe("server life cycle with 8 players over a lossy link", function () {
         `a taken name gets a suffix: ${star}`,
       );
     }
-    assert.equal(m.server.counters[C.Misbehaviour], 0);
+    assert.equal(m.server.counters[Counter.Misbehaviour], 0);
     assert.ok(m.net.lost > 0 && m.net.duplicated > 0 && m.net.reordered > 0, "the link was lossy");
   });
 
@@ -131,8 +131,8 @@ describe("server life cycle with 8 players over a lossy link", function () {
     // The server's ack of a Disconnect can be lost; the client then closes after DISCONNECT_WAIT_MS.
     for (const c of m.clients) assert.equal(c.state, ClientState.Closed);
     assert.equal(m.server.playerCount(), 0);
-    assert.equal(m.server.counters[C.Leaves], 8);
-    assert.equal(m.server.counters[C.Timeouts] + m.server.counters[C.Kicks], 0);
+    assert.equal(m.server.counters[Counter.Leaves], 8);
+    assert.equal(m.server.counters[Counter.Timeouts] + m.server.counters[Counter.Kicks], 0);
     for (let k = 0; k < 8; k++) {
       const r = m.recorders[k];
       // Player k was still there when players 0..k-1 left.

@@ -17,7 +17,7 @@ import type { Host } from "../../modules/host";
 import { createServer } from "../../modules/server/server";
 import { GameCounter } from "../../modules/game/game";
 import { createGame } from "../../modules/match";
-import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
+import { Counter, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { LogEvent } from "../../modules/server/events";
 import type { Lwxs, LwxsPrint } from "../../tools/xs/lwxs";
 
@@ -114,7 +114,7 @@ function tick(): void {
     everyoneSince = -1;
     closeWindow(now);
   }
-  if (peak === expected && players === 0 && server.counters[C.Leaves] + server.counters[C.Timeouts] + server.counters[C.Kicks] >= expected) finish("all left");
+  if (peak === expected && players === 0 && server.counters[Counter.Leaves] + server.counters[Counter.Timeouts] + server.counters[Counter.Kicks] >= expected) finish("all left");
   else if (now - start > limitMs) finish("time limit");
 }
 

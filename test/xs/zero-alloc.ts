@@ -23,7 +23,7 @@ import { ClientState } from "../../modules/client/client";
 import type { Core } from "../../modules/host";
 import { GAME_COUNTER_COUNT, GameCounter, type Game } from "../../modules/game/game";
 import { getU32 } from "../../modules/protocol/bytes";
-import { C, COUNTER_COUNT } from "../../modules/protocol/counters";
+import { Counter, COUNTER_COUNT } from "../../modules/protocol/counters";
 import { Msg } from "../../modules/protocol/constants";
 import { LogEvent } from "../../modules/server/events";
 import type { Lwxs, LwxsPrint } from "../../tools/xs/lwxs";
@@ -253,16 +253,16 @@ const result = {
     playersSelected: countSlots(tally.selectionOf, selectionsAt),
     playersKilled: countSlots(game.kills, kills),
     playersDied: countSlots(game.deaths, deaths),
-    packetsIn: since(server.counters, serverAt, C.PacketsIn),
-    packetsOut: since(server.counters, serverAt, C.PacketsOut),
-    reliableSent: since(server.counters, serverAt, C.ReliableSent),
-    reliableResent: since(server.counters, serverAt, C.ReliableResent),
-    joins: since(server.counters, serverAt, C.Joins),
-    leaves: since(server.counters, serverAt, C.Leaves),
-    kicks: since(server.counters, serverAt, C.Kicks),
-    timeouts: since(server.counters, serverAt, C.Timeouts),
-    queueOverflows: since(server.counters, serverAt, C.QueueOverflows),
-    misbehaviour: since(server.counters, serverAt, C.Misbehaviour),
+    packetsIn: since(server.counters, serverAt, Counter.PacketsIn),
+    packetsOut: since(server.counters, serverAt, Counter.PacketsOut),
+    reliableSent: since(server.counters, serverAt, Counter.ReliableSent),
+    reliableResent: since(server.counters, serverAt, Counter.ReliableResent),
+    joins: since(server.counters, serverAt, Counter.Joins),
+    leaves: since(server.counters, serverAt, Counter.Leaves),
+    kicks: since(server.counters, serverAt, Counter.Kicks),
+    timeouts: since(server.counters, serverAt, Counter.Timeouts),
+    queueOverflows: since(server.counters, serverAt, Counter.QueueOverflows),
+    misbehaviour: since(server.counters, serverAt, Counter.Misbehaviour),
   },
   probes: probes.map((p, k) => ({
     core: k === 0 ? "server" : `client ${k - 1}`,

@@ -28,7 +28,7 @@ import { type Client, ClientState, createClient } from "../../modules/client/cli
 import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
 import type { Game } from "../../modules/game/game";
-import { C, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
+import { Counter, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
 import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { Fields, readChat, validatePacket } from "../../modules/protocol/codec";
 import { bytesToAscii } from "../../modules/text";
@@ -63,10 +63,10 @@ const GENTLE = Object.freeze([0, 8, 9, 9, 10, 12, 12]);
 
 /** Outcome rows of the report: the counters a case can move at its target, in the order they are looked at. */
 const OUTCOMES: readonly number[] = Object.freeze([
-  C.TooShort, C.TooLong, C.BadAppId, C.UnknownType, C.WrongChannel, C.WrongDirection, C.Truncated, C.UnterminatedChat,
-  C.UnterminatedName, C.TrailingBytes, C.UnknownPeer, C.BadAck, C.AdmissionsDeferred, C.Kicks, C.Leaves, C.Joins, C.Rejects,
-  C.SpoofedId, C.BadName, C.BadSelection, C.BadChat, C.Refused, C.ReliableReceived, C.DuplicateReliable, C.OutOfOrderReliable,
-  C.FutureTimestamp, C.StaleUnreliable,
+  Counter.TooShort, Counter.TooLong, Counter.BadAppId, Counter.UnknownType, Counter.WrongChannel, Counter.WrongDirection, Counter.Truncated, Counter.UnterminatedChat,
+  Counter.UnterminatedName, Counter.TrailingBytes, Counter.UnknownPeer, Counter.BadAck, Counter.AdmissionsDeferred, Counter.Kicks, Counter.Leaves, Counter.Joins, Counter.Rejects,
+  Counter.SpoofedId, Counter.BadName, Counter.BadSelection, Counter.BadChat, Counter.Refused, Counter.ReliableReceived, Counter.DuplicateReliable, Counter.OutOfOrderReliable,
+  Counter.FutureTimestamp, Counter.StaleUnreliable,
 ]);
 
 export interface FuzzFailure {
@@ -347,7 +347,7 @@ export class Fuzzer {
       if (ep.usedBytes > ep.capacityBytes || ep.count < 0 || ep.sentCount > ep.count) this.#fail(`slot ${k}'s queue is inconsistent`, null, 0);
     }
     if (active !== s.playerCount()) this.#fail(`${active} active slots, playerCount ${s.playerCount()}`, null, 0);
-    if (s.counters[C.QueueOverflows] !== 0) this.#fail("a queue overflowed", null, 0);
+    if (s.counters[Counter.QueueOverflows] !== 0) this.#fail("a queue overflowed", null, 0);
     const e = s.entities;
     let alive = 0;
     for (let i = 0; i < e.capacity; i++) alive += e.alive[i];
@@ -525,8 +525,8 @@ export class Fuzzer {
     return {
       seed: this.seed, cases: this.#cases,
       server: side(this.#serverCases, this.#serverOutcomes), client: side(this.#clientCases, this.#clientOutcomes),
-      matchMs: this.net.now, sessions: this.#sessions, kicks: s[C.Kicks], joins: s[C.Joins], timeouts: s[C.Timeouts],
-      handshakeTimeouts: s[C.HandshakeTimeouts], serverPackets: this.#serverPackets, clientPackets: this.#clientPackets,
+      matchMs: this.net.now, sessions: this.#sessions, kicks: s[Counter.Kicks], joins: s[Counter.Joins], timeouts: s[Counter.Timeouts],
+      handshakeTimeouts: s[Counter.HandshakeTimeouts], serverPackets: this.#serverPackets, clientPackets: this.#clientPackets,
       witnessLines: this.witnesses.reduce((n, w) => n + w.sent.length, 0),
       failures: this.failures.slice(), failureCount: this.failureCount, hash: this.#hash(),
     };

@@ -8,7 +8,7 @@
 import { ClientState } from "../../modules/client/client";
 import { Fields, readChat } from "../../modules/protocol/codec";
 import { Msg } from "../../modules/protocol/constants";
-import { C } from "../../modules/protocol/counters";
+import { Counter } from "../../modules/protocol/counters";
 import { bytesToAscii } from "../../modules/text";
 import { runBots, type Bot, type BotSummary } from "../botlib";
 
@@ -147,7 +147,7 @@ export function checkDelivery(
     const endState = Object.keys(ClientState).find((k) => ClientState[k as keyof typeof ClientState] === c.state) ?? String(c.state);
     if (c.state !== ClientState.Closed) problems.push(`ended ${endState}, not Closed`);
     problems.push(...r.seqProblems);
-    if (r.applied !== c.counters[C.ReliableReceived]) problems.push(`listener saw ${r.applied} reliable messages, counter says ${c.counters[C.ReliableReceived]}`);
+    if (r.applied !== c.counters[Counter.ReliableReceived]) problems.push(`listener saw ${r.applied} reliable messages, counter says ${c.counters[Counter.ReliableReceived]}`);
     const bySender = new Map<number, number[]>();
     for (const m of r.chats) {
       const match = CHAT_TEXT.exec(m.text);
@@ -172,8 +172,8 @@ export function checkDelivery(
     }
     say(
       `  ${name}: ${r.notConnectedAt.length === 0 ? "connected throughout" : "dropped out"}, ended ${endState}; ` +
-        `applied ${r.applied} reliable messages (seqno 0..${r.nextSeq - 1}), ${c.counters[C.DuplicateReliable]} duplicate copies dropped, ` +
-        `${c.counters[C.ReliableResent]} of its own resent; chats ${perSender.join(", ")}; sent ${b.chats}`,
+        `applied ${r.applied} reliable messages (seqno 0..${r.nextSeq - 1}), ${c.counters[Counter.DuplicateReliable]} duplicate copies dropped, ` +
+        `${c.counters[Counter.ReliableResent]} of its own resent; chats ${perSender.join(", ")}; sent ${b.chats}`,
     );
     for (const p of problems) failures.push(`${name}: ${p}`);
   }

@@ -15,7 +15,7 @@ import type { Host } from "../../modules/host";
 import { createServer } from "../../modules/server/server";
 import { GameCounter } from "../../modules/game/game";
 import { createGame } from "../../modules/match";
-import { C, COUNTER_NAMES } from "../../modules/protocol/counters";
+import { Counter, COUNTER_NAMES } from "../../modules/protocol/counters";
 import { LogEvent } from "../../modules/server/events";
 import type { Lwxs, LwxsPrint } from "../xs/lwxs";
 
@@ -98,7 +98,7 @@ function tick(): void {
     samples++;
     print("heap", Math.round(now - start), slots, chunks, collections);
   }
-  if (peak === expected && players === 0 && server.counters[C.Leaves] + server.counters[C.Timeouts] + server.counters[C.Kicks] >= expected) finish("all left");
+  if (peak === expected && players === 0 && server.counters[Counter.Leaves] + server.counters[Counter.Timeouts] + server.counters[Counter.Kicks] >= expected) finish("all left");
   else if (now - start > limitMs) finish("time limit");
 }
 

@@ -14,7 +14,7 @@
  * Projectiles that expire add Remove along the way.
  */
 import { ClientState } from "../../modules/client/client";
-import { Match } from "../../harness/match";
+import { TestMatch } from "../../harness/match";
 import type { MemHost, Network } from "../../harness/link";
 import { PcapWriter, WebSocketStream } from "./pcap";
 
@@ -64,7 +64,7 @@ export function recordMatch(options: Partial<RecordOptions> = {}): Recording {
   const o: RecordOptions = Object.assign({}, DEFAULT_RECORD, options);
   if (!Number.isInteger(o.players) || o.players < 1 || o.players > 8) throw new RangeError(`players must be 1..8, got ${o.players}`);
   if (!(o.seconds >= MIN_SECONDS)) throw new RangeError(`seconds must be at least ${MIN_SECONDS}, got ${o.seconds}`);
-  const match = new Match({ maxPlayers: o.players }, { seed: o.seed, delayMs: 1 });
+  const match = new TestMatch({ maxPlayers: o.players }, { seed: o.seed, delayMs: 1 });
   match.withGame(o.seed, "hunt", true);
   const ips = new Map<string, string>([[match.serverHost.address, SERVER_IP]]);
   const datagrams: Datagram[] = [];
