@@ -13,7 +13,7 @@
  */
 import { Counter } from "../protocol/counters";
 import { Msg } from "../protocol/constants";
-import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../protocol/codec";
+import { readInputView } from "../protocol/codec";
 import { CURRENT, DUPLICATE, type Endpoint, PROCESS, STALE } from "../transport/endpoint";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
@@ -77,12 +77,9 @@ export class Receiver {
     const inputAt = t.inputAt;
     for (let m = rel; m < rel + unrel; m++) {
       const p = offsets[m];
-      // Input: five bytes, any non-zero one is true (readInput, with one DataView read for four).
       if (rx[p - 1] === Msg.Input) {
         inputAt[slot] = now;
-        const w = v.getInt32(p);
-        input[slot] = ((w & 0xff000000) !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
-          ((w & 0xff00) !== 0 ? INPUT_LEFT : 0) | ((w & 0xff) !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
+        input[slot] = readInputView(v, rx, p);
       }
     }
   }

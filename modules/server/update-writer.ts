@@ -17,7 +17,7 @@
 import { Counter } from "../protocol/counters";
 import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constants";
 import { setU32 } from "../protocol/bytes";
-import { writeStats } from "../protocol/codec";
+import { writeStats, writeUpdateNum, writeUpdateStart } from "../protocol/codec";
 import { type Endpoint, finishPacket } from "../transport/endpoint";
 import { kernelsFor, type NativeOptions } from "../native";
 import { type EntryPacker, JsEntryPacker, NativeEntryPacker } from "./entries";
@@ -153,12 +153,12 @@ export class UpdateWriter {
       let k = 0;
       if (o + 2 <= MAX_PACKET) {
         tx[o] = Msg.Update;
-        const numAt = o + 1;
-        o += 2;
+        const payload = o + 1;
+        o = writeUpdateStart(tx, payload);
         pos = packer.pack(pos, n, o);
         o = packer.o;
         k = packer.k;
-        tx[numAt] = k;
+        writeUpdateNum(tx, payload, k);
         unrel++;
         counters[Counter.UpdatesSent]++;
         counters[Counter.UpdateEntitiesSent] += k;

@@ -6,13 +6,14 @@
 import assert from "node:assert/strict";
 import {
   FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK, NO_PLAYER,
-  RejectReason,
+  RejectReason, UPDATE_ENTRY,
 } from "../../modules/protocol/constants";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { createCounters } from "../../modules/protocol/counters";
 import {
   Fields, INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING, chatPayloadSize,
-  headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readAdd, readChat, readId, readInput,
+  headerAck, headerRel, headerTimestamp, headerUnrel, payloadSize, readAdd, readChat, readId, readInput, readInputView,
+  writeUpdateNum, writeUpdateStart,
   readName, readReject, readSelection, readStats, updateCount, updateEntryHealth, updateEntryId,
   updateEntryRot, updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, writeAdd,
   writeChat, writeHeader, writeId, writeInput, writeName, writeReject, writeSelection, writeStats,
@@ -200,6 +201,29 @@ describe("codec: every message round-trips", () => {
     }
     assert.equal(readInput(hex("00 07 00 ff 00"), 0), INPUT_BACKWARD | INPUT_RIGHT);
     assert.equal(INPUT_FORWARD | INPUT_BACKWARD | INPUT_LEFT | INPUT_RIGHT | INPUT_SHOOTING, 31);
+  });
+
+  it("readInputView, the server's one-read Input, agrees with readInput on every byte pattern that matters", () => {
+    const b = new Uint8Array(8);
+    const v = new DataView(b.buffer);
+    for (let bits = 0; bits < 32; bits++) {
+      for (const on of [1, 0x80, 0xff]) {
+        for (let i = 0; i < 5; i++) b[2 + i] = (bits >> i) & 1 ? on : 0;
+        assert.equal(readInputView(v, b, 2), readInput(b, 2), `bits ${bits}, true as ${on}`);
+      }
+    }
+  });
+
+  it("Update: num written after the entries, where writeUpdateStart reserved it", () => {
+    const b = new Uint8Array(1 + 2 * UPDATE_ENTRY);
+    let o = writeUpdateStart(b, 0);
+    assert.equal(o, 1);
+    o = writeUpdateEntry(b, o, 0x00010002, 1, 2, 3, 4, 9000, 50);
+    o = writeUpdateEntry(b, o, 0x00030004, -1, -2, -3, -4, 18000, 100);
+    writeUpdateNum(b, 0, 2);
+    assert.equal(b[0], 2);
+    assert.equal(o, 1 + 2 * UPDATE_ENTRY);
+    assert.equal(updateEntryHealth(b, 1 + UPDATE_ENTRY), 100);
   });
 
   it("Reject", () => {
