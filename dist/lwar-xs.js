@@ -165,16 +165,21 @@ var NodeHost = class {
   }
 };
 
+// modules/transport/frame.ts
+var HEADER_SIZE = 14;
+var RELIABLE_HEADER = 5;
+var NO_ACK = 4294967295;
+function headerRel(b) {
+  return b[12];
+}
+
 // modules/protocol/constants.ts
 var APP_ID = 4067461061;
 var MAX_PACKET = 512;
-var HEADER_SIZE = 14;
-var RELIABLE_HEADER = 5;
 var NAME_LENGTH = 32;
 var CHAT_LENGTH = 128;
 var MAX_PLAYERS = 8;
 var DEFAULT_PORT = 32422;
-var NO_ACK = 4294967295;
 var UPDATE_ENTRY = 15;
 var Msg = Object.freeze({
   Connect: 101,
@@ -274,7 +279,7 @@ function makeConfig(overrides) {
 import { networkInterfaces } from "node:os";
 
 // modules/protocol/counters.ts
-var C = Object.freeze({
+var Counter = Object.freeze({
   PacketsIn: 0,
   BytesIn: 1,
   PacketsOut: 2,
@@ -343,7 +348,7 @@ var C = Object.freeze({
   /** Bots that gave their slot up to a human who found the server full. */
   BotsReplaced: 46
 });
-var COUNTER_NAMES = Object.freeze(counterNames(C));
+var COUNTER_NAMES = Object.freeze(counterNames(Counter));
 var COUNTER_COUNT = COUNTER_NAMES.length;
 function counterNames(declaration) {
   const names2 = [];
@@ -355,8 +360,8 @@ function counterNames(declaration) {
   for (let i = 0; i < names2.length; i++) if (names2[i] === void 0) throw new RangeError(`no counter has index ${i}`);
   return names2;
 }
-var DROP_FIRST = C.TooShort;
-var DROP_LAST = C.BadAck;
+var DROP_FIRST = Counter.TooShort;
+var DROP_LAST = Counter.BadAck;
 function createCounters() {
   return new Uint32Array(COUNTER_COUNT);
 }
@@ -2510,9 +2515,6 @@ function writeHeader(b, ack, timestamp, rel, unrel) {
   b[13] = unrel;
   return HEADER_SIZE;
 }
-function headerRel(b) {
-  return b[12];
-}
 function payloadSize(b, o, type, end) {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
@@ -2546,9 +2548,9 @@ function queuedSize(b, o) {
   return i + 1 - o;
 }
 function countBadSize(size, counters) {
-  if (size === -2) counters[C.UnterminatedChat]++;
-  else if (size === -3) counters[C.UnterminatedName]++;
-  else counters[C.Truncated]++;
+  if (size === -2) counters[Counter.UnterminatedChat]++;
+  else if (size === -3) counters[Counter.UnterminatedName]++;
+  else counters[Counter.Truncated]++;
 }
 var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
 var APP_ID_I32 = APP_ID | 0;
@@ -2565,15 +2567,15 @@ function validateFromClient(v, b, length, counters, offsets) {
 }
 function validatePacket(b, length, from, counters, offsets) {
   if (length < HEADER_SIZE) {
-    counters[C.TooShort]++;
+    counters[Counter.TooShort]++;
     return false;
   }
   if (length > MAX_PACKET) {
-    counters[C.TooLong]++;
+    counters[Counter.TooLong]++;
     return false;
   }
   if (b[0] !== 242 || b[1] !== 112 || b[2] !== 135 || b[3] !== 197) {
-    counters[C.BadAppId]++;
+    counters[Counter.BadAppId]++;
     return false;
   }
   const t = types !== null ? types : typeTable();
@@ -2587,21 +2589,21 @@ function validatePacket(b, length, from, counters, offsets) {
     const reliable = m < rel;
     const p = o + (reliable ? RELIABLE_HEADER : 1);
     if (p > length) {
-      counters[C.Truncated]++;
+      counters[Counter.Truncated]++;
       return false;
     }
     const type = b[p - 1];
     const row = type - TYPE_BASE;
     if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
-      counters[C.UnknownType]++;
+      counters[Counter.UnknownType]++;
       return false;
     }
     if (reliableRow[row] === 1 !== reliable) {
-      counters[C.WrongChannel]++;
+      counters[Counter.WrongChannel]++;
       return false;
     }
     if ((senders[row] & from) === 0) {
-      counters[C.WrongDirection]++;
+      counters[Counter.WrongDirection]++;
       return false;
     }
     let size = sizes[row];
@@ -2616,7 +2618,7 @@ function validatePacket(b, length, from, counters, offsets) {
   }
   for (; o < length; o++) {
     if (b[o] !== 0) {
-      counters[C.TrailingBytes]++;
+      counters[Counter.TrailingBytes]++;
       return false;
     }
   }
@@ -2688,6 +2690,13 @@ function writeStats(b, o, scores, pings) {
   }
   return o + 4 * MAX_PLAYERS;
 }
+function writeUpdateStart(b, o) {
+  b[o] = 0;
+  return o + 1;
+}
+function writeUpdateNum(b, o, num) {
+  b[o] = num;
+}
 function writeUpdateEntry(b, o, id, x, y, vx, vy, rot, health) {
   b[o] = id >>> 24;
   b[o + 1] = id >>> 16;
@@ -2711,20 +2720,13 @@ function writeUpdateEntry(b, o, id, x, y, vx, vy, rot, health) {
   b[o + 14] = health > 100 ? 100 : health;
   return o + UPDATE_ENTRY;
 }
+function readInputView(v, b, o) {
+  const w = v.getInt32(o);
+  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
+}
 function writeReject(b, o, reason) {
   b[o] = reason;
   return o + 1;
-}
-
-// modules/protocol/seq.ts
-function seqDiff(a, b) {
-  return a - b | 0;
-}
-function seqGreater(a, b) {
-  return (a - b | 0) > 0;
-}
-function seqNext(a) {
-  return a + 1 >>> 0;
 }
 
 // modules/transport/endpoint.ts
@@ -2735,14 +2737,65 @@ var FUTURE_SLACK_MS = 1e3;
 var PROCESS = 0;
 var DUPLICATE = 1;
 var OUT_OF_ORDER = 2;
+var DEFAULT_MAX_PACKET = 512;
+var Channel = class {
+  appId;
+  queueBytes;
+  resendMs;
+  maxPacket;
+  sizes;
+  typeBase;
+  measure;
+  /** The statistics sink (a one-element scratch array when there is none). */
+  counters;
+  sentIndex;
+  resentIndex;
+  /** The app id's two 16-bit halves: small integers (the id itself is a double on XS when ≥ 2^31). */
+  idHigh;
+  idLow;
+  constructor(config) {
+    const maxPacket = config.maxPacket ?? DEFAULT_MAX_PACKET;
+    const queueBytes = config.queueBytes;
+    const appId = config.appId;
+    const sizes = config.sizes;
+    const measure = config.measure ?? null;
+    const counters = config.counters ?? null;
+    const sentIndex = config.sentIndex ?? -1;
+    const resentIndex = config.resentIndex ?? -1;
+    if (!Number.isInteger(maxPacket) || maxPacket < HEADER_SIZE + RELIABLE_HEADER || maxPacket > 65535) throw new RangeError(`maxPacket of ${maxPacket} bytes`);
+    if (!Number.isInteger(queueBytes) || queueBytes < maxPacket) throw new RangeError(`reliable queue must hold at least ${maxPacket} bytes`);
+    if (!Number.isInteger(appId) || appId < 0 || appId > 4294967295) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
+    if (!(config.resendMs > 0)) throw new RangeError(`resendMs of ${config.resendMs}`);
+    if (!(sizes instanceof Int16Array) || sizes.length === 0) throw new TypeError("sizes must be a non-empty Int16Array");
+    if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
+    if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
+      throw new RangeError("counters needs sentIndex and resentIndex within it");
+    this.appId = appId;
+    this.queueBytes = queueBytes;
+    this.resendMs = config.resendMs;
+    this.maxPacket = maxPacket;
+    this.sizes = sizes;
+    this.typeBase = config.typeBase ?? 0;
+    this.measure = measure;
+    this.counters = counters ?? new Uint32Array(1);
+    this.sentIndex = counters !== null ? sentIndex : 0;
+    this.resentIndex = counters !== null ? resentIndex : 0;
+    this.idHigh = appId >>> 16 & 65535;
+    this.idLow = appId & 65535;
+    Object.freeze(this);
+  }
+};
 var Endpoint = class {
+  /** The payload rules (shared, immutable). */
+  channel;
   capacityBytes;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   buf;
   /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
   view;
-  /** Bytes and messages queued. */
+  /** Bytes queued: the next message goes at this offset of `buf`. */
   usedBytes = 0;
+  /** Messages queued (unacknowledged). */
   count = 0;
   /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
   sentCount = 0;
@@ -2751,78 +2804,105 @@ var Endpoint = class {
   firstSeq = 0;
   nextSeq = 0;
   /** Seqno of the last reliable message processed from the peer (our ack). */
-  lastProcessed = NO_ACK;
-  /** Newest unreliable timestamp applied from the peer, and our time when it was. */
+  lastProcessed = 4294967295;
+  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
   newestTimestamp = 0;
   newestAt = 0;
   hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
   srtt = 0;
   /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
-  #probing = false;
-  #probeSeq = 0;
-  #probeSent = 0;
-  /** When a packet carrying reliable messages last went out, and when the peer was last heard. */
+  probing = false;
+  probeSeq = 0;
+  probeSent = 0;
+  /** When a packet carrying reliable messages last went out. */
   lastReliableSend = 0;
+  /** When the peer was last heard (`heard`). */
   lastHeard = 0;
-  /** Statistics for tools: messages sent for the first time and resent. */
+  /** Statistics: messages sent for the first time and resent since `reset`. */
   sent = 0;
   resent = 0;
-  /** Set by fill(): messages it copied. */
+  /** Messages the last fill() put in its packet. */
   filledMessages = 0;
   /** A reliable message was processed since our last packet: the peer wants an ack soon. */
   ackDue = false;
-  /** Fixed payload sizes by type - TYPE_BASE (-1: variable), from the protocol's one table. */
-  #sizes;
   /**
    * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
    * and where `buf` starts in it: fill() then copies a run of messages into the packet with
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
-  #whole;
-  #base;
+  whole;
+  at;
   /**
-   * `storage`, if given, is the queue's buffer (a view from the owner's Arena); `whole`, a
-   * view of all of that Arena's buffer (the owner's packets should come from it too).
+   * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
+   * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
+   * (a view from the owner's Arena, `queueBytes` long); `whole`, a view of all of that
+   * Arena's buffer (the owner's packets should come from it too).
    */
-  constructor(capacityBytes, storage, whole) {
-    if (capacityBytes < MAX_PACKET) throw new RangeError(`reliable queue must hold at least ${MAX_PACKET} bytes`);
+  constructor(channel, storage, whole) {
+    const ch = channel instanceof Channel ? channel : new Channel(channel);
+    const capacityBytes = ch.queueBytes;
     if (storage !== void 0 && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
+    this.channel = ch;
     this.capacityBytes = capacityBytes;
     this.buf = storage ?? new Uint8Array(capacityBytes);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
-    this.#sizes = typeTable().size;
     const shared = whole !== void 0 && storage !== void 0 && whole.buffer === storage.buffer && whole.byteOffset === 0;
-    this.#whole = shared ? whole : null;
-    this.#base = shared ? storage.byteOffset : 0;
+    this.whole = shared ? whole : null;
+    this.at = shared ? storage.byteOffset : 0;
   }
-  /** Size of the queued message at `o` (header included): the table, or a scan for Chat. */
-  #queued(o) {
-    const fixed = this.#sizes[this.buf[o + 4] - TYPE_BASE];
-    return fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(this.buf, o);
+  /** Size of the queued message at `o` (header included): the table, or measure(). */
+  queued(o) {
+    const ch = this.channel;
+    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
+    return fixed >= 0 ? RELIABLE_HEADER + fixed : ch.measure(this.buf, o);
   }
   /** Bytes of the preallocated buffers (for the memory budget). */
   poolBytes() {
     return this.buf.byteLength;
   }
+  // ---------------------------------------------------------------- life cycle
   /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
   reset(now, initialSeq = 0, peerInitialSeq = 0) {
-    this.usedBytes = 0;
-    this.count = 0;
-    this.sentCount = 0;
+    const s = this;
+    s.usedBytes = 0;
+    s.count = 0;
+    s.sentCount = 0;
     this.sentBytes = 0;
-    this.firstSeq = initialSeq >>> 0;
-    this.nextSeq = initialSeq >>> 0;
-    this.lastProcessed = peerInitialSeq - 1 >>> 0;
-    this.newestTimestamp = 0;
-    this.hasTimestamp = false;
-    this.srtt = 0;
-    this.#probing = false;
-    this.ackDue = false;
+    s.firstSeq = initialSeq >>> 0;
+    s.nextSeq = initialSeq >>> 0;
+    this.resetReceive(peerInitialSeq);
+    s.srtt = 0;
+    this.probing = false;
     this.lastReliableSend = now;
+    s.lastHeard = now;
+    s.sent = 0;
+    s.resent = 0;
+  }
+  /**
+   * Forget what was received: the peer's next reliable message is expected at
+   * `peerInitialSeq`, and any unreliable timestamp is current again. The queue stays.
+   */
+  resetReceive(peerInitialSeq) {
+    const s = this;
+    s.lastProcessed = peerInitialSeq - 1 >>> 0;
+    s.newestTimestamp = 0;
+    this.hasTimestamp = false;
+    s.ackDue = false;
+  }
+  /** Start the RTT estimate at `ms` (from an earlier connection, say) instead of the first sample. */
+  seedRtt(ms) {
+    if (!(ms >= 0)) throw new RangeError(`RTT of ${ms} ms`);
+    this.srtt = ms;
+  }
+  /** The peer was heard from at `now` (the owner decides what counts: a valid packet, say). */
+  heard(now) {
     this.lastHeard = now;
-    this.sent = 0;
-    this.resent = 0;
+  }
+  // ---------------------------------------------------------------- queueing
+  /** Free bytes in the queue. */
+  room() {
+    return this.capacityBytes - this.usedBytes;
   }
   /** Free bytes for one more message of `payload` bytes, or false. */
   canQueue(payload) {
@@ -2832,18 +2912,46 @@ var Endpoint = class {
    * Append a reliable message: writes seqno and type, returns the payload's offset in
    * `buf` for the caller to fill with exactly `payload` bytes of a well-formed payload
    * (the queue finds message boundaries by reading them), or -1 when the queue is full
-   * (the caller kicks).
+   * (the caller kicks). Throws for a message that could never fit a packet, and for a
+   * fixed-size type given another size.
    */
   queue(type, payload) {
-    if (RELIABLE_HEADER + payload > MAX_PACKET - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
-    if (!this.canQueue(payload)) return -1;
-    const o = this.usedBytes;
-    this.view.setUint32(o, this.nextSeq);
+    const ch = this.channel;
+    if (RELIABLE_HEADER + payload > ch.maxPacket - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
+    const fixed = ch.sizes[type - ch.typeBase];
+    if (fixed === void 0 || fixed >= 0 && fixed !== payload) throw new RangeError(`type ${type} with a payload of ${payload} bytes`);
+    const s = this;
+    const o = s.usedBytes;
+    if (o + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
+    this.view.setUint32(o, s.nextSeq);
     this.buf[o + 4] = type;
-    this.count++;
-    this.usedBytes += RELIABLE_HEADER + payload;
-    this.nextSeq = seqNext(this.nextSeq);
+    s.count++;
+    s.usedBytes = o + RELIABLE_HEADER + payload;
+    s.nextSeq = s.nextSeq + 1 >>> 0;
     return o + RELIABLE_HEADER;
+  }
+  /**
+   * For a writer that appends messages itself: the offset in `buf` where it may write
+   * `bytes` bytes of whole messages, or -1 when they do not fit. Nothing changes until
+   * `commit`. Each message is `seqno u32, type u8, payload`, the seqnos `nextSeq`,
+   * `nextSeq + 1`, ... in order.
+   */
+  reserve(bytes) {
+    return this.usedBytes + bytes <= this.capacityBytes ? this.usedBytes : -1;
+  }
+  /**
+   * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
+   * now end at offset `end`. Their seqnos must be the next ones; the next message queued
+   * gets the seqno after them.
+   */
+  commit(end, messages) {
+    const s = this;
+    const used = s.usedBytes;
+    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && messages === 0 === (end === used)))
+      throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
+    s.usedBytes = end;
+    s.count += messages;
+    s.nextSeq = s.nextSeq + messages >>> 0;
   }
   /**
    * Apply an ack from the peer. Messages up to and including `ack` leave the queue;
@@ -2851,44 +2959,51 @@ var Endpoint = class {
    * something never sent (the caller counts it).
    */
   acknowledge(ack, now) {
-    const n = seqDiff(ack, this.firstSeq) + 1;
+    const s = this;
+    const n = (ack - s.firstSeq | 0) + 1;
     if (n <= 0) return true;
-    if (n > this.sentCount) return false;
-    if (this.#probing && seqDiff(this.#probeSeq, this.firstSeq) < n) {
-      this.#probing = false;
-      this.#sample((now >>> 0) - this.#probeSent >>> 0);
+    if (n > s.sentCount) return false;
+    if (this.probing && (this.probeSeq - s.firstSeq | 0) < n) {
+      this.probing = false;
+      this.sample((now >>> 0) - this.probeSent >>> 0);
     }
     const buf = this.buf;
-    const sizes = this.#sizes;
+    const ch = this.channel;
+    const sizes = ch.sizes;
+    const typeBase = ch.typeBase;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
-      const fixed = sizes[buf[bytes + 4] - TYPE_BASE];
-      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, bytes);
+      const fixed = sizes[buf[bytes + 4] - typeBase];
+      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
     }
-    buf.copyWithin(0, bytes, this.usedBytes);
-    this.usedBytes -= bytes;
-    this.count -= n;
-    this.sentCount -= n;
+    buf.copyWithin(0, bytes, s.usedBytes);
+    s.usedBytes -= bytes;
+    s.count -= n;
+    s.sentCount -= n;
     this.sentBytes -= bytes;
-    this.firstSeq = this.firstSeq + n >>> 0;
+    s.firstSeq = s.firstSeq + n >>> 0;
     return true;
   }
-  #sample(rtt) {
-    this.srtt = this.srtt === 0 ? rtt > 0 ? rtt : 0.5 : this.srtt + (rtt - this.srtt) / 8;
+  sample(rtt) {
+    const s = this;
+    s.srtt = s.srtt === 0 ? rtt > 0 ? rtt : 0.5 : s.srtt + (rtt - s.srtt) / 8;
   }
-  /** Smoothed RTT for Stats, as an integer in 0..65535. */
+  /** Smoothed RTT, as an integer in 0..65535. */
   ping() {
     const p = Math.round(this.srtt);
     return p > 65535 ? 65535 : p;
   }
+  // ---------------------------------------------------------------- receiving
   /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
   acceptReliable(seq) {
-    if (seq === seqNext(this.lastProcessed)) {
-      this.lastProcessed = seq;
-      this.ackDue = true;
+    const s = this;
+    const last = s.lastProcessed;
+    if (seq === last + 1 >>> 0) {
+      s.lastProcessed = seq;
+      s.ackDue = true;
       return PROCESS;
     }
-    return seqGreater(seq, this.lastProcessed) ? OUT_OF_ORDER : DUPLICATE;
+    return (seq - last | 0) > 0 ? OUT_OF_ORDER : DUPLICATE;
   }
   /**
    * Whether unreliable messages stamped `timestamp` are current: CURRENT (and it becomes the
@@ -2899,7 +3014,7 @@ var Endpoint = class {
    */
   acceptUnreliable(timestamp, now) {
     if (this.hasTimestamp) {
-      const ahead = seqDiff(timestamp, this.newestTimestamp);
+      const ahead = timestamp - this.newestTimestamp | 0;
       if (ahead < 0) return STALE;
       const elapsed = now - this.newestAt;
       if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
@@ -2909,27 +3024,44 @@ var Endpoint = class {
     this.hasTimestamp = true;
     return CURRENT;
   }
+  // ---------------------------------------------------------------- sending
   /**
    * Whether a packet should go out now for the sake of reliable messages: one sent now
    * would carry a never-sent message, or unacked ones have waited `resendMs`.
    */
   wantsSend(now, resendMs) {
     if (this.count === 0) return false;
-    if (this.count > this.sentCount && this.sentBytes + this.#queued(this.sentBytes) <= MAX_PACKET - HEADER_SIZE) return true;
+    if (this.count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= this.channel.maxPacket - HEADER_SIZE) return true;
     return now - this.lastReliableSend >= resendMs;
+  }
+  /**
+   * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
+   * channel's resend interval.
+   */
+  due(now) {
+    if (this.ackDue) return true;
+    const count = this.count;
+    if (count === 0) return false;
+    const ch = this.channel;
+    if (now - this.lastReliableSend >= ch.resendMs) return true;
+    return count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= ch.maxPacket - HEADER_SIZE;
   }
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
    * message that fits, oldest first (from message `first`, for a final flush that must
-   * carry the whole queue over several packets). Returns the offset after them; the caller may add
-   * unreliable messages and must then call `finish`.
+   * carry the whole queue over several packets). Returns the offset after them; the caller
+   * may add unreliable messages and must then call `finishPacket`.
    */
   fill(out, now, timestamp, first = 0) {
-    const ack = this.lastProcessed;
-    out[0] = 242;
-    out[1] = 112;
-    out[2] = 135;
-    out[3] = 197;
+    const s = this;
+    const ch = this.channel;
+    const ack = s.lastProcessed;
+    const hi = ch.idHigh;
+    const lo = ch.idLow;
+    out[0] = hi >> 8;
+    out[1] = hi;
+    out[2] = lo >> 8;
+    out[3] = lo;
     out[4] = ack >>> 24;
     out[5] = ack >>> 16;
     out[6] = ack >>> 8;
@@ -2940,56 +3072,78 @@ var Endpoint = class {
     out[11] = timestamp;
     out[13] = 0;
     const start2 = HEADER_SIZE;
-    this.ackDue = false;
+    const max = ch.maxPacket;
+    s.ackDue = false;
     const buf = this.buf;
-    const sizes = this.#sizes;
+    const sizes = ch.sizes;
+    const typeBase = ch.typeBase;
+    const count = s.count;
+    const sentCount = s.sentCount;
     let from = 0;
-    for (let k = 0; k < first; k++) from += this.#queued(from);
+    for (let k = 0; k < first; k++) from += this.queued(from);
     const begin = from;
     let o = start2;
     let i = first;
-    for (; i < this.count; i++) {
-      const fixed = sizes[buf[from + 4] - TYPE_BASE];
-      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : queuedSize(buf, from);
-      if (o + len > MAX_PACKET) break;
+    for (; i < count; i++) {
+      const fixed = sizes[buf[from + 4] - typeBase];
+      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
+      if (o + len > max) break;
       from += len;
       o += len;
     }
-    const whole = this.#whole;
+    const whole = this.whole;
     if (from === begin) {
     } else if (whole !== null && out.buffer === whole.buffer) {
       const at = out.byteOffset + start2;
-      whole.copyWithin(at, this.#base + begin, this.#base + from);
+      whole.copyWithin(at, this.at + begin, this.at + from);
     } else {
       for (let k = begin, d = start2; k < from; k++, d++) out[d] = buf[k];
     }
-    const resentEnd = i < this.sentCount ? i : this.sentCount;
+    const resentEnd = i < sentCount ? i : sentCount;
     if (resentEnd > first) {
-      this.resent += resentEnd - first;
-      if (this.#probing) {
-        const probe = seqDiff(this.#probeSeq, this.firstSeq);
-        if (probe >= first && probe < resentEnd) this.#probing = false;
+      s.resent += resentEnd - first;
+      ch.counters[ch.resentIndex] += resentEnd - first;
+      if (this.probing) {
+        const probe = this.probeSeq - s.firstSeq | 0;
+        if (probe >= first && probe < resentEnd) this.probing = false;
       }
     }
-    if (i > this.sentCount) {
-      const firstNew = this.sentCount > first ? this.sentCount : first;
-      this.sent += i - firstNew;
-      if (!this.#probing) {
-        this.#probing = true;
-        this.#probeSeq = this.firstSeq + firstNew >>> 0;
-        this.#probeSent = now >>> 0;
+    if (i > sentCount) {
+      const firstNew = sentCount > first ? sentCount : first;
+      s.sent += i - firstNew;
+      ch.counters[ch.sentIndex] += i - firstNew;
+      if (!this.probing) {
+        this.probing = true;
+        this.probeSeq = s.firstSeq + firstNew >>> 0;
+        this.probeSent = now >>> 0;
       }
-      this.sentCount = i;
+      s.sentCount = i;
       this.sentBytes = from;
     }
     if (i > first) this.lastReliableSend = now;
     out[12] = i - first;
-    this.filledMessages = i - first;
+    s.filledMessages = i - first;
     return o;
   }
 };
 function finishPacket(out, unrel) {
   out[13] = unrel;
+}
+
+// modules/protocol/channel.ts
+function lwarChannel(queueBytes, resendMs, counters = null) {
+  return new Channel({
+    appId: APP_ID,
+    maxPacket: MAX_PACKET,
+    sizes: typeTable().size,
+    typeBase: TYPE_BASE,
+    measure: queuedSize,
+    queueBytes,
+    resendMs,
+    counters,
+    sentIndex: Counter.ReliableSent,
+    resentIndex: Counter.ReliableResent
+  });
 }
 
 // modules/server/events.ts
@@ -3336,90 +3490,6 @@ var NativePriorityPlanner = class extends PriorityPlanner {
   }
 };
 
-// modules/server/entries.ts
-var POS_HALF = 1 << POS_SHIFT - 1;
-var ANGLE_HALF = 1 << ANGLE_BITS - 1;
-var JsEntryPacker = class {
-  o = 0;
-  k = 0;
-  #m;
-  constructor(m) {
-    this.#m = m;
-  }
-  pack(pos, n, o) {
-    const m = this.#m;
-    const all = m.all;
-    const encoded = m.encoded;
-    const list = m.list;
-    const e = m.entities;
-    const room = MAX_PACKET - UPDATE_ENTRY;
-    let k = 0;
-    while (pos < n && o <= room && k < 255) {
-      const first = list[pos];
-      let i = first;
-      const start2 = o;
-      do {
-        if (encoded[i] === 0) {
-          writeUpdateEntry(
-            all,
-            MAX_PACKET + i * UPDATE_ENTRY,
-            e.id(i),
-            e.x[i] + POS_HALF >> POS_SHIFT,
-            e.y[i] + POS_HALF >> POS_SHIFT,
-            e.vx[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            e.vy[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            (e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS,
-            e.health[i]
-          );
-          encoded[i] = 1;
-        }
-        pos++;
-        i++;
-        o += UPDATE_ENTRY;
-        k++;
-      } while (pos < n && list[pos] === i && o <= room && k < 255);
-      all.copyWithin(start2, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
-    }
-    this.o = o;
-    this.k = k;
-    return pos;
-  }
-};
-var NativeEntryPacker = class {
-  o = 0;
-  k = 0;
-  #kernels;
-  #b;
-  #words;
-  #at;
-  constructor(m, kernels, native) {
-    const e = m.entities;
-    const b = new Binding(
-      NATIVE_LAYOUT.pack,
-      { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
-      0,
-      native?.bindings ?? null
-    );
-    const w = b.words;
-    w[b.scalars + 0 /* MaxPacket */] = MAX_PACKET;
-    w[b.scalars + 1 /* StepHz */] = STEP_HZ;
-    w[b.scalars + 2 /* PosShift */] = POS_SHIFT;
-    w[b.scalars + 3 /* AngleBits */] = ANGLE_BITS;
-    w[b.scalars + 4 /* Centidegrees */] = CENTIDEGREES;
-    this.#kernels = kernels;
-    this.#b = b;
-    this.#words = w;
-    this.#at = b.scalars;
-  }
-  pack(pos, n, o) {
-    const b = this.#b;
-    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o);
-    this.o = this.#words[this.#at + 5 /* O */];
-    this.k = this.#words[this.#at + 6 /* K */];
-    return next;
-  }
-};
-
 // modules/server/entity-sync.ts
 var JsEntitySync = class {
   planner;
@@ -3448,7 +3518,7 @@ var JsEntitySync = class {
     for (let j = 0, w = s * words; j < words; j++, w++) {
       let bits = dirty[w];
       while (bits !== 0) {
-        if (ep.capacityBytes - ep.usedBytes < keep) {
+        if (ep.room() < keep) {
           dirty[w] = bits;
           return false;
         }
@@ -3517,14 +3587,126 @@ var NativeEntitySync = class {
       w[at + 5 /* Used */] = ep.usedBytes;
       w[at + 6 /* Seq */] = ep.nextSeq;
       const n = this.#kernels.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
-      ep.usedBytes = w[at + 5 /* Used */];
       if (ep.count === 0) this.#m.frontSince[s] = now;
-      ep.count += w[at + 7 /* Messages */];
-      ep.nextSeq = w[at + 6 /* Seq */] >>> 0;
+      ep.commit(w[at + 5 /* Used */], w[at + 7 /* Messages */]);
       state = w[at + 8 /* State */];
       if (n !== 0) this.planner.applyActions(s, this.#actions, n);
     }
     return state === 0 /* Done */;
+  }
+};
+var EntityReconciler = class {
+  #state;
+  #entities;
+  #sync;
+  /** Int32 words of dirty bits per player. */
+  #words;
+  #planner;
+  /**
+   * `arena` is the buffer the queues live in, `queues` their views (the native sync writes
+   * into them). The state's tables must be carved.
+   */
+  constructor(state, arena, queues, planner, native) {
+    const e = state.entities;
+    this.#state = state;
+    this.#entities = e;
+    this.#words = e.capacity + 31 >> 5;
+    this.#planner = planner;
+    const memory = {
+      entities: e,
+      dirty: state.dirty,
+      known: state.known,
+      endpoints: state.endpoints,
+      keep: MAX_PACKET + state.leaveReserve,
+      frontSince: state.frontSince
+    };
+    const kernels = kernelsFor(native, "sync");
+    this.#sync = kernels !== null ? new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native) : new JsEntitySync(memory, this, planner);
+  }
+  /** The planner that hears of each Add and Remove (the game installs its own). */
+  get planner() {
+    return this.#planner;
+  }
+  set planner(planner) {
+    this.#planner = planner;
+    this.#sync.planner = planner;
+  }
+  /** A newcomer in `slot` knows nothing: every index is to be looked at (a bot's none: it reads the game's tables). */
+  joined(slot) {
+    const t = this.#state;
+    const cap = this.#entities.capacity;
+    t.known.fill(0, slot * cap, (slot + 1) * cap);
+    if (t.bot[slot] !== 0) t.dirtyAny[slot] = 0;
+    else this.#markAll(slot);
+  }
+  /** The entity at `index` was added or removed: every player reconciles it at its next chance. */
+  markIndex(index) {
+    const t = this.#state;
+    const words = this.#words;
+    const bit = 1 << (index & 31);
+    const dirty = t.dirty;
+    const dirtyAny = t.dirtyAny;
+    const active = t.active;
+    const n = t.config.maxPlayers;
+    for (let s = 0, w = index >> 5; s < n; s++, w += words) {
+      if (active[s] === 0) continue;
+      dirty[w] |= bit;
+      dirtyAny[s] = 1;
+    }
+  }
+  /** Mark every index up to the pool's high-water mark dirty for `slot`. */
+  #markAll(slot) {
+    const dirty = this.#state.dirty;
+    const words = this.#words;
+    const end = this.#entities.end;
+    const base = slot * words;
+    dirty.fill(0, base, base + words);
+    for (let w = 0; w < words && w << 5 < end; w++) dirty[base + w] = -1;
+    this.#state.dirtyAny[slot] = 1;
+  }
+  /**
+   * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
+   * (the rest of the queue is for player events and the final Leave): Remove what it knows
+   * that is gone or replaced, Add what lives that it does not know.
+   */
+  reconcile(now) {
+    const t = this.#state;
+    const sync = this.#sync;
+    const dirtyAny = t.dirtyAny;
+    const active = t.active;
+    const pendingKick = t.pendingKick;
+    const bot = t.bot;
+    const n = t.config.maxPlayers;
+    for (let s = 0; s < n; s++) {
+      if (dirtyAny[s] === 0) continue;
+      if (active[s] === 0 || pendingKick[s] !== 0 || bot[s] !== 0) {
+        dirtyAny[s] = 0;
+        continue;
+      }
+      if (sync.slot(s, now)) dirtyAny[s] = 0;
+    }
+  }
+  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
+  add(to, index) {
+    const t = this.#state;
+    const o = t.reserve(to, Msg.Add, 9);
+    if (o < 0) return false;
+    const e = this.#entities;
+    writeAdd(t.endpoints[to].buf, o, (e.generation[index] << 16 | index) >>> 0, e.owner[index], e.type[index]);
+    t.known[to * e.capacity + index] = e.generation[index];
+    this.#planner.added(to, index);
+    return true;
+  }
+  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
+  remove(to, index) {
+    const t = this.#state;
+    const k = to * this.#entities.capacity + index;
+    const o = t.reserve(to, Msg.Remove, 4);
+    if (o < 0) return false;
+    writeId(t.endpoints[to].buf, o, (t.known[k] << 16 | index) >>> 0);
+    t.known[k] = 0;
+    this.#planner.removed(to, index);
+    return true;
   }
 };
 
@@ -3584,12 +3766,15 @@ function attack(x, y, vx, vy, heading, weapon, tx, ty, tvx, tvy) {
 }
 
 // modules/server/pilots.ts
+var DECIDE_MS = Math.floor(1e3 / STEP_HZ);
 var WU = 1 / POS_ONE;
 var WU_PER_S = STEP_HZ / POS_ONE;
 var RADIANS = 2 * Math.PI / ANGLE_TURN;
 var Pilots = class {
   /** 1 for a slot flown by the server. */
   bot;
+  /** When the pilots decide next (ms, wrap-safe). */
+  #nextAt = 0;
   constructor(maxPlayers) {
     this.bot = new Uint8Array(maxPlayers);
   }
@@ -3600,10 +3785,12 @@ var Pilots = class {
     return n;
   }
   /**
-   * Write each bot's INPUT_* bits into `input`. `ship` is each slot's ship entity index (-1
+   * Write each bot's INPUT_* bits into `input`, at most once every DECIDE_MS. `ship` is each slot's ship entity index (-1
    * while it has none), `weapon` each slot's weapon, `now` the server's clock (ms).
    */
   fly(now, entities, ship, weapon, input) {
+    if ((now - this.#nextAt | 0) < 0) return;
+    this.#nextAt = now + DECIDE_MS | 0;
     const bot = this.bot;
     const n = bot.length;
     const ex = entities.x;
@@ -3680,7 +3867,7 @@ var Admission = class {
     const t = this.#state;
     const rx = t.rx;
     if (headerRel(rx) === 0 || length < HEADER_SIZE + RELIABLE_HEADER || getU32(rx, HEADER_SIZE) !== 0 || rx[HEADER_SIZE + 4] !== Msg.Connect) {
-      t.counters[this.#leftRecently(address, port, now) ? C.AfterLeave : C.UnknownPeer]++;
+      t.counters[this.#leftRecently(address, port, now) ? Counter.AfterLeave : Counter.UnknownPeer]++;
       return -1;
     }
     let slot = -1;
@@ -3696,19 +3883,19 @@ var Admission = class {
       return -1;
     }
     if (this.#tokens === 0) {
-      t.counters[C.AdmissionsDeferred]++;
+      t.counters[Counter.AdmissionsDeferred]++;
       return -1;
     }
     for (let k = 0; k < HANDSHAKE_MEMORY; k++) {
       if (t.penaltyPort[k] === port && t.penaltyAddress[k] === address && (now - t.penaltyUntil[k] | 0) < 0) {
-        t.counters[C.AdmissionsDeferred]++;
+        t.counters[Counter.AdmissionsDeferred]++;
         return -1;
       }
     }
     this.#tokens--;
     if (t.bot[slot] !== 0) {
-      t.counters[C.BotsReplaced]++;
-      t.counters[C.Leaves]++;
+      t.counters[Counter.BotsReplaced]++;
+      t.counters[Counter.Leaves]++;
       t.host.log(LogEvent.Leave, slot, t.playerId(slot));
       this.remove(slot);
     }
@@ -3733,7 +3920,7 @@ var Admission = class {
     t.players++;
     this.#session.join(slot, now);
     const id = t.playerId(slot);
-    t.counters[C.Joins]++;
+    t.counters[Counter.Joins]++;
     t.host.log(LogEvent.Join, slot, id);
     this.#session.sendRoster(slot);
     return slot;
@@ -3767,8 +3954,8 @@ var Admission = class {
     t.players++;
     this.#session.join(slot, now);
     this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
-    t.counters[C.Joins]++;
-    t.counters[C.BotJoins]++;
+    t.counters[Counter.Joins]++;
+    t.counters[Counter.BotJoins]++;
     t.host.log(LogEvent.Join, slot, t.playerId(slot));
     this.#session.announce(slot);
   }
@@ -3778,7 +3965,7 @@ var Admission = class {
     let o = writeHeader(tx, NO_ACK, t.host.now() >>> 0, 0, 1);
     tx[o++] = Msg.Reject;
     o = writeReject(tx, o, reason);
-    t.counters[C.Rejects]++;
+    t.counters[Counter.Rejects]++;
     t.host.log(LogEvent.Reject, -1, reason);
     t.send(o, address, port);
   }
@@ -3809,7 +3996,7 @@ var Admission = class {
     const id = t.playerId(slot);
     const o = writeHeader(t.tx, t.endpoints[slot].lastProcessed, t.host.now() >>> 0, 0, 0);
     t.send(o, t.address[slot], t.port[slot]);
-    t.counters[C.Leaves]++;
+    t.counters[Counter.Leaves]++;
     t.host.log(LogEvent.Leave, slot, id);
     this.remove(slot);
   }
@@ -3837,6 +4024,102 @@ var Admission = class {
     t.announced[slot] = 0;
     if (t.sim !== null) t.sim.playerLeft(slot, id);
     t.entities.removeOwnedBy(id);
+  }
+};
+
+// modules/server/receive.ts
+var Receiver = class {
+  #state;
+  #admission;
+  #session;
+  constructor(state, admission, session) {
+    this.#state = state;
+    this.#admission = admission;
+    this.#session = session;
+  }
+  /** Act on the validated datagram in `state.rx` from `slot`, walking the offsets validatePacket recorded. */
+  handle(slot, now) {
+    const t = this.#state;
+    const rx = t.rx;
+    const ep = t.endpoints[slot];
+    const counters = t.counters;
+    const v = t.rxView;
+    const ack = v.getInt32(4);
+    const announced = t.announced[slot] !== 0;
+    if ((ack - ep.firstSeq | 0) < 0 && announced) ep.heard(now);
+    else if (!this.#acknowledged(slot, ep, ack, now)) return;
+    const rel = rx[12];
+    const unrel = rx[13];
+    const offsets = t.offsets;
+    if (rel !== 0) {
+      const id = t.playerId(slot);
+      const active = t.active;
+      const pendingKick = t.pendingKick;
+      for (let m = 0; m < rel; m++) {
+        const p = offsets[m];
+        const seq = v.getUint32(p - 5);
+        const verdict2 = ep.acceptReliable(seq);
+        if (verdict2 !== PROCESS) {
+          counters[verdict2 === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
+          continue;
+        }
+        counters[Counter.ReliableReceived]++;
+        this.#reliable(slot, id, rx[p - 1], p);
+        if (active[slot] === 0 || pendingKick[slot] !== 0) return;
+      }
+    }
+    if (!announced) this.#announceAcknowledged(slot, ep);
+    if (unrel === 0) return;
+    const verdict = ep.acceptUnreliable(v.getInt32(8), now);
+    if (verdict !== CURRENT) {
+      if (verdict === STALE) counters[Counter.StaleUnreliable] += unrel;
+      else counters[Counter.FutureTimestamp]++;
+      return;
+    }
+    const input = t.input;
+    const inputAt = t.inputAt;
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      if (rx[p - 1] === Msg.Input) {
+        inputAt[slot] = now;
+        input[slot] = readInputView(v, rx, p);
+      }
+    }
+  }
+  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
+  #acknowledged(slot, ep, ack, now) {
+    if ((ack - ep.firstSeq | 0) >= 0) {
+      const front = ep.firstSeq;
+      if (!ep.acknowledge(ack, now)) {
+        this.#state.counters[Counter.BadAck]++;
+        this.#session.misbehave(slot);
+        return false;
+      }
+      if (ep.firstSeq !== front) this.#state.frontSince[slot] = now;
+    }
+    ep.heard(now);
+    return true;
+  }
+  /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
+  #announceAcknowledged(slot, ep) {
+    if (ep.firstSeq !== 0 && this.#state.announced[slot] === 0) this.#session.announce(slot);
+  }
+  /** One reliable message from `slot` (player `id`), its payload at `p` in `state.rx`, in order. */
+  #reliable(slot, id, type, p) {
+    switch (type) {
+      case Msg.Connect:
+        return;
+      // already admitted; a later Connect changes nothing
+      case Msg.Disconnect:
+        return this.#admission.disconnect(slot);
+      case Msg.Chat:
+        this.#announceAcknowledged(slot, this.#state.endpoints[slot]);
+        return this.#session.chat(slot, id, p);
+      case Msg.Name:
+        return this.#session.rename(slot, id, p);
+      case Msg.Selection:
+        return this.#session.select(slot, id, p);
+    }
   }
 };
 
@@ -3875,6 +4158,15 @@ var ServerState = class {
   leaveReserve;
   /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
   lastChatLength = 0;
+  // ---- packet buffers: the datagram being handled, the packet being built. First among
+  // the tables: XS finds a property by walking the object's list of them, and these are
+  // read for every datagram.
+  /** The datagram being handled, copied in with one native call, and a DataView on it. */
+  rx;
+  rxView;
+  /** Payload offsets of the datagram's messages, recorded by validatePacket. */
+  offsets;
+  tx;
   // ---- per slot: who is there
   active;
   generation;
@@ -3934,9 +4226,27 @@ var ServerState = class {
   leftAddress;
   leftPort;
   leftUntil;
-  // ---- packet buffers: the datagram being handled, the packet being built
-  rx;
-  tx;
+  // ---- entity-sync.ts: what each player knows of the entities, and what to look at again
+  /**
+   * [slot × capacity + index]: the generation of the entity at that index that the player
+   * knows (its Add was queued and no Remove since), 0 for none. Generations are never 0.
+   */
+  known;
+  /** [slot × words + word]: the entity indices to reconcile for the player. */
+  dirty;
+  /** 1 while the slot has dirty bits. */
+  dirtyAny;
+  /** The Adds and Removes a native sync queued, for the planner (~index: a Remove); empty without one. */
+  actions;
+  // ---- update-writer.ts: the plan being sent, the entry cache's flags, the update cycle
+  /** The entity indices of the plan being sent. */
+  list;
+  /** Per entity: 1 once its entry is encoded in the current update tick. */
+  encoded;
+  /** 1 once the player had its Update in the current update cycle. */
+  updated;
+  /** A Stats is due in the player's next Update. */
+  statsDue;
   constructor(config, host, counters, entities, penalties, leavers, bot) {
     this.bot = bot;
     this.config = config;
@@ -3961,7 +4271,7 @@ var ServerState = class {
     if (ep.count === 0) this.frontSince[to] = this.now;
     const o = ep.canQueue(payload + (type === Msg.Leave ? LEAVE_SIZE : this.leaveReserve)) ? ep.queue(type, payload) : -1;
     if (o < 0) {
-      this.counters[C.QueueOverflows]++;
+      this.counters[Counter.QueueOverflows]++;
       this.pendingKick[to] = KickReason.QueueOverflow;
       this.kickPending = true;
     }
@@ -3969,8 +4279,8 @@ var ServerState = class {
   }
   /** Send the first `length` bytes of `tx`. */
   send(length, address, port) {
-    this.counters[C.PacketsOut]++;
-    this.counters[C.BytesOut] += length;
+    this.counters[Counter.PacketsOut]++;
+    this.counters[Counter.BytesOut] += length;
     this.host.send(this.tx, length, address, port);
   }
 };
@@ -4053,11 +4363,11 @@ var Session = class {
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-      t.counters[C.BadChat]++;
+      t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
     if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     const chat = t.lastChat;
@@ -4075,11 +4385,11 @@ var Session = class {
     readName(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
-      t.counters[C.BadName]++;
+      t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
     if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
@@ -4093,11 +4403,11 @@ var Session = class {
     readSelection(t.rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
     if (f.a >= t.config.shipTypes || f.b >= t.config.weaponTypes) {
-      t.counters[C.BadSelection]++;
+      t.counters[Counter.BadSelection]++;
       return this.misbehave(slot);
     }
     if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
-      t.counters[C.Refused]++;
+      t.counters[Counter.Refused]++;
       return;
     }
     t.ship[slot] = f.a;
@@ -4111,7 +4421,7 @@ var Session = class {
    */
   misbehave(slot) {
     const t = this.#state;
-    t.counters[C.Misbehaviour]++;
+    t.counters[Counter.Misbehaviour]++;
     const now = t.now;
     if ((now - t.strikeAt[slot] | 0) < STRIKE_WINDOW_MS) return;
     t.strikeAt[slot] = now;
@@ -4121,7 +4431,7 @@ var Session = class {
     }
   }
   #spoofed(slot) {
-    this.#state.counters[C.SpoofedId]++;
+    this.#state.counters[Counter.SpoofedId]++;
     this.misbehave(slot);
   }
   #printable(b, o, n) {
@@ -4190,8 +4500,8 @@ var Session = class {
         this.#pump(s);
         continue;
       }
-      t.counters[C.Timeouts]++;
-      t.counters[C.Laggards]++;
+      t.counters[Counter.Timeouts]++;
+      t.counters[Counter.Laggards]++;
       t.host.log(LogEvent.Timeout, s, t.playerId(s));
       this.#admission.remove(s);
     }
@@ -4349,14 +4659,14 @@ var Schedule = class {
       if (t.active[s] === 0 || t.bot[s] !== 0) continue;
       const ep = t.endpoints[s];
       if (now - ep.lastHeard > timeout) {
-        t.counters[C.Timeouts]++;
+        t.counters[Counter.Timeouts]++;
         t.host.log(LogEvent.Timeout, s, t.playerId(s));
         admission.remove(s);
         continue;
       }
       if (ep.firstSeq === 0) {
         if ((now - t.joinedAt[s] | 0) > HANDSHAKE_MS) {
-          t.counters[C.HandshakeTimeouts]++;
+          t.counters[Counter.HandshakeTimeouts]++;
           t.host.log(LogEvent.Timeout, s, t.playerId(s));
           admission.penalize(s, now);
           admission.remove(s);
@@ -4365,7 +4675,7 @@ var Schedule = class {
       } else if (t.announced[s] === 0) this.#session.announce(s);
       if (t.input[s] !== 0 && (now - t.inputAt[s] | 0) > INPUT_STALE_MS) {
         t.input[s] = 0;
-        t.counters[C.StaleInputs]++;
+        t.counters[Counter.StaleInputs]++;
       }
       if (decay && t.misbehaviour[s] > 0) t.misbehaviour[s]--;
     }
@@ -4385,8 +4695,8 @@ var Schedule = class {
     for (let s = 0; s < t.config.maxPlayers; s++) {
       if (t.active[s] === 0) continue;
       if (t.endpoints[s].count !== 0 && (now - t.frontSince[s] | 0) > limit) {
-        t.counters[C.Timeouts]++;
-        t.counters[C.AckStalls]++;
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.AckStalls]++;
         t.host.log(LogEvent.Timeout, s, t.playerId(s));
         this.#admission.remove(s);
       }
@@ -4394,8 +4704,235 @@ var Schedule = class {
   }
 };
 
-// modules/server/server.ts
+// modules/server/entries.ts
+var POS_HALF = 1 << POS_SHIFT - 1;
+var ANGLE_HALF = 1 << ANGLE_BITS - 1;
+var JsEntryPacker = class {
+  o = 0;
+  k = 0;
+  #m;
+  constructor(m) {
+    this.#m = m;
+  }
+  pack(pos, n, o) {
+    const m = this.#m;
+    const all = m.all;
+    const encoded = m.encoded;
+    const list = m.list;
+    const e = m.entities;
+    const room = MAX_PACKET - UPDATE_ENTRY;
+    let k = 0;
+    while (pos < n && o <= room && k < 255) {
+      const first = list[pos];
+      let i = first;
+      const start2 = o;
+      do {
+        if (encoded[i] === 0) {
+          writeUpdateEntry(
+            all,
+            MAX_PACKET + i * UPDATE_ENTRY,
+            e.id(i),
+            e.x[i] + POS_HALF >> POS_SHIFT,
+            e.y[i] + POS_HALF >> POS_SHIFT,
+            e.vx[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
+            e.vy[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
+            (e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS,
+            e.health[i]
+          );
+          encoded[i] = 1;
+        }
+        pos++;
+        i++;
+        o += UPDATE_ENTRY;
+        k++;
+      } while (pos < n && list[pos] === i && o <= room && k < 255);
+      all.copyWithin(start2, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
+    }
+    this.o = o;
+    this.k = k;
+    return pos;
+  }
+};
+var NativeEntryPacker = class {
+  o = 0;
+  k = 0;
+  #kernels;
+  #b;
+  #words;
+  #at;
+  constructor(m, kernels, native) {
+    const e = m.entities;
+    const b = new Binding(
+      NATIVE_LAYOUT.pack,
+      { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
+      0,
+      native?.bindings ?? null
+    );
+    const w = b.words;
+    w[b.scalars + 0 /* MaxPacket */] = MAX_PACKET;
+    w[b.scalars + 1 /* StepHz */] = STEP_HZ;
+    w[b.scalars + 2 /* PosShift */] = POS_SHIFT;
+    w[b.scalars + 3 /* AngleBits */] = ANGLE_BITS;
+    w[b.scalars + 4 /* Centidegrees */] = CENTIDEGREES;
+    this.#kernels = kernels;
+    this.#b = b;
+    this.#words = w;
+    this.#at = b.scalars;
+  }
+  pack(pos, n, o) {
+    const b = this.#b;
+    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o);
+    this.o = this.#words[this.#at + 5 /* O */];
+    this.k = this.#words[this.#at + 6 /* K */];
+    return next;
+  }
+};
+
+// modules/server/update-writer.ts
 var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+var UpdateWriter = class {
+  /** Chooses each player's Update entries (the game installs its own). */
+  planner;
+  #state;
+  /** The packet being built, then the entry cache: one view over both. */
+  #txAndEntries;
+  /** The Update entry loop: the JavaScript or the native kernel's, chosen at start-up. */
+  #packer;
+  /** Each player's offset into the update cycle, ms (a plain array keeps them integers on XS). */
+  #offset;
+  #cycleStart;
+  #nextStats;
+  /** The entity table's version when the cached entries were encoded. */
+  #encodedVersion = -1;
+  /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
+  constructor(state, planner, native) {
+    const cfg = state.config;
+    const n = cfg.maxPlayers;
+    const tx = state.tx;
+    this.#state = state;
+    this.planner = planner;
+    this.#txAndEntries = new Uint8Array(tx.buffer, tx.byteOffset, MAX_PACKET + state.entities.capacity * UPDATE_ENTRY);
+    this.#offset = new Array(n).fill(0);
+    for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * cfg.updateIntervalMs / n);
+    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
+    const pack = kernelsFor(native, "pack");
+    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    this.#cycleStart = state.now;
+    this.#nextStats = state.now;
+  }
+  /** A newcomer in `slot`: its Update cycle starts afresh. */
+  joined(slot) {
+    this.#state.updated[slot] = 0;
+    this.#state.statsDue[slot] = 0;
+  }
+  /** The entity at `index` is new: its id in the cache now, the rest at its next encoding. */
+  entityAdded(index) {
+    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.#state.entities.id(index));
+    this.#state.encoded[index] = 0;
+  }
+  /**
+   * Each player's packets on this tick: its update tick when its offset into the cycle has
+   * come (not on a tick on which the world `stepped`), else its reliables when due.
+   */
+  tick(now, stepped) {
+    const t = this.#state;
+    const cfg = t.config;
+    const n = cfg.maxPlayers;
+    const active = t.active;
+    const bot = t.bot;
+    const updated = t.updated;
+    const statsDue = t.statsDue;
+    const endpoints = t.endpoints;
+    if (now >= this.#nextStats) {
+      this.#nextStats += cfg.statsIntervalMs;
+      if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
+      const pings = t.pings;
+      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = s < n && active[s] !== 0 ? endpoints[s].ping() : 0;
+      statsDue.fill(1);
+    }
+    if (now - this.#cycleStart >= cfg.updateIntervalMs) {
+      for (let s = 0; s < n; s++) {
+        if (active[s] === 0 || updated[s] !== 0 || bot[s] !== 0) continue;
+        this.#update(s, now, statsDue[s] !== 0);
+        statsDue[s] = 0;
+      }
+      this.#cycleStart += cfg.updateIntervalMs;
+      if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
+      updated.fill(0);
+    }
+    const into = now - this.#cycleStart;
+    const offset = this.#offset;
+    for (let s = 0; s < n; s++) {
+      if (active[s] === 0 || bot[s] !== 0) continue;
+      if (updated[s] === 0 && into >= offset[s] && !stepped) {
+        updated[s] = 1;
+        this.#update(s, now, statsDue[s] !== 0);
+        statsDue[s] = 0;
+        continue;
+      }
+      const ep = endpoints[s];
+      if (ep.due(now)) {
+        const o = this.fill(ep, now);
+        t.send(o, t.address[s], t.port[s]);
+      }
+    }
+  }
+  /** One update tick for one player: reliables first, then Stats (if due) and Update. */
+  #update(slot, now, stats) {
+    const t = this.#state;
+    const ep = t.endpoints[slot];
+    const tx = t.tx;
+    const list = t.list;
+    const counters = t.counters;
+    const packer = this.#packer;
+    const planner = this.planner;
+    const version2 = t.entities.version;
+    if (version2 !== this.#encodedVersion) {
+      t.encoded.fill(0);
+      this.#encodedVersion = version2;
+    }
+    const n = planner.plan(slot, list, now);
+    const maxPackets = t.config.maxUpdatePacketsPerTick;
+    let pos = 0;
+    for (let packets = 0; packets < maxPackets; packets++) {
+      let o = this.fill(ep, now);
+      let unrel = 0;
+      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
+        tx[o] = Msg.Stats;
+        o = writeStats(tx, o + 1, t.scores, t.pings);
+        unrel++;
+        counters[Counter.StatsSent]++;
+      }
+      let k = 0;
+      if (o + 2 <= MAX_PACKET) {
+        tx[o] = Msg.Update;
+        const payload = o + 1;
+        o = writeUpdateStart(tx, payload);
+        pos = packer.pack(pos, n, o);
+        o = packer.o;
+        k = packer.k;
+        writeUpdateNum(tx, payload, k);
+        unrel++;
+        counters[Counter.UpdatesSent]++;
+        counters[Counter.UpdateEntitiesSent] += k;
+      }
+      finishPacket(tx, unrel);
+      t.send(o, t.address[slot], t.port[slot]);
+      if (pos >= n || k === 0) break;
+    }
+    planner.commit(slot, list, pos, now);
+  }
+  /**
+   * Start a packet in `state.tx` with the peer's reliables, from its `first` queued message
+   * on. Returns the packet's length so far. The endpoint counts first sends and resends
+   * (the counters sink of lwarChannel).
+   */
+  fill(ep, now, first = 0) {
+    return ep.fill(this.#state.tx, now, now, first);
+  }
+};
+
+// modules/server/server.ts
 var BOT_FILL_MS = 1e3;
 var ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
 var Server = class {
@@ -4409,6 +4946,9 @@ var Server = class {
   #admission;
   #session;
   #schedule;
+  #receiver;
+  #reconciler;
+  #writer;
   // Player slots (struct of arrays, indexed by slot): the state's tables, named here for
   // the hosts, the game (Players) and the tests.
   active;
@@ -4434,65 +4974,11 @@ var Server = class {
   pings;
   /** The last chat line accepted (for the host's log); its length is lastChatLength. */
   lastChat;
-  // The state's tables that the entity sync and the receive path read (state.ts).
-  #pendingKick;
-  #announced;
-  #inputAt;
-  #frontSince;
-  /** Bytes every queue keeps free for Leaves (state.ts, leaveReserve()). */
-  #leaveReserve;
-  /** Where the tables above come from (its rows are the memory budget's). */
+  /** Where the tables come from (its rows are the memory budget's). */
   #arena;
-  /** The datagram being handled, copied in with one native call, and a DataView on it. */
-  #rx;
-  #rxView;
-  /** Payload offsets of the datagram's messages, recorded by validatePacket. */
-  #offsets;
-  #tx;
-  /**
-   * One buffer: the packet being built (`#tx`, its first MAX_PACKET bytes), then each
-   * entity's Update entry as encoded in the current update tick. An entry is encoded once
-   * per update tick, by the first client whose plan has it, and copied into every packet
-   * with one native copyWithin: on XS that is about ten times cheaper than encoding it
-   * again for each client.
-   */
-  #txAndEntries;
-  /** Per entity: 1 once its entry is encoded in the current update tick. */
-  #encoded;
-  #list;
-  /**
-   * Update cycle: every `updateIntervalMs`, each player gets its Update at its own offset
-   * into the cycle (slot × interval / maxPlayers), so the work of one update round is spread
-   * over the ticks of the cycle instead of landing on one.
-   */
-  #cycleStart = 0;
-  #offset;
-  #updated;
-  /** A Stats is due in the player's next Update. */
-  #statsDue;
-  /** The entity table's version when the entries in #txAndEntries were encoded. */
-  #encodedVersion = -1;
-  #nextStats = 0;
-  /**
-   * Entity sync is lazy. An add or remove only marks the index in every player's `#dirty`
-   * bits; each tick, while a player's queue has room, its dirty indices are reconciled with
-   * what it knows: a Remove for what it knows that is gone, an Add for what lives that it
-   * does not know. A stalled player's queue thus never fills with entity traffic, and what
-   * is born and dies while it is away never reaches it. [slot × words + word].
-   */
-  #dirty;
-  /** 1 while the slot has dirty bits. */
-  #dirtyAny;
-  #words;
   #closed = false;
   /** The native loops this server was given (modules/native.ts), or null. */
   #native;
-  /** The Update entry loop: the JavaScript or the native kernel's, chosen at start-up. */
-  #packer;
-  /** The entity sync of one player: the JavaScript or the native kernel's, chosen at start-up. */
-  #entitySync;
-  /** The Adds and Removes a native sync queued, for the planner (~index: a Remove). */
-  #actions;
   /** The server's own bots (config.bots): which slots they fly, and their pilots. */
   pilots;
   #nextBotFill = 0;
@@ -4510,10 +4996,8 @@ var Server = class {
     this.#state = t;
     const q = config.reliableQueueBytes;
     const cap = config.maxEntities;
-    this.#words = cap + 31 >> 5;
-    this.#leaveReserve = t.leaveReserve;
-    if (q < MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve)
-      throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + this.#leaveReserve} for ${n} players`);
+    if (q < MAX_PACKET + ANNOUNCE_SIZE + t.leaveReserve)
+      throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + t.leaveReserve} for ${n} players`);
     const queues = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
@@ -4529,15 +5013,15 @@ var Server = class {
       t.frontSince = a.i32(n, "player tables");
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
-      this.#dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
-      this.#actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
+      t.dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
+      t.actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
       t.scores = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
       t.pings = a.u16(MAX_PLAYERS, "stats (scores, pings), last chat");
-      this.#list = a.u16(cap, "update plan list");
-      this.#offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
+      t.list = a.u16(cap, "update plan list");
+      t.offsets = a.u16(MAX_MESSAGES, "packet buffers (rx, tx), message offsets");
       t.slotByPort = a.u8(PORT_HINT_MASK + 1, "player tables");
       t.active = a.u8(n, "player tables");
       t.nameLength = a.u8(n, "player tables");
@@ -4546,9 +5030,9 @@ var Server = class {
       t.selected = a.u8(n, "player tables");
       t.input = a.u8(n, "player tables");
       t.pendingKick = a.u8(n, "player tables");
-      this.#updated = a.u8(n, "player tables");
-      this.#statsDue = a.u8(n, "player tables");
-      this.#dirtyAny = a.u8(n, "entity sync (known, dirty)");
+      t.updated = a.u8(n, "player tables");
+      t.statsDue = a.u8(n, "player tables");
+      t.dirtyAny = a.u8(n, "entity sync (known, dirty)");
       t.announced = a.u8(n, "player tables");
       t.chatTokens = a.u8(n, "player tables");
       t.nameTokens = a.u8(n, "player tables");
@@ -4561,7 +5045,7 @@ var Server = class {
       t.rx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
       t.tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
       a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
-      this.#encoded = a.u8(cap, "update entries, encoded once per change");
+      t.encoded = a.u8(cap, "update entries, encoded once per change");
       for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
     }
     a.done();
@@ -4580,48 +5064,25 @@ var Server = class {
     this.scores = t.scores;
     this.pings = t.pings;
     this.lastChat = t.lastChat;
-    this.#pendingKick = t.pendingKick;
-    this.#announced = t.announced;
-    this.#inputAt = t.inputAt;
-    this.#frontSince = t.frontSince;
-    this.#rx = t.rx;
-    this.#tx = t.tx;
-    this.#txAndEntries = new Uint8Array(a.buffer, this.#tx.byteOffset, MAX_PACKET + cap * UPDATE_ENTRY);
-    this.#rxView = new DataView(a.buffer, this.#rx.byteOffset, MAX_PACKET);
+    t.known = this.known;
+    t.rxView = new DataView(a.buffer, t.rx.byteOffset, MAX_PACKET);
     const whole = new Uint8Array(a.buffer);
+    const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(q, queues[i], whole));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole));
     t.endpoints = this.endpoints;
+    this.port.fill(-1);
+    typeTable();
+    t.now = host.now();
     this.#session = new Session(t);
     this.#admission = new Admission(t, this.#session);
     this.#session.bind(this.#admission);
     this.#schedule = new Schedule(t, this.#admission, this.#session);
+    this.#receiver = new Receiver(t, this.#admission, this.#session);
     this.#planner = new RoundRobinPlanner(this.entities, n, this.known, this.#updateLimit());
-    this.port.fill(-1);
-    this.#offset = new Array(n).fill(0);
-    for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * config.updateIntervalMs / n);
-    typeTable();
     this.#native = native;
-    const entries = { all: this.#txAndEntries, encoded: this.#encoded, entities: this.entities, list: this.#list };
-    const pack = kernelsFor(native, "pack");
-    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
-    const memory = {
-      entities: this.entities,
-      dirty: this.#dirty,
-      known: this.known,
-      endpoints: this.endpoints,
-      keep: MAX_PACKET + this.#leaveReserve,
-      frontSince: this.#frontSince
-    };
-    const sync = kernelsFor(native, "sync");
-    this.#entitySync = sync !== null ? new NativeEntitySync(memory, whole, queues, this.#actions, this.#planner, sync, native) : new JsEntitySync(memory, { add: (to, i) => this.#sendAdd(to, i), remove: (to, i) => this.#sendRemove(to, i) }, this.#planner);
-    t.now = host.now();
-    this.#cycleStart = t.now;
-    this.#nextStats = t.now;
-  }
-  /** Now, ms, as the rooms see it (state.ts). */
-  get #now() {
-    return this.#state.now;
+    this.#reconciler = new EntityReconciler(t, whole, queues, this.#planner, native);
+    this.#writer = new UpdateWriter(t, this.#planner, native);
   }
   /**
    * Every pool the server allocated, as [name, bytes] rows, for the memory budget.
@@ -4648,8 +5109,9 @@ var Server = class {
       const plan = kernelsFor(this.#native, "plan");
       const options = { limit: this.#updateLimit() };
       const n = this.config.maxPlayers;
-      this.#planner = plan !== null ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#list, this.#actions, this.#native) : new PriorityPlanner(this.entities, n, focus, options);
-      this.#entitySync.planner = this.#planner;
+      this.#planner = plan !== null ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#state.list, this.#state.actions, this.#native) : new PriorityPlanner(this.entities, n, focus, options);
+      this.#reconciler.planner = this.#planner;
+      this.#writer.planner = this.#planner;
     }
     for (let s = 0; s < this.config.maxPlayers; s++) if (this.active[s] !== 0) sim.playerJoined(s, this.playerId(s));
   }
@@ -4680,194 +5142,47 @@ var Server = class {
   // ---------------------------------------------------------------- receive
   receive(bytes, length, address, port) {
     const counters = this.counters;
-    counters[C.PacketsIn]++;
-    counters[C.BytesIn] += length;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
     if (this.#closed) return;
     if (length > MAX_PACKET) {
-      counters[C.TooLong]++;
+      counters[Counter.TooLong]++;
       return;
     }
-    const rx = this.#rx;
+    const t = this.#state;
+    const rx = t.rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    if (!validateFromClient(this.#rxView, rx, length, this.counters, this.#offsets)) return;
+    if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;
     const now = this.host.now();
-    this.#state.now = now;
+    t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {
       slot = this.#admission.admit(length, address, port, now);
       if (slot < 0) return;
       this.#joined(slot);
     }
-    this.#handle(slot, now);
-    if (this.#state.kickPending) this.#processKicks();
+    this.#receiver.handle(slot, now);
+    if (t.kickPending) this.#processKicks();
   }
   /**
    * A newcomer was admitted (admission.ts, which queued its roster): everything alive is new
    * to it, its Update cycle starts afresh, and the planner and the game hear of it.
    */
   #joined(slot) {
-    const cap = this.entities.capacity;
-    this.known.fill(0, slot * cap, (slot + 1) * cap);
-    this.#markAll(slot);
-    this.#updated[slot] = 0;
-    this.#statsDue[slot] = 0;
+    this.#reconciler.joined(slot);
+    this.#writer.joined(slot);
     this.#planner.resetSlot(slot);
     const sim = this.#state.sim;
     if (sim !== null) sim.playerJoined(slot, this.playerId(slot));
   }
-  /** Act on a validated datagram from `slot`, walking the offsets validatePacket recorded. */
-  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
-  #acknowledged(slot, ep, ack, now) {
-    if ((ack - ep.firstSeq | 0) >= 0) {
-      const front = ep.firstSeq;
-      if (!ep.acknowledge(ack, now)) {
-        this.counters[C.BadAck]++;
-        this.#session.misbehave(slot);
-        return false;
-      }
-      if (ep.firstSeq !== front) this.#frontSince[slot] = now;
-    }
-    ep.lastHeard = now;
-    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
-    return true;
-  }
-  #handle(slot, now) {
-    const rx = this.#rx;
-    const ep = this.endpoints[slot];
-    const counters = this.counters;
-    const v = this.#rxView;
-    const ack = v.getInt32(4);
-    if ((ack - ep.firstSeq | 0) < 0 && this.#announced[slot] !== 0) ep.lastHeard = now;
-    else if (!this.#acknowledged(slot, ep, ack, now)) return;
-    const rel = rx[12];
-    const unrel = rx[13];
-    const offsets = this.#offsets;
-    if (rel !== 0) {
-      const id = this.playerId(slot);
-      for (let m = 0; m < rel; m++) {
-        const p = offsets[m];
-        const seq = v.getUint32(p - 5);
-        const verdict = ep.acceptReliable(seq);
-        if (verdict !== PROCESS) {
-          counters[verdict === DUPLICATE ? C.DuplicateReliable : C.OutOfOrderReliable]++;
-          continue;
-        }
-        counters[C.ReliableReceived]++;
-        this.#reliable(slot, id, rx[p - 1], p);
-        if (this.active[slot] === 0 || this.#pendingKick[slot] !== 0) return;
-      }
-    }
-    if (unrel === 0) return;
-    const ts = v.getInt32(8);
-    if (ep.hasTimestamp) {
-      const ahead = ts - ep.newestTimestamp | 0;
-      if (ahead < 0) {
-        counters[C.StaleUnreliable] += unrel;
-        return;
-      }
-      const elapsed = now - ep.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-        counters[C.FutureTimestamp]++;
-        return;
-      }
-    }
-    ep.newestTimestamp = ts;
-    ep.newestAt = now;
-    ep.hasTimestamp = true;
-    for (let m = rel; m < rel + unrel; m++) {
-      const p = offsets[m];
-      if (rx[p - 1] === Msg.Input) {
-        this.#inputAt[slot] = now;
-        const w = v.getInt32(p);
-        this.input[slot] = ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (rx[p + 4] !== 0 ? INPUT_SHOOTING : 0);
-      }
-    }
-  }
-  /** One reliable message from `slot` (player `id`), its payload at `p` in #rx, in order. */
-  #reliable(slot, id, type, p) {
-    switch (type) {
-      case Msg.Connect:
-        return;
-      // already admitted; a later Connect changes nothing
-      case Msg.Disconnect:
-        return this.#admission.disconnect(slot);
-      case Msg.Chat:
-        return this.#session.chat(slot, id, p);
-      case Msg.Name:
-        return this.#session.rename(slot, id, p);
-      case Msg.Selection:
-        return this.#session.select(slot, id, p);
-    }
-  }
-  // ---------------------------------------------------------------- queueing
-  /** Reserve a reliable message for `to`; -1 (and a pending kick) when its queue is full (state.ts). */
-  #reserve(to, type, payload) {
-    return this.#state.reserve(to, type, payload);
-  }
-  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
-  #sendAdd(to, index) {
-    const o = this.#reserve(to, Msg.Add, 9);
-    const e = this.entities;
-    if (o < 0) return false;
-    writeAdd(this.endpoints[to].buf, o, (e.generation[index] << 16 | index) >>> 0, e.owner[index], e.type[index]);
-    this.known[to * e.capacity + index] = e.generation[index];
-    this.#planner.added(to, index);
-    return true;
-  }
-  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
-  #sendRemove(to, index) {
-    const k = to * this.entities.capacity + index;
-    const o = this.#reserve(to, Msg.Remove, 4);
-    if (o < 0) return false;
-    writeId(this.endpoints[to].buf, o, (this.known[k] << 16 | index) >>> 0);
-    this.known[k] = 0;
-    this.#planner.removed(to, index);
-    return true;
-  }
-  /** EntityListener: every player reconciles this index at its next chance. */
+  /** EntityListener: the entry cache learns the new id, and every player reconciles this index at its next chance. */
   entityAdded(index) {
-    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.entities.id(index));
-    this.#encoded[index] = 0;
-    this.#markIndex(index);
+    this.#writer.entityAdded(index);
+    this.#reconciler.markIndex(index);
   }
   entityRemoved(index, _id) {
-    this.#markIndex(index);
-  }
-  #markIndex(index) {
-    const words = this.#words;
-    const bit = 1 << (index & 31);
-    const dirty = this.#dirty;
-    for (let s = 0, w = index >> 5; s < this.config.maxPlayers; s++, w += words) {
-      if (this.active[s] === 0) continue;
-      dirty[w] |= bit;
-      this.#dirtyAny[s] = 1;
-    }
-  }
-  /** Mark every index up to the pool's high-water mark dirty for `slot`. */
-  #markAll(slot) {
-    const words = this.#words;
-    const end = this.entities.end;
-    const base = slot * words;
-    this.#dirty.fill(0, base, base + words);
-    for (let w = 0; w < words && w << 5 < end; w++) this.#dirty[base + w] = -1;
-    this.#dirtyAny[slot] = 1;
-  }
-  /**
-   * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
-   * (the rest of the queue is for player events and the final Leave): Remove what it knows
-   * that is gone or replaced, Add what lives that it does not know.
-   */
-  #sync() {
-    const sync = this.#entitySync;
-    for (let s = 0; s < this.config.maxPlayers; s++) {
-      if (this.#dirtyAny[s] === 0) continue;
-      if (this.active[s] === 0 || this.#pendingKick[s] !== 0 || this.#state.bot[s] !== 0) {
-        this.#dirtyAny[s] = 0;
-        continue;
-      }
-      if (sync.slot(s, this.#now)) this.#dirtyAny[s] = 0;
-    }
+    this.#reconciler.markIndex(index);
   }
   // ---------------------------------------------------------------- leaving
   /**
@@ -4877,7 +5192,7 @@ var Server = class {
   disconnectPeer(address, port) {
     const slot = this.#admission.find(address, port);
     if (slot < 0 || this.#closed) return false;
-    this.counters[C.Leaves]++;
+    this.counters[Counter.Leaves]++;
     this.host.log(LogEvent.Leave, slot, this.playerId(slot));
     this.#admission.remove(slot);
     if (this.#state.kickPending) this.#processKicks();
@@ -4895,7 +5210,6 @@ var Server = class {
       if (this.active[s] !== 0) continue;
       this.#admission.admitBot(s, now);
       this.#joined(s);
-      this.#dirtyAny[s] = 0;
     }
   }
   /**
@@ -4905,7 +5219,7 @@ var Server = class {
    */
   #kick(slot, reason) {
     if (this.#state.bot[slot] !== 0) {
-      this.counters[C.Leaves]++;
+      this.counters[Counter.Leaves]++;
       this.host.log(LogEvent.Leave, slot, this.playerId(slot));
       this.#admission.remove(slot);
       return;
@@ -4916,23 +5230,24 @@ var Server = class {
     if (o >= 0) writeId(ep.buf, o, id);
     const now = this.host.now();
     for (let first = 0; first < ep.count; ) {
-      const end = this.#fill(ep, now, first);
-      this.#send(end, this.address[slot], this.port[slot]);
+      const end = this.#writer.fill(ep, now, first);
+      this.#state.send(end, this.address[slot], this.port[slot]);
       if (ep.filledMessages === 0) break;
       first += ep.filledMessages;
     }
-    this.counters[C.Kicks]++;
+    this.counters[Counter.Kicks]++;
     this.host.log(LogEvent.Kick, slot, reason);
     this.#admission.remove(slot);
   }
   #processKicks() {
     this.#state.kickPending = false;
+    const pendingKick = this.#state.pendingKick;
     for (let again = true; again; ) {
       again = false;
       for (let s = 0; s < this.config.maxPlayers; s++) {
-        const reason = this.#pendingKick[s];
+        const reason = pendingKick[s];
         if (reason === 0 || this.active[s] === 0) continue;
-        this.#pendingKick[s] = 0;
+        pendingKick[s] = 0;
         this.#kick(s, reason);
         again = true;
       }
@@ -4963,98 +5278,10 @@ var Server = class {
     const stepped = this.entities.version !== version2;
     if (t.kickPending) this.#processKicks();
     this.#session.pumpWaiting();
-    this.#sync();
+    this.#reconciler.reconcile(now);
     if (t.kickPending) this.#processKicks();
     this.#schedule.checkAcks(now);
-    if (now >= this.#nextStats) {
-      this.#nextStats += cfg.statsIntervalMs;
-      if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
-      for (let s = 0; s < MAX_PLAYERS; s++) this.pings[s] = s < cfg.maxPlayers && this.active[s] !== 0 ? this.endpoints[s].ping() : 0;
-      this.#statsDue.fill(1);
-    }
-    if (now - this.#cycleStart >= cfg.updateIntervalMs) {
-      for (let s = 0; s < cfg.maxPlayers; s++) {
-        if (this.active[s] === 0 || this.#updated[s] !== 0 || t.bot[s] !== 0) continue;
-        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
-        this.#statsDue[s] = 0;
-      }
-      this.#cycleStart += cfg.updateIntervalMs;
-      if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
-      this.#updated.fill(0);
-    }
-    const into = now - this.#cycleStart;
-    const resend = cfg.resendIntervalMs;
-    const bot = t.bot;
-    for (let s = 0; s < cfg.maxPlayers; s++) {
-      if (this.active[s] === 0 || bot[s] !== 0) continue;
-      if (this.#updated[s] === 0 && into >= this.#offset[s] && !stepped) {
-        this.#updated[s] = 1;
-        this.#sendUpdates(s, now, this.#statsDue[s] !== 0);
-        this.#statsDue[s] = 0;
-        continue;
-      }
-      const ep = this.endpoints[s];
-      const count = ep.count;
-      if (ep.ackDue || count !== 0 && (now - ep.lastReliableSend >= resend || count > ep.sentCount && ep.wantsSend(now, resend))) {
-        const o = this.#fill(ep, now);
-        this.#send(o, this.address[s], this.port[s]);
-      }
-    }
-  }
-  /** One update tick for one player: reliables first, then Stats (if due) and Update. */
-  #sendUpdates(slot, now, stats) {
-    const ep = this.endpoints[slot];
-    const tx = this.#tx;
-    const list = this.#list;
-    const e = this.entities;
-    const packer = this.#packer;
-    if (e.version !== this.#encodedVersion) {
-      this.#encoded.fill(0);
-      this.#encodedVersion = e.version;
-    }
-    const n = this.#planner.plan(slot, list, now);
-    let pos = 0;
-    for (let packets = 0; packets < this.config.maxUpdatePacketsPerTick; packets++) {
-      let o = this.#fill(ep, now);
-      let unrel = 0;
-      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
-        tx[o] = Msg.Stats;
-        o = writeStats(tx, o + 1, this.scores, this.pings);
-        unrel++;
-        this.counters[C.StatsSent]++;
-      }
-      let k = 0;
-      if (o + 2 <= MAX_PACKET) {
-        tx[o] = Msg.Update;
-        const numAt = o + 1;
-        o += 2;
-        pos = packer.pack(pos, n, o);
-        o = packer.o;
-        k = packer.k;
-        tx[numAt] = k;
-        unrel++;
-        this.counters[C.UpdatesSent]++;
-        this.counters[C.UpdateEntitiesSent] += k;
-      }
-      finishPacket(tx, unrel);
-      this.#send(o, this.address[slot], this.port[slot]);
-      if (pos >= n || k === 0) break;
-    }
-    this.#planner.commit(slot, list, pos, now);
-  }
-  /** Start a packet in #tx with the peer's reliables; counts first sends and resends. */
-  #fill(ep, now, first = 0) {
-    const sent = ep.sent;
-    const resent = ep.resent;
-    const o = ep.fill(this.#tx, now, now, first);
-    this.counters[C.ReliableSent] += ep.sent - sent;
-    this.counters[C.ReliableResent] += ep.resent - resent;
-    return o;
-  }
-  #send(length, address, port) {
-    this.counters[C.PacketsOut]++;
-    this.counters[C.BytesOut] += length;
-    this.host.send(this.#tx, length, address, port);
+    this.#writer.tick(now, stepped);
   }
 };
 function createServer(config, host, native = null) {
@@ -5075,29 +5302,29 @@ function createMatch(config, host, seed, native = null) {
 
 // modules/report.ts
 var DROP_COUNTERS = Object.freeze([
-  C.TooShort,
-  C.TooLong,
-  C.BadAppId,
-  C.UnknownType,
-  C.WrongChannel,
-  C.WrongDirection,
-  C.Truncated,
-  C.UnterminatedChat,
-  C.UnterminatedName,
-  C.TrailingBytes,
-  C.BadAck,
-  C.SpoofedId,
-  C.BadName,
-  C.BadSelection,
-  C.BadChat,
-  C.FutureTimestamp
+  Counter.TooShort,
+  Counter.TooLong,
+  Counter.BadAppId,
+  Counter.UnknownType,
+  Counter.WrongChannel,
+  Counter.WrongDirection,
+  Counter.Truncated,
+  Counter.UnterminatedChat,
+  Counter.UnterminatedName,
+  Counter.TrailingBytes,
+  Counter.BadAck,
+  Counter.SpoofedId,
+  Counter.BadName,
+  Counter.BadSelection,
+  Counter.BadChat,
+  Counter.FutureTimestamp
 ]);
 var HARMLESS_COUNTERS = Object.freeze([
-  C.UnknownPeer,
-  C.AfterLeave,
-  C.DuplicateReliable,
-  C.OutOfOrderReliable,
-  C.StaleUnreliable
+  Counter.UnknownPeer,
+  Counter.AfterLeave,
+  Counter.DuplicateReliable,
+  Counter.OutOfOrderReliable,
+  Counter.StaleUnreliable
 ]);
 function causeName(cause) {
   if (TEMPLATE_KIND[cause] === Kind.Ship) return "ram";
@@ -5243,7 +5470,7 @@ var Reporter = class {
     const now = this.#o.now();
     const dt = (now - this.#lastAt) / 1e3;
     const rate = (i) => dt > 0 ? Math.round((c[i] - this.#last[i]) / dt) : 0;
-    const rates = { packetsIn: rate(C.PacketsIn), bytesIn: rate(C.BytesIn), packetsOut: rate(C.PacketsOut), bytesOut: rate(C.BytesOut) };
+    const rates = { packetsIn: rate(Counter.PacketsIn), bytesIn: rate(Counter.BytesIn), packetsOut: rate(Counter.PacketsOut), bytesOut: rate(Counter.BytesOut) };
     this.#last.set(c);
     this.#lastAt = now;
     const tick = this.#tickSince();
@@ -5299,15 +5526,15 @@ var Reporter = class {
     const fields = {
       signal,
       players,
-      joins: c[C.Joins],
-      leaves: c[C.Leaves],
-      timeouts: c[C.Timeouts],
-      kicks: c[C.Kicks],
-      rejects: c[C.Rejects],
-      packetsIn: c[C.PacketsIn],
-      packetsOut: c[C.PacketsOut]
+      joins: c[Counter.Joins],
+      leaves: c[Counter.Leaves],
+      timeouts: c[Counter.Timeouts],
+      kicks: c[Counter.Kicks],
+      rejects: c[Counter.Rejects],
+      packetsIn: c[Counter.PacketsIn],
+      packetsOut: c[Counter.PacketsOut]
     };
-    let text = `${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[C.Joins]}, leaves ${c[C.Leaves]}, timeouts ${c[C.Timeouts]}, kicks ${c[C.Kicks]}, rejects ${c[C.Rejects]}, packets in ${c[C.PacketsIn]} out ${c[C.PacketsOut]}`;
+    let text = `${signal}: shut down, ${players} player(s) sent Leave; totals: joins ${c[Counter.Joins]}, leaves ${c[Counter.Leaves]}, timeouts ${c[Counter.Timeouts]}, kicks ${c[Counter.Kicks]}, rejects ${c[Counter.Rejects]}, packets in ${c[Counter.PacketsIn]} out ${c[Counter.PacketsOut]}`;
     if (web) {
       const connections = web.counters[web.names.indexOf("connections")];
       const requests = web.counters[web.names.indexOf("httpRequests")];
@@ -5334,7 +5561,7 @@ var Reporter = class {
         share: round4(t.share)
       })}`;
     }
-    json += `,"packets":{"in":${c[C.PacketsIn]},"out":${c[C.PacketsOut]}},"bytes":{"in":${c[C.BytesIn]},"out":${c[C.BytesOut]}}`;
+    json += `,"packets":{"in":${c[Counter.PacketsIn]},"out":${c[Counter.PacketsOut]}},"bytes":{"in":${c[Counter.BytesIn]},"out":${c[Counter.BytesOut]}}`;
     let drops = "";
     for (const d of this.drops()) drops += `${drops === "" ? "" : ","}${JSON.stringify(d.reason)}:${d.total}`;
     json += `,"drops":{${drops}},"harmless":${jsonMap(COUNTER_NAMES, c, HARMLESS_COUNTERS)}`;
@@ -5361,9 +5588,9 @@ var Reporter = class {
     family("lwar_uptime_seconds", "gauge", "Seconds since the server started.");
     lines.push(`lwar_uptime_seconds ${Math.round((this.#o.now() - this.#startedAt) / 1e3)}`);
     family("lwar_packets_total", "counter", "Packets, by direction.");
-    lines.push(`lwar_packets_total{direction="in"} ${c[C.PacketsIn]}`, `lwar_packets_total{direction="out"} ${c[C.PacketsOut]}`);
+    lines.push(`lwar_packets_total{direction="in"} ${c[Counter.PacketsIn]}`, `lwar_packets_total{direction="out"} ${c[Counter.PacketsOut]}`);
     family("lwar_bytes_total", "counter", "Bytes of packets, by direction.");
-    lines.push(`lwar_bytes_total{direction="in"} ${c[C.BytesIn]}`, `lwar_bytes_total{direction="out"} ${c[C.BytesOut]}`);
+    lines.push(`lwar_bytes_total{direction="in"} ${c[Counter.BytesIn]}`, `lwar_bytes_total{direction="out"} ${c[Counter.BytesOut]}`);
     family("lwar_drops_total", "counter", "Packets and messages dropped as malformed, misdirected or not believed, by reason.");
     for (const i of DROP_COUNTERS) lines.push(`lwar_drops_total{reason="${COUNTER_NAMES[i]}"} ${c[i]}`);
     family("lwar_harmless_total", "counter", "Packets and messages set aside in the normal run of things (late, repeated or stale), by reason.");
@@ -6212,7 +6439,7 @@ var Recorder = class {
     const w = this.#writer;
     if (w !== null && this.#error === null) {
       const c = this.#server.counters;
-      w.end(reason, this.#time, stateHash(this.#game), c[C.PacketsOut], c[C.BytesOut]);
+      w.end(reason, this.#time, stateHash(this.#game), c[Counter.PacketsOut], c[Counter.BytesOut]);
     }
     this.#stop(this.#error !== null ? `write error: ${this.#error.message}` : describeEndReason(reason));
   }
