@@ -112,26 +112,8 @@ export class Admission {
       this.remove(slot);
     }
     t.generation[slot] = (t.generation[slot] + 1) & 0xffff || 1;
-    t.active[slot] = 1;
-    t.address[slot] = address;
-    t.port[slot] = port;
+    this.#occupy(slot, address, port, 0, 0, now);
     t.slotByPort[port & PORT_HINT_MASK] = slot + 1;
-    t.endpoints[slot].reset(now);
-    t.ship[slot] = 0;
-    t.weapon[slot] = 0;
-    t.selected[slot] = 0;
-    t.input[slot] = 0;
-    t.misbehaviour[slot] = 0;
-    t.scores[slot] = 0;
-    t.pings[slot] = 0;
-    t.pendingKick[slot] = 0;
-    t.announced[slot] = 0;
-    t.joinedAt[slot] = now;
-    t.inputAt[slot] = now;
-    t.frontSince[slot] = now;
-    t.players++;
-    // Flood buckets full, the ring read from here on, and a default name.
-    this.#session.join(slot, now);
     const id = t.playerId(slot);
     t.counters[Counter.Joins]++;
     t.host.log(LogEvent.Join, slot, id);
@@ -150,16 +132,33 @@ export class Admission {
   admitBot(slot: number, now: number): void {
     const t = this.#state;
     t.generation[slot] = (t.generation[slot] + 1) & 0xffff || 1;
-    t.active[slot] = 1;
     t.bot[slot] = 1;
     t.bots++;
-    t.address[slot] = "";
-    t.port[slot] = BOT_PORT;
-    t.endpoints[slot].reset(now);
-    // Each bot flies its own ship and weapon, varied by slot.
-    t.ship[slot] = slot % t.config.shipTypes;
-    t.weapon[slot] = (slot >> 1) % t.config.weaponTypes;
+    // Each bot flies its own ship and weapon, varied by slot, selected from the start.
+    this.#occupy(slot, "", BOT_PORT, slot % t.config.shipTypes, (slot >> 1) % t.config.weaponTypes, now);
     t.selected[slot] = 1;
+    // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
+    this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
+    t.counters[Counter.Joins]++;
+    t.counters[Counter.BotJoins]++;
+    t.host.log(LogEvent.Join, slot, t.playerId(slot));
+    this.#session.announce(slot);
+  }
+
+  /**
+   * `slot` now holds a player at `address`, `port` with that selection: a fresh endpoint and
+   * slot tables, full flood buckets, the ring read from here on, and a default name
+   * (session.join). Its generation is already bumped.
+   */
+  #occupy(slot: number, address: string, port: number, ship: number, weapon: number, now: number): void {
+    const t = this.#state;
+    t.active[slot] = 1;
+    t.address[slot] = address;
+    t.port[slot] = port;
+    t.endpoints[slot].reset(now);
+    t.ship[slot] = ship;
+    t.weapon[slot] = weapon;
+    t.selected[slot] = 0;
     t.input[slot] = 0;
     t.misbehaviour[slot] = 0;
     t.scores[slot] = 0;
@@ -171,12 +170,6 @@ export class Admission {
     t.frontSince[slot] = now;
     t.players++;
     this.#session.join(slot, now);
-    // "Vega [bot]": a star's name by slot, then the suffix; made unique like any name.
-    this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
-    t.counters[Counter.Joins]++;
-    t.counters[Counter.BotJoins]++;
-    t.host.log(LogEvent.Join, slot, t.playerId(slot));
-    this.#session.announce(slot);
   }
 
   #reject(address: string, port: number, reason: number): void {
