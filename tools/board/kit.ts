@@ -69,6 +69,14 @@ export function missingTools(platform: string, env: NodeJS.ProcessEnv): string[]
   if (env.MODDABLE === undefined || !fs.existsSync(env.MODDABLE)) missing.push(`MODDABLE is not set to the Moddable SDK 8.x${kitHint}`);
   if (which("mcconfig", env) === null) missing.push("mcconfig is not on PATH (the SDK's build/bin/lin/release)");
   if (which("tsc", env) === null) missing.push("tsc is not on PATH: run npm install");
+  if (platform === "lin") {
+    // The simulator's platform code is compiled against GTK 3.
+    try {
+      execFileSync("pkg-config", ["--exists", "gtk+-3.0"], { env, stdio: "pipe" });
+    } catch {
+      missing.push("GTK 3's development files (pkg-config gtk+-3.0) are not installed; on Debian: apt-get install libgtk-3-dev");
+    }
+  }
   if (platform.startsWith("esp32")) {
     if (env.IDF_PATH === undefined || !fs.existsSync(env.IDF_PATH)) missing.push(`IDF_PATH is not set to ESP-IDF v6.0${kitHint}`);
     if (which("xtensa-esp32-elf-gcc", env) === null) missing.push("xtensa-esp32-elf-gcc is not on PATH (the ESP-IDF toolchain: source its export.sh)");
