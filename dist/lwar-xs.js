@@ -3900,25 +3900,8 @@ var Admission = class {
       this.remove(slot);
     }
     t.generation[slot] = t.generation[slot] + 1 & 65535 || 1;
-    t.active[slot] = 1;
-    t.address[slot] = address;
-    t.port[slot] = port;
+    this.#occupy(slot, address, port, 0, 0, now);
     t.slotByPort[port & PORT_HINT_MASK] = slot + 1;
-    t.endpoints[slot].reset(now);
-    t.ship[slot] = 0;
-    t.weapon[slot] = 0;
-    t.selected[slot] = 0;
-    t.input[slot] = 0;
-    t.misbehaviour[slot] = 0;
-    t.scores[slot] = 0;
-    t.pings[slot] = 0;
-    t.pendingKick[slot] = 0;
-    t.announced[slot] = 0;
-    t.joinedAt[slot] = now;
-    t.inputAt[slot] = now;
-    t.frontSince[slot] = now;
-    t.players++;
-    this.#session.join(slot, now);
     const id = t.playerId(slot);
     t.counters[Counter.Joins]++;
     t.host.log(LogEvent.Join, slot, id);
@@ -3933,15 +3916,30 @@ var Admission = class {
   admitBot(slot, now) {
     const t = this.#state;
     t.generation[slot] = t.generation[slot] + 1 & 65535 || 1;
-    t.active[slot] = 1;
     t.bot[slot] = 1;
     t.bots++;
-    t.address[slot] = "";
-    t.port[slot] = BOT_PORT;
-    t.endpoints[slot].reset(now);
-    t.ship[slot] = slot % t.config.shipTypes;
-    t.weapon[slot] = (slot >> 1) % t.config.weaponTypes;
+    this.#occupy(slot, "", BOT_PORT, slot % t.config.shipTypes, (slot >> 1) % t.config.weaponTypes, now);
     t.selected[slot] = 1;
+    this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
+    t.counters[Counter.Joins]++;
+    t.counters[Counter.BotJoins]++;
+    t.host.log(LogEvent.Join, slot, t.playerId(slot));
+    this.#session.announce(slot);
+  }
+  /**
+   * `slot` now holds a player at `address`, `port` with that selection: a fresh endpoint and
+   * slot tables, full flood buckets, the ring read from here on, and a default name
+   * (session.join). Its generation is already bumped.
+   */
+  #occupy(slot, address, port, ship, weapon, now) {
+    const t = this.#state;
+    t.active[slot] = 1;
+    t.address[slot] = address;
+    t.port[slot] = port;
+    t.endpoints[slot].reset(now);
+    t.ship[slot] = ship;
+    t.weapon[slot] = weapon;
+    t.selected[slot] = 0;
     t.input[slot] = 0;
     t.misbehaviour[slot] = 0;
     t.scores[slot] = 0;
@@ -3953,11 +3951,6 @@ var Admission = class {
     t.frontSince[slot] = now;
     t.players++;
     this.#session.join(slot, now);
-    this.#session.nameBot(slot, BOT_NAMES[slot % BOT_NAMES.length]);
-    t.counters[Counter.Joins]++;
-    t.counters[Counter.BotJoins]++;
-    t.host.log(LogEvent.Join, slot, t.playerId(slot));
-    this.#session.announce(slot);
   }
   #reject(address, port, reason) {
     const t = this.#state;
