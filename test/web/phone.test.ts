@@ -111,6 +111,8 @@ describe("browser: the page on a phone and a desktop", function () {
     await settled(page);
     // The kill feed at its fullest, long names in every line.
     await fillFeed(page, FEED_LINES);
+    // The page draws the feed on its next animation frame, which a busy machine delays.
+    await page.waitForFunction(`document.querySelectorAll("#feed div").length >= 1`, null, { timeout: 10000 });
     if (menuOpen) {
       await page.click("#menu-button");
       await page.waitForSelector("#menu", { state: "visible" });
