@@ -32,7 +32,15 @@ export interface Config {
    * bot gives its slot up when a human finds the server full. 0..maxPlayers.
    */
   bots: number;
+  /**
+   * How well those bots fly: an index into BOT_SKILLS (0 easy, 1 normal, 2 hard). They
+   * react, aim and pick their fights by it (modules/server/pilots.ts, docs/game.md).
+   */
+  botSkill: number;
 }
+
+/** The bots' skill levels, by Config.botSkill; the command line and the board's settings take these names. */
+export const BOT_SKILLS: readonly string[] = Object.freeze(["easy", "normal", "hard"]);
 
 export const defaultConfig: Readonly<Config> = Object.freeze({
   maxPlayers: MAX_PLAYERS,
@@ -48,6 +56,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   maxUpdatePacketsPerTick: 3,
   planets: 6,
   bots: 0,
+  botSkill: 1,
 });
 
 export class ConfigError extends RangeError {
@@ -77,5 +86,6 @@ export function makeConfig(overrides?: Partial<Config>): Config {
   checkInt("maxUpdatePacketsPerTick", c.maxUpdatePacketsPerTick, 1, 64);
   checkInt("planets", c.planets, 0, 8);
   checkInt("bots", c.bots, 0, c.maxPlayers);
+  checkInt("botSkill", c.botSkill, 0, BOT_SKILLS.length - 1);
   return c;
 }

@@ -41,7 +41,7 @@ export function avoid(x: number, y: number, heading: number): number {
 }
 
 /** A small integer hash, so pilots of different slots pick different headings. */
-function scramble(a: number, b: number): number {
+export function scramble(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
   h ^= h >>> 13;
   h = Math.imul(h, 0x27d4eb2f);
@@ -66,26 +66,30 @@ export function cruise(slot: number, now: number, x: number, y: number, vx: numb
 /**
  * Hunting the ship at (tx, ty) moving at (tvx, tvy): turn onto it with lead for the
  * projectile's flight time (relative to our own motion), close in past 300 wu, back off
- * inside 140 wu, and fire when within 0.15 rad and 70 % of the weapon's range.
+ * inside 140 wu, and fire when within `aim` rad (0.15) and `reach` (70 %) of the weapon's
+ * range. `lead` scales the lead (1: the whole flight time), `error` turns the aim point
+ * that many radians off, and `fire` false holds the trigger: the server's bots fly by
+ * these (their skill, modules/server/pilots.ts); the defaults are the network bots'.
  */
 export function attack(
   x: number, y: number, vx: number, vy: number, heading: number, weapon: number,
   tx: number, ty: number, tvx: number, tvy: number,
+  aim = 0.15, reach = 0.7, lead = 1, error = 0, fire = true,
 ): number {
   const away = avoid(x, y, heading);
   if (away >= 0) return away;
   const w = weapon % WEAPON_SPEED.length;
   const speed = WEAPON_SPEED[w];
-  const range = speed * WEAPON_LIFE[w] * DT * 0.7;
+  const range = speed * WEAPON_LIFE[w] * DT * reach;
   const d = Math.hypot(tx - x, ty - y);
-  const t = d / speed;
+  const t = (d / speed) * lead;
   const lx = tx + (tvx - vx) * t;
   const ly = ty + (tvy - vy) * t;
-  const target = Math.atan2(ly - y, lx - x);
+  const target = Math.atan2(ly - y, lx - x) + error;
   const off = Math.abs(wrapAngle(target - heading));
   let bits = steer(heading, target);
   if (d > 300 && off < 0.8) bits |= INPUT_FORWARD;
   else if (d < 140) bits |= INPUT_BACKWARD;
-  if (off < 0.15 && d < range) bits |= INPUT_SHOOTING;
+  if (fire && off < aim && d < range) bits |= INPUT_SHOOTING;
   return bits;
 }

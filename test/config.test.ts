@@ -19,6 +19,7 @@ const RANGES: Array<[keyof Config, number, number]> = [
   ["maxUpdatePacketsPerTick", 1, 64],
   ["planets", 0, 8],
   ["bots", 0, 8],
+  ["botSkill", 0, 2],
 ];
 
 describe("makeConfig", function () {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { RECEIVE_BUFFER_BYTES } from "./host";
-import { defaultConfig, makeConfig, ConfigError, type Config } from "../../modules/config";
+import { BOT_SKILLS, defaultConfig, makeConfig, ConfigError, type Config } from "../../modules/config";
 import { DEFAULT_PORT } from "../../modules/protocol/constants";
 import type { LogRecord, Reporter } from "../../modules/report";
 import { ListenError, pageUrls, serve, type Served } from "./serve";
@@ -36,6 +36,10 @@ const OPTIONS = {
   bots: {
     type: "int", min: 0, max: 8, defaultText: "0",
     help: "fill up to N empty slots with bots the server flies (\"Vega [bot]\"); a bot gives its slot up when a human needs it",
+  },
+  "bot-skill": {
+    type: "choice", choices: BOT_SKILLS, defaultText: BOT_SKILLS[defaultConfig.botSkill],
+    help: "how well the bots fly: easy, normal or hard (docs/game.md, \"Bots\")",
   },
   "max-entities": {
     type: "int",
@@ -129,6 +133,7 @@ function settle(flags: Options, file: Partial<Options>): Settings {
       timeoutMs: pick("timeout-ms") ?? 15000,
       maxPlayers: pick("max-players") ?? 8,
       bots: pick("bots") ?? 0,
+      botSkill: BOT_SKILLS.indexOf(pick("bot-skill") ?? BOT_SKILLS[defaultConfig.botSkill]),
       maxEntities: pick("max-entities") ?? defaultConfig.maxEntities,
       reliableQueueBytes: pick("queue-bytes") ?? defaultConfig.reliableQueueBytes,
     });

@@ -14,10 +14,17 @@ export const GENTLE = POS_ONE;
 /** floor(65536 / hit points) by ship type, for the health percentage without dividing. */
 const HP_RECIPROCAL: readonly number[] = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
 
-/** Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer and `cause` (a template id). */
+/**
+ * Apply `amount` damage to the ship of `slot`; the blow that ends it names the killer and
+ * `cause` (a template id). A ship within its guard (spawn.ts) takes none.
+ */
 export function deathsDamage(w: GameWorld, slot: number, amount: number, source: number, cause: number): void {
   const hp = w.hp[slot];
   if (hp <= 0) return;
+  if (w.steps < w.guardUntil[slot]) {
+    w.counters[GameCounter.GuardedBlows]++;
+    return;
+  }
   const left = hp - amount;
   const i = w.focusIndex[slot];
   if (left <= 0) {

@@ -143,6 +143,15 @@ export class Game implements Simulation, Focus {
   get cooldown(): Uint16Array {
     return this.#world.cooldown;
   }
+  get guardUntil(): Int32Array {
+    return this.#world.guardUntil;
+  }
+
+  /** Whether the ship of `slot` is within its guard (spawn.ts): it takes no damage. */
+  guarded(slot: number): boolean {
+    const w = this.#world;
+    return w.focusIndex[slot] >= 0 && w.steps < w.guardUntil[slot];
+  }
   get shipType(): Uint8Array {
     return this.#world.shipType;
   }

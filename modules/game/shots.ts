@@ -92,6 +92,8 @@ export function shotsFire(w: GameWorld, ship: number, slot: number, c: number, s
   const e = w.entities;
   const wt = w.weaponType[slot];
   w.cooldown[slot] = WEAPON_COOLDOWN[wt];
+  // Firing ends the guard of a new ship (spawn.ts).
+  w.guardUntil[slot] = 0;
   if (w.shotCount >= w.shotCapacity) {
     w.counters[GameCounter.ShotsDropped]++;
     return;

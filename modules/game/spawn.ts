@@ -1,15 +1,18 @@
 /**
  * When and where ships appear: a player's first ship once the player has selected its ship
  * and weapon (Players.selected) or JOIN_SPAWN_STEPS after joining, whichever comes first;
- * the next RESPAWN_STEPS after a death; at the clearest of up to SPAWN_ATTEMPTS random points
- * of the spawn ring, on a circular orbit around the sun.
+ * the next RESPAWN_STEPS after a death; at the best of up to SPAWN_ATTEMPTS random points
+ * of the spawn ring (clear of bodies, ships and projectiles, then as far from enemy ships
+ * as SPAWN_ENEMY_CLEARANCE asks), on a circular orbit around the sun. A new ship is guarded:
+ * it takes no damage for SPAWN_GUARD_STEPS, or until it fires (shotsFire).
  */
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
 import { EntityError, NO_PLAYER } from "./entities";
 import { geometryUnit } from "./geometry";
 import {
   JOIN_SPAWN_STEPS, Kind, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MAX_SPEED, SHIP_TYPES, SHOT_TYPES, SPAWN_ATTEMPTS,
-  SPAWN_CLEARANCE, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM, TEMPLATE_KIND, TEMPLATE_RADIUS,
+  SPAWN_CLEARANCE, SPAWN_ENEMY_CLEARANCE, SPAWN_GUARD_STEPS, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM, TEMPLATE_KIND,
+  TEMPLATE_RADIUS,
 } from "./templates";
 import { cosQ, sinQ } from "./trig";
 import { GameCounter, type GameWorld } from "./world";
@@ -19,6 +22,8 @@ export const SPAWN_SHOT_CLEARANCE = 120;
 export const SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 /** Nothing is ever this clear of a spawn point (wu): "no entity in the way". */
 export const WIDE_OPEN = 1 << 30;
+/** SPAWN_ENEMY_CLEARANCE squared (wu²): a spawn point this far from every enemy ship is good enough. */
+const ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
 
 
 /** A player joined `slot`: its first ship comes when it has selected, JOIN_SPAWN_STEPS from now at the latest. */
@@ -30,6 +35,7 @@ export function spawnJoin(w: GameWorld, slot: number, playerId: number): void {
   w.focusY[slot] = 0;
   w.respawnStep[slot] = w.steps + JOIN_SPAWN_STEPS;
   w.newcomer[slot] = 1;
+  w.guardUntil[slot] = 0;
   w.cooldown[slot] = 0;
   w.hp[slot] = 0;
   w.kills[slot] = 0;
@@ -60,13 +66,16 @@ export function spawnShip(w: GameWorld, slot: number): void {
   let by = 0;
   let ba = 0;
   let br = 0;
+  // A point's worth: its shortfall (negative, wu) when something is too close, else the
+  // squared distance (wu²) to the nearest enemy ship, up to ENEMY_FAR2. The best wins.
   let best = -WIDE_OPEN;
   for (let k = 0; k < SPAWN_ATTEMPTS; k++) {
     const a = (rng.nextU32() >>> 22) << 2;
     const r = SPAWN_MIN + (((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN)) >>> 16);
     const x = (r * 32 * cosQ(sine, a)) >> 9;
     const y = (r * 32 * sinQ(sine, a)) >> 9;
-    const c = spawnClearance(w, x, y);
+    let c = spawnClearance(w, x, y);
+    if (c >= 0) c = spawnEnemyDistance2(w, slot, x, y);
     if (c > best) {
       best = c;
       bx = x;
@@ -74,7 +83,7 @@ export function spawnShip(w: GameWorld, slot: number): void {
       ba = a;
       br = r;
     }
-    if (c >= 0) break;
+    if (c >= ENEMY_FAR2) break;
   }
   if (best < 0) w.counters[GameCounter.CrowdedSpawns]++;
   const i = e.add(SHIP_BASE + st, w.playerId[slot], bx, by);
@@ -99,6 +108,7 @@ export function spawnShip(w: GameWorld, slot: number): void {
   w.focusX[slot] = bx;
   w.focusY[slot] = by;
   w.respawnStep[slot] = -1;
+  w.guardUntil[slot] = w.steps + SPAWN_GUARD_STEPS;
   w.newcomer[slot] = 0;
   w.cooldown[slot] = 0;
   w.ships++;
@@ -129,4 +139,22 @@ export function spawnClearance(w: GameWorld, x: number, y: number): number {
     if (c < worst) worst = c;
   }
   return worst;
+}
+
+/**
+ * The squared distance (wu², at most ENEMY_FAR2) from (x, y) to the nearest ship of another
+ * player than `slot`'s. Whole wu: within the arena every term stays below 2^31.
+ */
+export function spawnEnemyDistance2(w: GameWorld, slot: number, x: number, y: number): number {
+  const e = w.entities;
+  let nearest = ENEMY_FAR2;
+  for (let s = 0; s < w.maxPlayers; s++) {
+    const i = w.focusIndex[s];
+    if (s === slot || i < 0) continue;
+    const dx = (e.x[i] - x) >> POS_SHIFT;
+    const dy = (e.y[i] - y) >> POS_SHIFT;
+    const d = dx * dx + dy * dy;
+    if (d < nearest) nearest = d;
+  }
+  return nearest;
 }

@@ -73,6 +73,14 @@ export const SPAWN_MAX = 2700;
 export const SPAWN_CLEARANCE = 250;
 export const SPAWN_ATTEMPTS = 24;
 /**
+ * A spawn point wants enemy ships this far away (wu): the farthest of the tries that are
+ * clear of everything else is taken, and the first one this far from every ship ends the
+ * search.
+ */
+export const SPAWN_ENEMY_CLEARANCE = 1200;
+/** A new ship takes no damage for this many steps (2 s), or until it fires: its guard. */
+export const SPAWN_GUARD_STEPS = 60;
+/**
  * Steps from death to respawn (2 s), and from joining to the first spawn at the latest
  * (1 s): a newcomer's first ship comes as soon as its Selection has (Players.selected).
  */

@@ -41,11 +41,13 @@ export const GameCounter = Object.freeze({
   PlanetHits: 10,
   /** Spawns with no point clear of everything; the clearest one was taken. */
   CrowdedSpawns: 11,
+  /** Blows a new ship's guard took (spawn.ts): damage not dealt. */
+  GuardedBlows: 12,
 } as const);
-export const GAME_COUNTER_COUNT = 12;
+export const GAME_COUNTER_COUNT = 13;
 export const GAME_COUNTER_NAMES: readonly string[] = Object.freeze([
   "steps", "stepsSkipped", "shotsFired", "shotsDropped", "spawns", "kills", "suicides", "environmentDeaths",
-  "shotHits", "rams", "planetHits", "crowdedSpawns",
+  "shotHits", "rams", "planetHits", "crowdedSpawns", "guardedBlows",
 ]);
 
 export const SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
@@ -129,6 +131,8 @@ export class GameWorld {
   readonly focusY!: Int32Array;
   /** Step at which the slot spawns next, -1 while its ship is alive. */
   readonly respawnStep!: Int32Array;
+  /** Step at which the guard of the slot's ship ends (SPAWN_GUARD_STEPS after its spawn; 0 once it fired). */
+  readonly guardUntil!: Int32Array;
   /** 1 from joining until the first ship: it may come early, once the player has selected. */
   readonly newcomer!: Uint8Array;
   /** Steps until the slot's weapon can fire again. */
@@ -223,6 +227,7 @@ export class GameWorld {
       this.focusX = a.i32(n, PLAYERS);
       this.focusY = a.i32(n, PLAYERS);
       this.respawnStep = a.i32(n, PLAYERS);
+      this.guardUntil = a.i32(n, PLAYERS);
       this.prevX = a.i32(n, PLAYERS);
       this.prevY = a.i32(n, PLAYERS);
       this.playerId = a.u32(n, PLAYERS);
@@ -320,6 +325,7 @@ export function worldHash(w: GameWorld): number {
     h = mix(h, w.newcomer[s]);
     h = mix(h, w.cooldown[s] | (w.shipType[s] << 16) | (w.weaponType[s] << 24));
     h = mix(h, w.hp[s]);
+    h = mix(h, w.guardUntil[s]);
     h = mix(h, w.players.scores[s]);
   }
   return h >>> 0;

@@ -17,7 +17,7 @@
  */
 import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
-import type { Core, Host } from "../host";
+import type { DirectCore, Host } from "../host";
 import { Counter, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
@@ -45,7 +45,7 @@ export const BOT_FILL_MS = 1000;
 /** Join, Name and Selection of one player: what announcing it puts in each queue. */
 const ANNOUNCE_SIZE = 3 * RELIABLE_HEADER + 4 + (4 + NAME_LENGTH) + 6;
 
-export class Server implements Core, EntityListener, Players {
+export class Server implements DirectCore, EntityListener, Players {
   readonly config: Config;
   readonly host: Host;
   readonly counters: Uint32Array;
@@ -105,7 +105,7 @@ export class Server implements Core, EntityListener, Players {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    this.pilots = new Pilots(config.maxPlayers);
+    this.pilots = new Pilots(config.maxPlayers, config.botSkill);
     const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
     this.#state = t;
 
@@ -283,11 +283,35 @@ export class Server implements Core, EntityListener, Players {
       counters[Counter.TooLong]++;
       return;
     }
-    const t = this.#state;
-    // One native copy when the host's bytes are exactly the datagram (both hosts' are).
-    const rx = t.rx;
+    // One native copy when the host's bytes are exactly the datagram (the Node host's are).
+    const rx = this.#state.rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    this.#handle(length, address, port);
+  }
+
+  /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
+  get rxBuffer(): Uint8Array {
+    return this.#state.rx;
+  }
+
+  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all). */
+  received(length: number, address: string, port: number): void {
+    const counters = this.counters;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
+    if (this.#closed) return;
+    if (length > MAX_PACKET) {
+      counters[Counter.TooLong]++;
+      return;
+    }
+    this.#handle(length, address, port);
+  }
+
+  #handle(length: number, address: string, port: number): void {
+    const counters = this.counters;
+    const t = this.#state;
+    const rx = t.rx;
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
     if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;

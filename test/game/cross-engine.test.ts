@@ -49,7 +49,8 @@ describe("game across engines", function () {
     const checkpoints = recorded.slice(0, -1);
     assert.equal(new Set(checkpoints).size, checkpoints.length, "the world changes between checkpoints");
     assert.ok(g[GameCounter.ShotsFired] > 1500, `${g[GameCounter.ShotsFired]} shots`);
-    assert.ok(g[GameCounter.ShotHits] > 20, `${g[GameCounter.ShotHits]} hits`);
+    // New ships are guarded for 2 s (or until they fire), so fewer blows land than shots hit.
+    assert.ok(g[GameCounter.ShotHits] > 15, `${g[GameCounter.ShotHits]} hits`);
     assert.ok(g[GameCounter.Spawns] > 12, `${g[GameCounter.Spawns]} spawns`);
     assert.ok(g[GameCounter.Kills] > 0 && g[GameCounter.EnvironmentDeaths] > 0, "kills and deaths by the sun or a planet");
   });

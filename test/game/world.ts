@@ -34,11 +34,15 @@ export function playerIdOf(slot: number, generation = 1): number {
   return ((generation << 16) | slot) >>> 0;
 }
 
-/** Join `slot` and step until its ship is in; returns the ship's index. */
-export function joinAndSpawn(w: World, slot: number): number {
+/**
+ * Join `slot` and step until its ship is in; returns the ship's index. The new ship's
+ * guard (spawn.ts) is dropped unless `guarded`: most tests are about other rules.
+ */
+export function joinAndSpawn(w: World, slot: number, guarded = false): number {
   w.game.playerJoined(slot, playerIdOf(slot));
   for (let k = 0; k < 100 && w.game.focusIndex[slot] < 0; k++) w.game.step();
   if (w.game.focusIndex[slot] < 0) throw new Error(`slot ${slot} did not spawn`);
+  if (!guarded) w.game.guardUntil[slot] = 0;
   return w.game.focusIndex[slot];
 }
 

@@ -4,6 +4,7 @@ import { describeOption, UsageError, type Command, type OptionTable } from "../.
 import { botCommand } from "../../tools/bot";
 import { watchCommand } from "../../tools/watch";
 import { killsCommand } from "../../tools/kills";
+import { newcomerCommand } from "../../tools/newcomer";
 import { fuzzCommand } from "../../tools/fuzz";
 import { relayCommand } from "../../tools/relay";
 import { soakCommand } from "../../tools/soak";
@@ -16,7 +17,7 @@ import { esp32Command, simCommand as buildSimCommand } from "../../tools/board/b
 import { esp32TestCommand } from "../../tools/board/esp32-test";
 
 const COMMANDS: Command<OptionTable>[] = [
-  botCommand, watchCommand, killsCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
+  botCommand, watchCommand, killsCommand, newcomerCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
   esp32Command, buildSimCommand, esp32TestCommand, esp32BenchCommand,
 ];
 
