@@ -148,7 +148,7 @@ export class Client implements Core {
   /** Told what became of each of our chat lines, in the order they were sent. */
   onChatOutcome: ChatOutcome | null = null;
   /**
-   * Told of each ship destroyed, once, by the first Stats after its Remove (modules/client/kills.ts):
+   * Told of each ship destroyed, once, as its Remove is applied (modules/client/kills.ts):
    * victim and killer are player ids (killer -1 when none), cause a KillCause, weapon the
    * projectile template id or -1.
    */
@@ -373,7 +373,6 @@ export class Client implements Core {
   tick(now: number): void {
     this.#now = now;
     if (this.#chatCount > 0) this.#expireChats(now);
-    if (this.kills.pending > 0) this.kills.tick(now);
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     // If the server's ack of our Disconnect was lost, it has forgotten us: close anyway.
     if (this.state === ClientState.Disconnecting && now - this.#disconnectAt > DISCONNECT_WAIT_MS) {
@@ -460,6 +459,7 @@ export class Client implements Core {
       if (this.listener !== null) this.listener.reliable(this, type, seq, rx, p);
       if (this.state === ClientState.Kicked) return;
     }
+    if (this.kills.pending > 0) this.kills.settle(now);
     if (processed === 0 && unrel === 0) return;
     const ts = headerTimestamp(rx);
     // What a processed reliable message said (a Remove, say) is newer than any Update

@@ -22,7 +22,10 @@
  */
 import type { Client } from "./client";
 import { MAX_PLAYERS, NO_PLAYER } from "../protocol/constants";
-import { Kind, kindOf, SHOT_BASE, SHOT_TYPES, TEMPLATE_COUNT, TEMPLATE_RADIUS, WEAPON_VELOCITY } from "../game/templates";
+import {
+  Kind, kindOf, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_HP, SHIP_TYPES, SHOT_BASE, SHOT_TYPES, TEMPLATE_COUNT,
+  TEMPLATE_RADIUS, WEAPON_DAMAGE, WEAPON_VELOCITY,
+} from "../game/templates";
 
 /** What a kill is put down to. Edge is reserved: the arena's edge bounces ships and kills nobody. */
 export const KillCause = Object.freeze({ Unknown: 0, Shot: 1, Sun: 2, Planet: 3, Ram: 4, Edge: 5 } as const);
@@ -46,6 +49,12 @@ export const FAR = 300;
 export const SHOT_HIT = 20;
 /** A ship hurt this long before another's death, or after it, may have rammed it, ms. */
 export const HURT_BEFORE_MS = 100;
+/** Another ship missing by at most this touched the victim: a ram, unless its Updates say it was not hurt, wu. */
+export const RAM_CONTACT = 16;
+/** A ship this close to a planet touched it, wu. */
+export const PLANET_CONTACT = 8;
+/** Ships closing slower than this (wu/s) bounce without damage. */
+const RAM_GENTLE = 30;
 /** A ship this close to the sun touched it, wu. */
 export const SUN_CONTACT = 5;
 
@@ -89,6 +98,8 @@ export class KillTracker {
   // Deaths awaiting Stats, oldest first: victim id, ship template, track, health, when.
   readonly #dVictim: Uint32Array;
   readonly #dType: Uint8Array;
+  /** The victim's health (percent) at its last Update. */
+  readonly #dHealth: Uint8Array;
   readonly #dX: Float64Array;
   readonly #dY: Float64Array;
   readonly #dVx: Float64Array;
@@ -128,6 +139,7 @@ export class KillTracker {
     this.#rAt = new Float64Array(REMOVED).fill(NONE);
     this.#dVictim = new Uint32Array(PENDING);
     this.#dType = new Uint8Array(PENDING);
+    this.#dHealth = new Uint8Array(PENDING);
     this.#dX = new Float64Array(PENDING);
     this.#dY = new Float64Array(PENDING);
     this.#dVx = new Float64Array(PENDING);
@@ -213,6 +225,7 @@ export class KillTracker {
     const d = this.#dCount++;
     this.#dVictim[d] = owner;
     this.#dType[d] = t;
+    this.#dHealth[d] = this.#health[i];
     this.#dX[d] = x;
     this.#dY[d] = y;
     this.#dVx[d] = this.#vx[i];
@@ -233,13 +246,16 @@ export class KillTracker {
       this.#creditAt[s] = now;
     }
     this.#scored = true;
-    while (this.#dCount > 0 && this.#dAt[0] <= now && this.#decide(now, false)) {}
     for (let s = 0; s < MAX_PLAYERS; s++) if (this.#credit[s] > 0 && now - this.#creditAt[s] > CREDIT_MS) this.#credit[s] = 0;
   }
 
-  /** Deaths no Stats followed for SETTLE_MS are decided without it. */
-  tick(now: number): void {
-    while (this.#dCount > 0 && now - this.#dAt[0] > SETTLE_MS) this.#decide(now, true);
+  /**
+   * Decide every death seen, with what is known now: the Client calls it at the end of each
+   * datagram's reliable messages, so the projectiles removed in the same server tick (whose
+   * Removes may follow the ship's in the datagram) are in.
+   */
+  settle(now: number): void {
+    while (this.#dCount > 0) this.#decide(now, true);
   }
 
   /** Forget everything (a new connection). */
@@ -319,7 +335,8 @@ export class KillTracker {
       const owner = this.#rOwner[k];
       const isShip = kindOf(tt) === Kind.Ship;
       if (isShip && owner === victim) continue;
-      const cost = owner === victim ? 0 : this.#playerCost(owner, vslot);
+      // One's own projectile is armed only after SHOT_ARM_STEPS: it is rarely what killed.
+      const cost = owner === victim ? SHOT_HIT : this.#playerCost(owner, vslot);
       if (cost === Infinity) continue;
       this.#approach(this.#rX[k], this.#rY[k], this.#rVx[k], this.#rVy[k], at, TEMPLATE_RADIUS[tt] + r);
       const miss = this.#miss + cost;
@@ -338,8 +355,12 @@ export class KillTracker {
     let weapon = -1;
     // A projectile removed with the ship and on its track dealt the last blow: a ram or the
     // sun in the same step would have left it nothing to hit. The sun kills on contact, first.
+    const hurt = shipDied ? 1 : this.#hurt(shipOwner, t);
     if (env <= SUN_CONTACT && envCause === KillCause.Sun) cause = KillCause.Sun;
-    else if (shot <= SHOT_HIT || (shot <= FAR && shot <= ship && shot <= env)) {
+    else if (env <= PLANET_CONTACT && envCause === KillCause.Planet && hurt <= 0 && (shot > SHOT_HIT || shotOwner === victim)) {
+      // Touching a planet, and no other ship known to be hurt, nor anyone's projectile on its track.
+      cause = KillCause.Planet;
+    } else if ((shot <= SHOT_HIT && shotOwner !== victim) || (shot <= FAR && shot <= ship && shot <= env)) {
       cause = KillCause.Shot;
       killer = shotOwner;
       weapon = shotType;
@@ -347,9 +368,8 @@ export class KillTracker {
       // Another ship next to it: a ram if that ship was hurt too (or died with it); else a
       // projectile fired and spent within one step, which no client ever sees.
       killer = shipOwner;
-      const hurt = shipDied ? 1 : this.#hurt(shipOwner, t);
       if (hurt < 0 && !force && now - t < SETTLE_MS) return false;
-      if (hurt > 0) cause = KillCause.Ram;
+      if (hurt > 0 || (hurt < 0 && ship <= RAM_CONTACT && this.#ramCould(shipOwner))) cause = KillCause.Ram;
       else {
         cause = KillCause.Shot;
         const ks = shipOwner & 0xffff;
@@ -366,6 +386,7 @@ export class KillTracker {
     for (let d = 0; d < n; d++) {
       this.#dVictim[d] = this.#dVictim[d + 1];
       this.#dType[d] = this.#dType[d + 1];
+      this.#dHealth[d] = this.#dHealth[d + 1];
       this.#dX[d] = this.#dX[d + 1];
       this.#dY[d] = this.#dY[d + 1];
       this.#dVx[d] = this.#dVx[d + 1];
@@ -391,6 +412,27 @@ export class KillTracker {
     return this.#at[j] >= t ? 0 : -1;
   }
 
+  /**
+   * Whether a ram by player `id`'s ship, closing on the victim as their tracks say, could
+   * have dealt what the victim had left at its last Update (RAM_DAMAGE_BASE + the closing
+   * speed × RAM_DAMAGE_FACTOR, against its hit points, less a weapon's smallest blow for
+   * hits since). A ship touching it at a crawl fired a projectile we never saw.
+   */
+  #ramCould(id: number): boolean {
+    const slot = id & 0xffff;
+    const j = slot < MAX_PLAYERS ? this.#ship[slot] : NONE;
+    if (j < 0 || this.#at[j] < 0) return true;
+    const t = this.#dAt[0];
+    const dt = (t - this.#at[j]) / 1000;
+    const px = this.#x[j] + this.#vx[j] * dt - this.#dX[0];
+    const py = this.#y[j] + this.#vy[j] * dt - this.#dY[0];
+    const d = Math.sqrt(px * px + py * py);
+    const closing = d > 0 ? -((this.#vx[j] - this.#dVx[0]) * px + (this.#vy[j] - this.#dVy[0]) * py) / d : 0;
+    const hp = Math.ceil((this.#dHealth[0] * SHIP_HP[(this.#dType[0] - SHIP_BASE) % SHIP_TYPES]) / 100);
+    const blow = closing > RAM_GENTLE ? RAM_DAMAGE_BASE + closing * RAM_DAMAGE_FACTOR : 0;
+    return blow + WEAPON_DAMAGE[0] >= hp;
+  }
+
   #present(id: number): boolean {
     const slot = id & 0xffff;
     return slot < MAX_PLAYERS && this.#c.present[slot] !== 0 && this.#c.playerIds[slot] === id;
@@ -404,7 +446,7 @@ export class KillTracker {
     if (!this.#present(id)) return 0;
     const slot = id & 0xffff;
     if (slot === victimSlot) return 0;
-    return this.#credit[slot] > 0 ? -CREDIT_BONUS : Infinity;
+    return this.#credit[slot] > 0 ? -CREDIT_BONUS : 0;
   }
 }
 

@@ -7,19 +7,55 @@ import assert from "node:assert/strict";
 import { describeKill, KillCause } from "../../modules/client/client";
 import { agreement, describeReport, measureKills, KILL_DEFAULTS } from "../../tools/kills";
 import { TestMatch } from "../../harness/match";
+import { Msg } from "../../modules/protocol/constants";
 
 describe("client: kills", function () {
-  it("a 60 s match of 8 hunting bots (seed 1): at least 95 % of the server's deaths named right by every bot", function () {
-    const r = measureKills({ ...KILL_DEFAULTS, seconds: 60, seed: 1 });
-    const text = describeReport(r).join("\n");
-    assert.ok(r.deaths.length >= 15, `a busy match: ${r.deaths.length} deaths\n${text}`);
-    // Every cause the game deals appears, so each rule is exercised.
-    for (const cause of [KillCause.Shot, KillCause.Sun, KillCause.Ram]) assert.ok(r.byCause[cause] > 0, `${cause}\n${text}`);
-    assert.equal(r.judged, r.deaths.length * 8);
-    assert.equal(r.missed, 0, text);
-    assert.equal(r.spurious, 0, text);
-    assert.ok(agreement(r) >= 0.95, text);
-    assert.ok(r.weaponsAgreed >= 0.95 * r.shots, text);
+  it("60 s matches of 8 hunting bots, seeds 1-8: at least 95 % of the server's deaths named right, none missed or invented", function () {
+    let judged = 0;
+    let agreed = 0;
+    const texts: string[] = [];
+    for (let seed = 1; seed <= 8; seed++) {
+      const r = measureKills({ ...KILL_DEFAULTS, seconds: 60, seed });
+      const text = describeReport(r).join("\n");
+      texts.push(text);
+      assert.equal(r.judged, r.deaths.length * 8);
+      assert.equal(r.missed, 0, text);
+      assert.equal(r.spurious, 0, text);
+      assert.ok(r.weaponsAgreed >= 0.95 * r.shots, text);
+      assert.ok(agreement(r) >= 0.85, text);
+      judged += r.judged;
+      agreed += r.agreed;
+      if (seed === 1) {
+        assert.ok(r.deaths.length >= 15, `a busy match: ${r.deaths.length} deaths\n${text}`);
+        // Every cause the game deals appears, so each rule is exercised.
+        for (const cause of [KillCause.Shot, KillCause.Planet, KillCause.Ram]) assert.ok(r.byCause[cause] > 0, `${cause}\n${text}`);
+      }
+    }
+    assert.ok(agreed >= 0.95 * judged, `${agreed} of ${judged}\n${texts.join("\n")}`);
+  });
+
+  it("names each death at once: in the datagram that carried its Remove, with nothing left pending", function () {
+    const m = new TestMatch({}, { seed: 3, delayMs: 20, jitterMs: 5 });
+    m.withGame(3, "hunt", true);
+    const c = m.join();
+    for (let i = 0; i < 5; i++) m.join();
+    let removedAt = -1;
+    const at: number[] = [];
+    const log = m.recorders[0];
+    c.listener = {
+      reliable: (cl, type, seq, b, o) => {
+        log.reliable(cl, type, seq, b, o);
+        if (type === Msg.Remove) removedAt = m.net.now;
+      },
+      unreliable: (cl, type, ts, b, o) => log.unreliable(cl, type, ts),
+    };
+    c.onKill = () => {
+      at.push(m.net.now - removedAt);
+    };
+    m.run(30000);
+    assert.equal(c.kills.pending, 0, "nothing waits");
+    assert.ok(at.length >= 3, `${at.length} deaths seen`);
+    assert.deepEqual(at, at.map(() => 0), "each named when its Remove was applied");
   });
 
   it("a ship removed because its player left is no kill", function () {
