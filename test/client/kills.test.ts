@@ -47,7 +47,7 @@ describe("client: kills", function () {
         log.reliable(cl, type, seq, b, o);
         if (type === Msg.Remove) removedAt = m.net.now;
       },
-      unreliable: (cl, type, ts, b, o) => log.unreliable(cl, type, ts),
+      unreliable: (cl, type, ts) => log.unreliable(cl, type, ts),
     };
     c.onKill = () => {
       at.push(m.net.now - removedAt);
