@@ -57,6 +57,17 @@ export class KillFeed {
   /** What the death screen says of our last death, "" until one is reported. */
   death = "";
   kills = 0;
+  /** Kills and deaths seen, by player id (the wire has neither: inferred from the kill reports). */
+  readonly #kills = new Map<number, number>();
+  readonly #deaths = new Map<number, number>();
+
+  killsOf(id: number): number {
+    return this.#kills.get(id >>> 0) ?? 0;
+  }
+
+  deathsOf(id: number): number {
+    return this.#deaths.get(id >>> 0) ?? 0;
+  }
 
   /** A kill report for `world`'s match. */
   report(world: World, victim: number, killer: number, cause: number, weapon: number, now: number): void {
@@ -73,6 +84,8 @@ export class KillFeed {
     if (this.lines.length > FEED_LINES) this.lines.shift();
     this.version++;
     this.kills++;
+    this.#deaths.set(victim >>> 0, this.deathsOf(victim) + 1);
+    if (killer !== -1 && killer !== victim) this.#kills.set(killer >>> 0, this.killsOf(killer) + 1);
     if (ownDeath) this.death = deathText(world, killer, cause, weapon);
   }
 

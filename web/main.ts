@@ -128,6 +128,7 @@ const nameInput = $<HTMLInputElement>("name");
 const shipSelect = $<HTMLSelectElement>("ship");
 const weaponSelect = $<HTMLSelectElement>("weapon");
 const leaveButton = $<HTMLButtonElement>("leave");
+const playButton = $<HTMLButtonElement>("play");
 const overlay = $("overlay");
 const overlayText = $("overlay-text");
 const retry = $<HTMLButtonElement>("retry");
@@ -392,6 +393,7 @@ function showPanel(panel: Panel): void {
   if (panel === "menu") {
     controls.release();
     leaveButton.hidden = stage !== "match";
+    playButton.textContent = stage === "match" ? "Resume" : "Play";
     const slot = session.client.selfSlot;
     nameInput.value = myName || (stage === "match" && slot >= 0 ? session.world.nameOf(slot) : "");
     shipSelect.value = String(myShip);
@@ -404,10 +406,16 @@ function showPanel(panel: Panel): void {
   } else if (wasMenu && typing(document.activeElement)) (document.activeElement as HTMLElement).blur();
 }
 
+let inMatch = false;
+
 function panels(now: number): void {
   const world = session.world;
   const c = session.client;
   const phase = world.phase();
+  if ((stage === "match") !== inMatch) {
+    inMatch = stage === "match";
+    document.body.classList.toggle("match", inMatch);
+  }
   const panel = panelFor(stage, phase, menuOpen);
   showPanel(panel);
   const notice = noticeText(panel, phase, now);
@@ -463,23 +471,37 @@ function panels(now: number): void {
     nextBoard = now + 250;
     const order: number[] = [];
     if (stage === "match") for (let s = 0; s < MAX_PLAYERS; s++) if (c.present[s] !== 0) order.push(s);
-    order.sort((a, b) => c.scores[b] - c.scores[a] || a - b);
+    const deaths = (s: number): number => feed.deathsOf(c.playerIds[s]);
+    order.sort((a, b) => c.scores[b] - c.scores[a] || deaths(a) - deaths(b) || a - b);
     scoresBody.replaceChildren();
-    for (const s of order) {
+    let rank = 0;
+    for (let k = 0; k < order.length; k++) {
+      const s = order[k];
+      // Ties share a rank: the same score and deaths as the one above.
+      if (k === 0 || c.scores[s] !== c.scores[order[k - 1]] || deaths(s) !== deaths(order[k - 1])) rank = k + 1;
       const tr = document.createElement("tr");
       if (s === c.selfSlot) tr.className = "me";
+      const place = document.createElement("td");
+      place.className = "rank";
+      place.textContent = String(rank);
       const dot = document.createElement("td");
       dot.className = "dot";
       dot.style.background = SLOT_COLORS[s % MAX_PLAYERS];
       const name = document.createElement("td");
       name.className = "name";
-      name.textContent = world.nameOf(s);
+      const who = world.nameOf(s);
+      name.textContent = who;
       name.title = `${SHIP_NAME[c.ship[s] % SHIP_TYPES]}, ${WEAPON_NAME[c.weapon[s] % SHOT_TYPES]}`;
       const score = document.createElement("td");
       score.textContent = String(c.scores[s]);
+      const kills = document.createElement("td");
+      kills.textContent = String(feed.killsOf(c.playerIds[s]));
+      const died = document.createElement("td");
+      died.textContent = String(deaths(s));
       const ping = document.createElement("td");
-      ping.textContent = `${c.pings[s]} ms`;
-      tr.append(dot, name, score, ping);
+      // The server flies its bots itself: they have no ping.
+      ping.textContent = isBot(who) ? "bot" : `${c.pings[s]} ms`;
+      tr.append(place, dot, name, score, kills, died, ping);
       scoresBody.append(tr);
     }
     const hud = hudText(phase);
@@ -488,6 +510,11 @@ function panels(now: number): void {
       hudEl.textContent = hud;
     }
   }
+}
+
+/** A bot the server flies: its name ends in " [bot]" (modules/server/pilots.ts BOT_NAMES). */
+function isBot(name: string): boolean {
+  return name.endsWith(" [bot]");
 }
 
 /** The ship and weapon we fly (the server's, not the menu's), its hull and speed; nothing without a ship. */

@@ -231,6 +231,16 @@ export class Renderer {
         ctx.stroke();
       }
       ctx.restore();
+      if (world.guarded(i, now)) {
+        // Spawn protection: a ring that fades as the guard runs out.
+        ctx.beginPath();
+        ctx.arc(x, y, r * 2.2, 0, Math.PI * 2);
+        ctx.strokeStyle = "rgba(140,220,255,0.75)";
+        ctx.lineWidth = 2;
+        ctx.setLineDash([5, 4]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
       const name = world.nameOf(slot);
       ctx.fillStyle = color;
       ctx.fillText(name, x, y - r * 1.7 - 6);
@@ -240,7 +250,7 @@ export class Renderer {
       const hp = c.health[i];
       ctx.fillStyle = hp > 50 ? "#5dff7a" : hp > 25 ? "#ffd84a" : "#ff5b4a";
       ctx.fillRect(x - hw, y + r * 1.7 + 5, (hw * 2 * hp) / 100, 3);
-      drawn.ships.push({ slot, name, x: p.x, y: p.y, rot: p.rot });
+      drawn.ships.push({ slot, name, x: p.x, y: p.y, rot: p.rot, guarded: world.guarded(i, now) });
     }
 
     // Blasts where ships were destroyed.

@@ -14,7 +14,7 @@ import { ClientState, type Client } from "../modules/client/client";
 import { Counter } from "../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol/constants";
 import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
-import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, STEP_HZ } from "../modules/game/templates";
+import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, SPAWN_GUARD_STEPS, STEP_HZ } from "../modules/game/templates";
 import { bytesToAscii } from "../modules/text";
 import { fromUpdate, Predictor, type ShipState } from "./predict";
 
@@ -23,6 +23,8 @@ export const MAX_EXTRAPOLATION_S = 0.35;
 /** A correction larger than this (wu) is a teleport (a respawn in a reused slot): no smoothing. */
 export const SNAP_WU = 400;
 export const RESPAWN_MS = (RESPAWN_STEPS * 1000) / STEP_HZ;
+/** A new ship is guarded this long (docs/game.md, "Spawn protection"), unless it fires first. */
+export const GUARD_MS = (SPAWN_GUARD_STEPS * 1000) / STEP_HZ;
 const CENTIDEGREE = Math.PI / 18000;
 const MAX_LINES = 40;
 
@@ -77,7 +79,7 @@ export interface Pose {
 export interface Drawn {
   frames: number;
   /** rot: the drawn heading, radians counter-clockwise from +x. */
-  ships: { slot: number; name: string; x: number; y: number; rot: number }[];
+  ships: { slot: number; name: string; x: number; y: number; rot: number; guarded: boolean }[];
   projectiles: { slot: number; x: number; y: number }[];
 }
 
@@ -166,6 +168,8 @@ export class World {
   #pendingJoins = 0;
   /** Hull percentage each entity had in the last Update, to see it drop. */
   readonly #hull: Uint8Array;
+  /** By entity: until when (ms) a ship is guarded, as the page infers it: GUARD_MS from its Add, until its player fires. */
+  readonly #guardUntil: Float64Array;
   /** Ship type (0..) of our current ship and weapon type (0..) it fires; -1 while dead. */
   flownShip = -1;
   flownWeapon = -1;
@@ -192,6 +196,7 @@ export class World {
     this.#oy = new Float64Array(cap);
     this.#orot = new Float64Array(cap);
     this.#hull = new Uint8Array(cap);
+    this.#guardUntil = new Float64Array(cap);
     client.listener = {
       reliable: (_c, type, _seq, b, o) => this.#reliable(type, b, o),
       unreliable: (_c, type, ts, b, o) => {
@@ -279,6 +284,11 @@ export class World {
   /** Where the last Update put entity `i` (reused by the next call, as pose()'s). */
   lastPose(i: number): Pose {
     return this.#serverPose(i, this.#bt[i]);
+  }
+
+  /** Whether ship `i` is guarded at `now` (ms): it takes no damage (the page draws a ring). */
+  guarded(i: number, now: number): boolean {
+    return now < this.#guardUntil[i];
   }
 
   /** Drop blasts older than `maxAgeMs`. */
@@ -410,6 +420,13 @@ export class World {
         }
         this.placed[i] = 0;
         this.#hull[i] = 100;
+        this.#guardUntil[i] = 0;
+        const addedKind = kindOf(f.a);
+        if (addedKind === Kind.Ship) this.#guardUntil[i] = this.#now() + GUARD_MS;
+        else if (addedKind === Kind.Shot) {
+          // Firing ends the guard of the shooter's ship.
+          for (const j of this.live) if (c.owner[j] === f.other && kindOf(c.type[j]) === Kind.Ship) this.#guardUntil[j] = 0;
+        }
         if (f.other === c.selfId) {
           const kind = kindOf(f.a);
           if (kind === Kind.Ship) {

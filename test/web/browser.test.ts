@@ -125,12 +125,16 @@ describe("browser: two pages and a UDP bot in one match", function () {
     const rows = (await other.evaluate(
       'Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent))',
     )) as string[][];
-    const names = rows.map((r) => r[1]).sort();
+    const names = rows.map((r) => r[2]).sort();
     assert.deepEqual(names, ["Alice", botName, otherName].sort());
     for (const r of rows) {
-      assert.match(r[2], /^\d+$/, "score");
-      assert.match(r[3], /^\d+ ms$/, "ping");
+      assert.match(r[0], /^[1-3]$/, "rank");
+      assert.match(r[3], /^\d+$/, "score");
+      assert.match(r[4], /^\d+$/, "kills");
+      assert.match(r[5], /^\d+$/, "deaths");
+      assert.match(r[6], /^\d+ ms$/, "ping");
     }
+    assert.equal(rows[0][0], "1", "the first row ranks first");
 
     await other.screenshot({ path: shots[1] });
     console.log(`      screenshots: ${shots.join(" ")}`);

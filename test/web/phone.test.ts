@@ -262,8 +262,7 @@ describe("browser: the page on a phone and a desktop", function () {
       await page.click("#menu-button");
       await page.click("#leave");
       await until(() => snap(page), (s) => s.page.stage === "menu" && s.page.panel === "menu", 5000, "the page to leave for the menu");
-      for (const id of ["stick", "fire", "auto-fire"]) assert.ok(!(await page.isVisible("#" + id)), `${id} hidden`);
-      assert.ok(await page.isVisible("#chat-button"));
+      for (const id of ["stick", "fire", "auto-fire", "chat-button", "scores"]) assert.ok(!(await page.isVisible("#" + id)), `${id} hidden`);
       rects = await layoutRects(page);
       assert.ok(rects.some((r) => r.name === "menu"));
       assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));

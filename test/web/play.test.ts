@@ -177,6 +177,30 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     assert.match(after.page.hud, /^cruiser \/ torpedo .*next: interceptor \/ torpedo/);
   });
 
+  it("the first screen: the menu and nothing of a match; in a match the menu says Resume and leaves our ship in view", async function () {
+    const s = await start();
+    const p = await page(s);
+    await p.waitForSelector("#menu", { state: "visible" });
+    // A few frames: nothing stale appears later.
+    await p.waitForFunction("window.lwar.drawn.frames > 5", null, { timeout: 10000 });
+    for (const id of ["status", "scores", "chat-button", "hud", "overlay"]) assert.equal(await p.isVisible("#" + id), false, `#${id} hidden before Play`);
+    assert.equal(await p.textContent("#status"), "");
+    assert.equal(await p.textContent("#play"), "Play");
+    await play(p, "Di");
+    assert.equal(await p.isVisible("#scores"), true);
+    await p.keyboard.press("Escape");
+    await p.waitForSelector("#menu", { state: "visible" });
+    assert.equal(await p.textContent("#play"), "Resume");
+    // Our ship is drawn at the screen's centre: the menu leaves it in view.
+    const box = (await p.evaluate(`(() => { const r = document.getElementById("menu").getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()`)) as number[];
+    const cx = 900 / 2;
+    const cy = 600 / 2;
+    assert.ok(box[2] < cx - 40 || box[0] > cx + 40 || box[3] < cy - 40 || box[1] > cy + 40, `menu ${box.join(", ")} clear of the centre`);
+    await p.click("#play");
+    await until(p, (x) => x.page.panel === "none", 3000, "the menu to close");
+    assert.equal(await p.isVisible("#status"), false);
+  });
+
   it("a forced kill: the victim's death screen and both feeds name the killer and the weapon", async function () {
     const s = await start();
     const cy = await page(s);
@@ -192,7 +216,8 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     const unpinAna = pin(game, ana.client.selfSlot, 1400, 0, 0);
     game.hp[me.selfSlot] = 1;
     try {
-      const dead = await until(cy, (x) => x.page.panel === "death" && x.page.notice.startsWith("Destroyed by"), 5000, "Cy's death screen");
+      // The first death screen the page shows already names the killer: it never says a bare "Destroyed".
+      const dead = await until(cy, (x) => x.page.panel === "death", 8000, "Cy's death screen");
       assert.match(dead.page.notice, /^Destroyed by Ana \(pulse\), respawning in [12] s$/);
       assert.equal(await cy.textContent("#overlay-text"), dead.page.notice);
       assert.equal(await cy.isVisible("#overlay"), true);
