@@ -11,7 +11,12 @@
  *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well),
  *   with a DNS server that sends every name to the board (dns=0: none);
  *   heapProbeSeconds: every so often, a full collection and a `heap:` line with the live
- *   heaps (0 = never; a measuring aid, for builds with instrumentation such as -d).
+ *   heaps (0 = never; a measuring aid, for builds with instrumentation such as -d);
+ *   udpSlots: datagrams the receive ring holds between two ticks (more are dropped and
+ *   counted); httpConnections: connection slots beyond the WebSockets' (page loads,
+ *   /status); watchdogSeconds: the task watchdog on the XS task and lwIP's thread (0 =
+ *   none); crashRoute: serve /crash?panic and /crash?wedge (the emulator's torture test
+ *   only: never on a board people play on).
  *
  * Log lines (joins, kills and deaths, kicks...) and the status line come from
  * modules/report.ts, as on Node; the HTTP port also answers /status (JSON) and /metrics.
@@ -23,10 +28,12 @@ import { defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
 import { createGame } from "./modules/match";
 import { DEFAULT_PORT } from "./modules/protocol/constants";
-import { Reporter } from "./modules/report";
+import { type BoardReport, Reporter } from "./modules/report";
 import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
-import { BoardWeb, describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "./hosts/moddable/web";
+import { BOARD_WEB_DROPS, BoardWeb, describePeer, TCP_STAT_NAMES, WEB_COUNTER_NAMES } from "./hosts/moddable/web";
+import { UDP_STAT_NAMES, UdpStat } from "./hosts/moddable/host";
+import { bootCount, coredumpRead, coredumpSize, crash, feed, resetReason, watchdog } from "./hosts/moddable/board";
 import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/moddable/heap";
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
@@ -55,10 +62,27 @@ function startHeapProbe(seconds: number): void {
   }, seconds * 1000);
 }
 
+/** esp_reset_reason_t's values, named as /status and the banner give them. */
+const RESET_REASONS: readonly string[] = Object.freeze([
+  "unknown", "power-on", "external", "software", "panic", "interrupt-watchdog", "task-watchdog", "other-watchdog",
+  "deep-sleep", "brownout", "sdio", "usb", "jtag", "efuse", "power-glitch", "cpu-lockup",
+]);
+
+function resetName(reason: number): string {
+  return reason < 0 ? "none (simulator)" : (RESET_REASONS[reason] ?? `reason ${reason}`);
+}
+
+/** The version the banner, /status and the page give: package.json's, set by the build (tools/board/kit.ts). */
+const VERSION = textSetting("version", "dev");
+
 interface Settings {
   port: number;
   httpPort: number;
   webConnections: number;
+  httpConnections: number;
+  udpSlots: number;
+  watchdogSeconds: number;
+  crashRoute: boolean;
   hostName: string;
   seed: number;
   statusSeconds: number;
@@ -71,6 +95,10 @@ function readSettings(): Settings | null {
       port: intSetting("port", DEFAULT_PORT),
       httpPort: intSetting("httpPort", 80),
       webConnections: intSetting("webConnections", 8),
+      httpConnections: intSetting("httpConnections", 2),
+      udpSlots: intSetting("udpSlots", 16),
+      watchdogSeconds: intSetting("watchdogSeconds", 5),
+      crashRoute: intSetting("crashRoute", 0) !== 0,
       hostName: textSetting("hostName", "lwar"),
       // Math.random is the hardware RNG on ESP32 but unseeded rand() on Linux: add the clock.
       seed: intSetting("seed", ((Math.random() * 0x100000000) ^ (Date.now() % 0x100000000)) >>> 0) >>> 0,
@@ -96,7 +124,9 @@ export default function main(): void {
 }
 
 function serve(settings: Settings, network: Network): void {
-  const { port, httpPort, webConnections, hostName, seed, statusSeconds, lwar } = settings;
+  const { port, httpPort, webConnections, httpConnections, udpSlots, watchdogSeconds, crashRoute, hostName, seed, statusSeconds, lwar } = settings;
+  const boots = bootCount();
+  const reset = resetName(resetReason());
   const address = network.address;
   const pageUrl = (name: string): string => `http://${name}${httpPort === 80 ? "" : `:${httpPort}`}/`;
 
@@ -104,6 +134,7 @@ function serve(settings: Settings, network: Network): void {
   let report: Reporter | null = null;
   const host = new ModdableHost({
     port,
+    udpSlots,
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
       if (report === null) return;
@@ -119,7 +150,7 @@ function serve(settings: Settings, network: Network): void {
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   if (httpPort > 0) {
     try {
-      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, idleMs: lwar.timeoutMs, portal: network.portal ? pageUrl(address) : null });
+      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, httpConnections, idleMs: lwar.timeoutMs, portal: network.portal ? pageUrl(address) : null });
       host.addPeers(web);
       web.attach(server);
     } catch (e) {
@@ -132,18 +163,36 @@ function serve(settings: Settings, network: Network): void {
     tickCost: host.tickCost,
     now: () => host.now(),
     sendErrors: () => host.sendErrors,
-    web: page === null ? null : { counters: page.counters, names: WEB_COUNTER_NAMES, drops: WEB_DROPS, open: () => page.open },
+    web: page === null ? null : { counters: page.counters, names: WEB_COUNTER_NAMES, drops: BOARD_WEB_DROPS, open: () => page.open },
+    board: boardReport(host, page, { version: VERSION, resetReason: reset, bootCount: boots }),
   });
   const r = report;
   if (page !== null) {
     page.route("/status", () => ({ type: "application/json", body: r.statusJson() + "\n" }));
     page.route("/metrics", () => ({ type: "text/plain; version=0.0.4; charset=utf-8", body: r.metrics() }));
+    page.routeStream("/coredump", { type: "application/octet-stream", size: coredumpSize, read: coredumpRead });
+    if (crashRoute) {
+      page.route("/crash/panic", () => {
+        trace("lwar-xs: /crash/panic asked: panicking\n");
+        crash(1);
+        return { type: "text/plain", body: "" };
+      });
+      page.route("/crash/wedge", () => {
+        trace("lwar-xs: /crash/wedge asked: the XS task stops\n");
+        crash(2);
+        return { type: "text/plain", body: "" };
+      });
+    }
   }
   host.attach(server);
 
+  const watched = watchdogSeconds > 0 && watchdog(watchdogSeconds);
+  if (watched) Timer.repeat(() => feed(), 1000);
+  trace(`lwar-xs ${VERSION}: boot ${boots}, reset by ${reset}, watchdog ${watched ? `${watchdogSeconds} s` : "off"}, core dump ${coredumpSize()} bytes\n`);
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network.description}\n`);
-  if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws, /status and /metrics: ${pageUrl(address)}\n`);
+  if (web !== null) trace(`lwar-xs serving the game on http port ${httpPort}, WebSocket at /ws, /status, /metrics and /coredump: ${pageUrl(address)}\n`);
+  trace(`lwar-xs network path: ${udpSlots} datagram slots of 512 B, ${webConnections} WebSockets + ${httpConnections} HTTP connections\n`);
   trace(`lwar-xs tick cost measured with ${host.tickCost.clock}\n`);
   if (hostName !== "" && network.named) {
     try {
@@ -160,4 +209,31 @@ function serve(settings: Settings, network: Network): void {
   if (probe > 0) startHeapProbe(probe);
   if (statusSeconds > 0)
     Timer.repeat(() => trace(r.status().text, network.status(), "\n"), statusSeconds * 1000);
+}
+
+/** The board's own counters and facts for /status, /metrics and the status line: net.c's UDP ring and TCP slots. */
+function boardReport(host: ModdableHost, web: BoardWeb | null, facts: { version: string; resetReason: string; bootCount: number }): BoardReport {
+  const names: string[] = [];
+  for (const n of UDP_STAT_NAMES) names.push(`udp.${n}`);
+  for (const n of TCP_STAT_NAMES) names.push(`tcp.${n}`);
+  const counters = new Uint32Array(names.length);
+  const udpCount = UDP_STAT_NAMES.length;
+  const started = host.now();
+  return {
+    names,
+    counters,
+    drops: [UdpStat.RingFull, UdpStat.TooLong, udpCount + 1],
+    refresh() {
+      counters.set(host.udpCounters());
+      if (web !== null) counters.set(web.tcp, udpCount);
+    },
+    get facts() {
+      return [
+        ["version", facts.version],
+        ["resetReason", facts.resetReason],
+        ["bootCount", facts.bootCount],
+        ["boardUptimeS", Math.round((host.now() - started) / 1000)],
+      ] as const;
+    },
+  };
 }

@@ -23,3 +23,14 @@ export interface Core {
   receive(bytes: Uint8Array, length: number, address: string, port: number): void;
   tick(now: number): void;
 }
+
+/**
+ * A core that lends the host its receive buffer (MAX_PACKET bytes): the host writes a
+ * datagram straight into it and calls `received`, and the core copies nothing. The server
+ * does; the board's host (hosts/moddable/host.ts) uses it where the core offers it.
+ */
+export interface DirectCore extends Core {
+  readonly rxBuffer: Uint8Array;
+  /** The datagram is in `rxBuffer[0 .. length)`. */
+  received(length: number, address: string, port: number): void;
+}

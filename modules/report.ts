@@ -57,6 +57,21 @@ export interface WebReport {
   open(): number;
 }
 
+/**
+ * What a board adds of its own (hosts/moddable): counters of its network path (the UDP ring,
+ * the TCP slots), and facts of its boot (reset reason, boot count, version).
+ */
+export interface BoardReport {
+  readonly counters: ArrayLike<number>;
+  readonly names: readonly string[];
+  /** Indices of the counters that mean something was dropped or refused. */
+  readonly drops: readonly number[];
+  /** Bring `counters` up to date (it is read right after). */
+  refresh(): void;
+  /** Facts for `/status` and the status line, as name and value. */
+  readonly facts: readonly (readonly [string, string | number])[];
+}
+
 export interface ReportOptions {
   server: Server;
   game: Game | null;
@@ -72,6 +87,7 @@ export interface ReportOptions {
   web?: WebReport | null;
   /** The host's failed sends. */
   sendErrors?: () => number;
+  board?: BoardReport | null;
 }
 
 /** A name for what dealt a ship's last blow (a template id): "sun", "planet", "pulse", "ram"... */
@@ -288,6 +304,11 @@ export class Reporter {
     const out: { reason: string; total: number }[] = [];
     for (const i of DROP_COUNTERS) if (server.counters[i] !== 0) out.push({ reason: COUNTER_NAMES[i], total: server.counters[i] });
     if (web) for (const i of web.drops) if (web.counters[i] !== 0) out.push({ reason: `ws.${web.names[i]}`, total: web.counters[i] });
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      for (const i of board.drops) if (board.counters[i] !== 0) out.push({ reason: `board.${board.names[i]}`, total: board.counters[i] });
+    }
     return out;
   }
 
@@ -350,6 +371,13 @@ export class Reporter {
     json += `,"kicks":${jsonMap(KICK_LABELS, this.kicks, [KickReason.QueueOverflow, KickReason.Misbehaviour, KickReason.Shutdown])}`;
     if (game !== null) json += `,"game":${jsonMap(GAME_COUNTER_NAMES, game.counters, null)}`;
     if (web) json += `,"web":{"open":${web.open()},${jsonMap(web.names, web.counters, null).slice(1)}`;
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      let facts = "";
+      for (const [name, value] of board.facts) facts += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+      json += `,"board":{"counters":${jsonMap(board.names, board.counters, null)}${facts}}`;
+    }
     json += `,"sendErrors":${this.#o.sendErrors ? this.#o.sendErrors() : 0},"counters":${jsonMap(COUNTER_NAMES, c, null)}}`;
     return json;
   }
@@ -418,6 +446,12 @@ export class Reporter {
       lines.push(`lwar_ws_open ${web.open()}`);
       family("lwar_web_events_total", "counter", "Every counter of the HTTP and WebSocket transport, by name.");
       for (let i = 0; i < web.names.length; i++) lines.push(`lwar_web_events_total{counter="${web.names[i]}"} ${web.counters[i]}`);
+    }
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      family("lwar_board_events_total", "counter", "Every counter of the board's network path (UDP ring, TCP slots), by name.");
+      for (let i = 0; i < board.names.length; i++) lines.push(`lwar_board_events_total{counter="${board.names[i]}"} ${board.counters[i]}`);
     }
     return lines.join("\n") + "\n";
   }

@@ -84,6 +84,21 @@ export class FrameReader {
     this.payload = new Uint8Array(buffer, HEAD_MAX);
   }
 
+  /** Ready for a new connection: no frame under way, not dead. The buffer is kept. */
+  reset(): void {
+    this.#headLength = 0;
+    this.#headWanted = 2;
+    this.#remaining = 0;
+    this.#at = -1;
+    this.#event = Frame.None;
+    this.#fragments = 0;
+    this.#fragmentBytes = 0;
+    this.#dead = false;
+    this.event = Frame.None;
+    this.length = 0;
+    this.code = 0;
+  }
+
   /** Whether the reader stopped for good after a protocol error. */
   get dead(): boolean {
     return this.#dead;

@@ -1,16 +1,23 @@
 /**
- * The Moddable adapter: an ECMA-419 UDP socket, a repeating Timer for the tick, and a
- * monotonic clock built from Time.ticks. Same file on ESP32 (lwIP) and the simulator.
- * Each tick is timed with Time.microseconds where the SDK has it, else with Time.ticks
- * (whole milliseconds).
+ * The Moddable adapter: the board's own UDP socket (net.c: a fixed ring of datagram slots
+ * filled by lwIP's thread on ESP32; the kernel's socket on the simulator), a repeating Timer
+ * for the tick, and a monotonic clock built from Time.ticks. Same file on ESP32 and the
+ * simulator. Each tick is timed with Time.microseconds where the SDK has it, else with
+ * Time.ticks (whole milliseconds).
+ *
+ * Each tick first drains the ring: every waiting datagram is copied once, by net.c, into
+ * the server's receive buffer (or the host's own for another core), and handed on. Nothing
+ * is allocated per datagram: a sender's address string is made once and kept in a small
+ * table, so the core gets back the same string for the same sender. Sends go from the
+ * core's packet buffer, its length given.
  */
-import UDP from "embedded:io/socket/udp";
 import Timer from "timer";
 import Time from "time";
 import type { PeerCarriage } from "../../modules/carriage";
-import type { Core, Host } from "../../modules/host";
+import type { Core, DirectCore, Host } from "../../modules/host";
 import { MAX_PACKET } from "../../modules/protocol/constants";
 import { TickCost } from "../../modules/tickcost";
+import { udpNext, udpOpen, udpSend, udpStats } from "./net";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
@@ -18,37 +25,42 @@ export interface ModdableHostOptions {
   port: number;
   /** Tick period in ms. */
   tickMs?: number;
+  /** Datagrams the ring holds (default 16); more arriving between two ticks are dropped and counted. */
+  udpSlots?: number;
   log?: LogSink;
 }
 
-/**
- * Sends allocate nothing. write() sends the whole buffer it is given and takes no length,
- * so a send of `length` bytes needs a view of exactly that many. The host owns one
- * resizable ArrayBuffer of SEND_CAPACITY bytes with a length-tracking Uint8Array on it,
- * both made once, in the constructor. A send shorter than the core's buffer copies that
- * buffer in (one memcpy), shrinks the ArrayBuffer to `length`, writes the view (whose
- * length follows the buffer; xsmcGetBufferReadable reads it so), and grows it back. XS
- * renews the chunk in place while the size stays within what it was allocated with.
- * It grows back before send() returns because a compacting collection trims every chunk
- * to its size at that moment: left shrunk, it would need a new chunk to grow. (A write()
- * that throws, and whose error brings on a collection, costs that one new chunk.)
- * test/xs/zero-alloc.test.ts proves all this on XS; docs/moddable.md has the details.
- */
-const SEND_CAPACITY = MAX_PACKET;
+/** net.c's UDP counters (udpStats), in its order. */
+export const UdpStat = Object.freeze({ Received: 0, RingFull: 1, TooLong: 2, SendErrors: 3, HighWater: 4 } as const);
+export const UDP_STAT_NAMES: readonly string[] = Object.freeze(["received", "ringFull", "tooLong", "sendErrors", "highWater"]);
+
+/** Senders whose address strings are kept (most recent first is not kept: a round robin). */
+const ADDRESSES = 16;
+
+/** A network-order IPv4 address as net.c gives it, in dotted form. */
+export function ipText(ip: number): string {
+  return `${ip & 0xff}.${(ip >>> 8) & 0xff}.${(ip >>> 16) & 0xff}.${ip >>> 24}`;
+}
 
 export class ModdableHost implements Host {
-  #udp: UDP;
   #tickMs: number;
   #log: LogSink | null;
-  #core: Core | null = null;
   #timer: Timer | null = null;
   #lastTicks: number;
   #now = 0;
   #peers: PeerCarriage | null = null;
-  readonly #sendBuffer: ArrayBuffer;
-  readonly #sendView: Uint8Array;
-  /** write() threw: lwIP out of buffers (ERR_MEM), no route, and the like. */
-  sendErrors = 0;
+  /** The host's receive buffer, for a core that does not lend its own. */
+  readonly #rx: Uint8Array;
+  /** The last datagram's sender: the IPv4 address (network order), the port. */
+  readonly #from: Uint32Array;
+  readonly #fromBytes: Uint8Array;
+  /** Senders' address strings, by their IPv4 address. Plain arrays: cheaper than typed ones on XS. */
+  readonly #ips: number[] = [];
+  readonly #names: string[] = [];
+  #nextName = 0;
+  /** net.c's UDP counters, as of the last `udpCounters()`. */
+  readonly udp: Uint32Array;
+  readonly #udpBytes: Uint8Array;
   /** What each `core.tick` took. */
   readonly tickCost: TickCost;
   readonly #micro: boolean;
@@ -56,21 +68,39 @@ export class ModdableHost implements Host {
   constructor(options: ModdableHostOptions) {
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
-    this.#sendBuffer = new ArrayBuffer(SEND_CAPACITY, { maxByteLength: SEND_CAPACITY });
-    this.#sendView = new Uint8Array(this.#sendBuffer);
+    this.#rx = new Uint8Array(MAX_PACKET);
+    this.#from = new Uint32Array(2);
+    this.#fromBytes = new Uint8Array(this.#from.buffer);
+    for (let i = 0; i < ADDRESSES; i++) {
+      this.#ips.push(-1);
+      this.#names.push("");
+    }
+    this.udp = new Uint32Array(UDP_STAT_NAMES.length);
+    this.#udpBytes = new Uint8Array(this.udp.buffer);
     this.#lastTicks = Time.ticks;
     this.#micro = typeof Time.microseconds === "number";
     this.tickCost = new TickCost(this.#tickMs, this.#micro ? "Time.microseconds" : "Time.ticks");
-    this.#udp = new UDP({ port: options.port, target: this, onReadable: this.#onReadable });
+    udpOpen(options.port, options.udpSlots ?? 16);
   }
 
-  /** Start feeding `core`: datagrams as they come, ticks every tickMs. */
+  /** Failed sends: lwIP out of buffers (ERR_MEM), no route, and the like. */
+  get sendErrors(): number {
+    return this.udpCounters()[UdpStat.SendErrors];
+  }
+
+  /** net.c's UDP counters, brought up to date. */
+  udpCounters(): Uint32Array {
+    udpStats(this.#udpBytes);
+    return this.udp;
+  }
+
+  /** Start feeding `core`: every tick, the datagrams that came since the last, then the tick itself. */
   attach(core: Core): void {
-    this.#core = core;
     if (this.#timer === null) this.#timer = Timer.repeat(() => this.#tick(core), this.#tickMs);
   }
 
   #tick(core: Core): void {
+    this.#drain(core);
     if (this.#micro) {
       const start = Time.microseconds as number;
       core.tick(this.now());
@@ -90,26 +120,7 @@ export class ModdableHost implements Host {
   send(bytes: Uint8Array, length: number, address: string, port: number): void {
     if (port > 0xffff) {
       if (this.#peers !== null) this.#peers.send(bytes, length, port);
-    } else if (length >= bytes.length) this.#write(bytes, address, port);
-    else if (bytes.length <= SEND_CAPACITY) {
-      const buffer = this.#sendBuffer;
-      this.#sendView.set(bytes);
-      buffer.resize(length);
-      this.#write(this.#sendView, address, port);
-      buffer.resize(SEND_CAPACITY);
-    } else {
-      // Only for a caller whose buffer is longer than any lwar packet (the server's and
-      // the client's are MAX_PACKET bytes): a new view per send.
-      this.#write(bytes.subarray(0, length), address, port);
-    }
-  }
-
-  #write(view: Uint8Array, address: string, port: number): void {
-    try {
-      this.#udp.write(view, address, port);
-    } catch {
-      this.sendErrors++;
-    }
+    } else udpSend(bytes, length, address, port);
   }
 
   // Time.ticks is a signed 32-bit ms count on ESP32 (it wraps after ~24.8 days) and the
@@ -133,20 +144,32 @@ export class ModdableHost implements Host {
   detach(): void {
     if (this.#timer !== null) Timer.clear(this.#timer);
     this.#timer = null;
-    this.#core = null;
   }
 
-  // Called with the socket as `this`; `target` is this host. read() returns a new
-  // ArrayBuffer with `address` and `port` for every datagram (the platform's allocation),
-  // and the core reads bytes through a Uint8Array, so each datagram also costs one view
-  // here: JavaScript has no way to read an ArrayBuffer's bytes without one.
-  #onReadable(this: unknown, count: number): void {
-    const socket = this as UDP & { target: ModdableHost };
-    const core = socket.target.#core;
-    while (count--) {
-      const packet = socket.read();
-      if (packet === undefined) break;
-      if (core !== null) core.receive(new Uint8Array(packet), packet.byteLength, packet.address, packet.port);
+  /** Every datagram waiting in the ring, into the core: straight into its own receive buffer where it lends one. */
+  #drain(core: Core): void {
+    const direct = (core as Partial<DirectCore>).received !== undefined ? (core as DirectCore) : null;
+    const rx = direct !== null ? direct.rxBuffer : this.#rx;
+    const from = this.#from;
+    const fromBytes = this.#fromBytes;
+    for (;;) {
+      const length = udpNext(rx, fromBytes);
+      if (length < 0) return;
+      const address = this.#address(from[0]);
+      if (direct !== null) direct.received(length, address, from[1]);
+      else core.receive(rx, length, address, from[1]);
     }
+  }
+
+  /** The address string of a sender: the one made before, or a new one that takes the oldest entry's place. */
+  #address(ip: number): string {
+    const ips = this.#ips;
+    for (let i = 0; i < ADDRESSES; i++) if (ips[i] === ip) return this.#names[i];
+    const i = this.#nextName;
+    this.#nextName = (i + 1) % ADDRESSES;
+    ips[i] = ip;
+    const name = ipText(ip);
+    this.#names[i] = name;
+    return name;
   }
 }

@@ -1,28 +1,29 @@
 /**
- * The game page and the WebSocket carriage on the board's HTTP port, with the Moddable
- * SDK's HTTP server: `GET /` and `GET /app.js` come from gzipped resources in flash,
- * routes added with `route` (`/status`, `/metrics`) answer with what their handler makes,
- * `/ws` becomes a WebSocket that carries Rev 1 packets, one binary message each way
+ * The game page and the WebSocket carriage on the board's HTTP port, on the board's own TCP
+ * server (net.c): `GET /` and `GET /app.js` come from gzipped resources in flash, routes
+ * added with `route` (`/status`, `/metrics`) answer with what their handler makes, and `/ws`
+ * becomes a WebSocket that carries Rev 1 packets, one binary message each way
  * (docs/protocol.md, "WebSocket carriage").
  *
- * The upgrade is answered here, on the socket the HTTP server detaches when it has read
- * the request line: the rest of the request is read from that socket at once, inside the
- * same callback (the simulator's socket keeps received bytes only for the length of a
- * callback), then the 101 response is written with Sec-WebSocket-Accept from the SDK's
- * SHA-1 and the engine's base64. The SDK's WebSocket server is not used: it reads the
- * request a turn later, and it cannot tell a fragmented message from a whole one.
+ * Fixed size. net.c holds `maxConnections + httpConnections` connection slots, each with
+ * its receive ring; one over that is reset at accept. Here each slot has one Connection
+ * and one FrameReader, made in the constructor and reused. At most `maxConnections` of
+ * them are WebSockets (a further upgrade gets 503); the rest serve one HTTP request each
+ * and close (HTTP/1.1 with `Connection: close`).
  *
- * Each connection is a peer of the server as a UDP address and port is: its address is
- * `ws:<remote address>` and its port a number above 65535 that no other connection gets,
- * so the host routes sends by port. Closing the socket is a Disconnect. The transport
- * closes a connection after a Reject, a kick, a timeout or a Disconnect, and one that has
- * not been a player for `idleMs`.
+ * Every ending frees the slot: the client's FIN or reset, an error, a request or response
+ * that takes too long, a close handshake that is not answered, a connection that has not
+ * been a player for `idleMs`. The poll (every POLL_MS) reads only the slots net.c marked.
  *
- * Memory: a connection holds its socket, a Peer and a FrameReader (one 526-byte buffer),
- * made at the upgrade. Each read of the socket allocates what the socket returns and one
- * view (as a UDP datagram does on the same board); sends allocate nothing.
+ * Each WebSocket connection is a peer of the server as a UDP address and port is: its
+ * address is `ws:<remote address>` and its port a number above 65535 that no other
+ * connection gets, so the host routes sends by port. Closing the socket is a Disconnect.
+ * The transport closes a connection after a Reject, a kick, a timeout or a Disconnect.
+ *
+ * Allocation: a request's head string, its response (a route's text; a page is a view of
+ * flash), and a WebSocket's address string and handshake. Packets both ways allocate
+ * nothing: frames are read into one shared buffer and written from the server's.
  */
-import { Server as HTTPServer } from "http";
 import { Digest } from "crypt";
 import Resource from "Resource";
 import Timer from "timer";
@@ -31,107 +32,149 @@ import { HEADER_SIZE, MAX_PACKET, Msg, RejectReason } from "../../modules/protoc
 import { counterNames } from "../../modules/protocol/counters";
 import { describeKick, LogEvent } from "../../modules/server/events";
 import { Frame, FrameReader, Status, upgradeRequest, WS_GUID } from "./frames";
+import { ipText } from "./host";
+import { tcpAddress, tcpClose, tcpEvents, tcpFrame, tcpHead, tcpInfo, tcpListen, tcpRead, tcpRoom, tcpStats, tcpWrite } from "./net";
 import { PAGES, type BoardPage } from "./pages";
 
-/** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and one of the board's own. */
+/** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and the board's own. */
 export const BoardWebCounter = Object.freeze({
   ...WebCounter,
   /** Requests for other paths sent to the page (access-point mode: the captive portal). */
   Redirects: 11,
+  /** Connections reset at accept: every slot was taken. */
+  AcceptRefused: 12,
+  /** Connections the client reset (or that failed) before they ended. */
+  Resets: 13,
+  /** Connections closed for taking too long: a request, a response or a close handshake. */
+  Timeouts: 14,
+  /** Requests refused as malformed or too large (400, 405, 431). */
+  BadRequests: 15,
 } as const);
 
 export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(BoardWebCounter));
+/** The board's drops for the status line: the Node host's and its own. */
+export const BOARD_WEB_DROPS: readonly number[] = Object.freeze([...WEB_DROPS, BoardWebCounter.AcceptRefused, BoardWebCounter.Timeouts, BoardWebCounter.BadRequests]);
 export { describePeer, WEB_DROPS };
 
 export interface BoardWebOptions {
   port: number;
-  /** Open WebSocket connections (and upgrades under way) at most; further upgrades get 503. */
+  /** Open WebSocket connections at most; further upgrades get 503. */
   maxConnections: number;
+  /** Connection slots beyond the WebSockets', for page loads and /status (default 2). */
+  httpConnections?: number;
   /** A connection that has not been a player for this long is closed. */
   idleMs: number;
   /** Access-point mode: requests for unknown paths are redirected here ("http://192.168.4.1/"); null: 404. */
   portal: string | null;
+  /** Each connection's receive ring in bytes: a request's head must fit (a power of 2; default 1024). */
+  rxBytes?: number;
+  /** Bytes each connection may have sent and not yet acknowledged (default 2920). */
+  window?: number;
 }
 
-/** The SDK's TCP socket (modules/network/socket), as this file uses it. */
-interface TcpSocket {
-  read(): number;
-  read(type: typeof ArrayBuffer): ArrayBuffer;
-  read(type: typeof String): string;
-  write(): number;
-  write(...data: (number | string | Uint8Array)[]): void;
-  close(): void;
-  get(name: "REMOTE_IP"): string | undefined;
-  callback: (message: number, value: number) => void;
+/** A response read from elsewhere in pieces (the core dump in flash): its bytes never sit whole in the heap. */
+export interface StreamSource {
+  readonly type: string;
+  /** Its length in bytes, as the response starts; 0: 404. */
+  size(): number;
+  /** Fill `into` from `offset`; bytes read (0 or less: it failed). */
+  read(offset: number, into: Uint8Array): number;
 }
 
-/** What the HTTP server's callback gets as `this`: its per-request object, with our fields (named apart from the SDK's own: body, path, state...). */
-interface Request {
-  pagePath?: string;
-  pageMethod?: string;
-  pageBody?: ArrayBufferLike | null;
-  pageSent?: number;
-}
+/** A slot's states. */
+const S = Object.freeze({ Free: 0, Request: 1, Response: 2, Open: 3, Closing: 4 } as const);
 
-/** A connection's states: the upgrade request is being read, packets flow, a close we sent awaits its answer, over. */
-const S = Object.freeze({ Handshake: 0, Open: 1, Closing: 2, Gone: 3 } as const);
+/** tcpInfo's flags. */
+const Info = Object.freeze({ Open: 1, Ended: 2, Dead: 4 } as const);
 
-/** The socket callback's messages (modules/network/socket/socket.js). */
-const SocketMsg = Object.freeze({ Error: -2, Disconnect: -1, Readable: 2 } as const);
+/** WebSocket opcodes (RFC 6455 section 5.2). */
+const Op = Object.freeze({ Text: 1, Binary: 2, Close: 8, Ping: 9, Pong: 10 } as const);
 
-/** An upgrade request longer than this is refused. */
-const MAX_REQUEST = 4096;
+const POLL_MS = 10;
 const SWEEP_MS = 1000;
-/** Seconds a handshake may take, and a close we started may wait for the client's close. */
-const HANDSHAKE_S = 5;
+/** Seconds a request's head may take to come, a response to go, and a close we started to be answered. */
+const REQUEST_S = 5;
+const RESPONSE_S = 20;
 const CLOSING_S = 2;
 
-class Peer {
-  socket: TcpSocket;
+/** net.c's TCP counters (tcpStats), in its order. */
+const TcpStat = Object.freeze({ Accepted: 0, Refused: 1, Resets: 2, Held: 3, Closed: 4, Aborted: 5, WriteErrors: 6 } as const);
+export const TCP_STAT_NAMES: readonly string[] = Object.freeze(counterNames(TcpStat));
+
+class Connection {
+  readonly slot: number;
+  readonly reader: FrameReader;
+  state: number = S.Free;
   address = "ws:?";
   port = 0;
-  state: number = S.Handshake;
-  /** The request's headers so far (handshake only). */
-  head = "";
-  reader: FrameReader | null = null;
   /** Sweep ticks: when the state began, and when the peer last held a slot. */
-  since: number;
-  lastPlayer: number;
+  since = 0;
+  lastPlayer = 0;
+  /** A response under way: its head, then its body from `sent`. */
+  head = "";
+  headSent = false;
+  body: Uint8Array | string | null = null;
+  stream: StreamSource | null = null;
+  bodyLength = 0;
+  sent = 0;
 
-  constructor(socket: TcpSocket, tick: number) {
-    this.socket = socket;
-    this.since = tick;
-    this.lastPlayer = tick;
+  constructor(slot: number) {
+    this.slot = slot;
+    this.reader = new FrameReader(MAX_PACKET);
   }
+}
+
+/** Bytes of `text` in UTF-8. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 export class BoardWeb {
   readonly counters = new Uint32Array(WEB_COUNTER_NAMES.length);
-  readonly #http: HTTPServer;
-  readonly #peers: (Peer | null)[];
+  /** net.c's TCP counters, as of the last sweep. */
+  readonly tcp = new Uint32Array(TCP_STAT_NAMES.length);
+  readonly #tcpBytes = new Uint8Array(this.tcp.buffer);
+  readonly #connections: Connection[];
+  readonly #maxWebSockets: number;
   readonly #idleTicks: number;
   readonly #portal: string | null;
   readonly #routes: { path: string; handler: () => RouteResponse }[] = [];
+  readonly #streams: { path: string; source: StreamSource }[] = [];
+  /** A stream's piece on its way out. */
+  readonly #chunk = new Uint8Array(1024);
+  /** Frames are read into this, one connection at a time. */
+  readonly #rx: Uint8Array;
+  /** A close frame's payload is built here. */
+  readonly #control: Uint8Array;
   #core: PeerCore | null = null;
   #nextPort = WS_PORT_BASE + 1;
   #tick = 0;
-  /** A send shorter than the core's buffer goes out through this exact-length view (see host.ts). */
-  readonly #sendBuffer: ArrayBuffer;
-  readonly #sendView: Uint8Array;
+  /** Connections with a response under way: they are written on every poll. */
+  #responding = 0;
 
   constructor(options: BoardWebOptions) {
-    this.#peers = [];
-    for (let i = 0; i < options.maxConnections; i++) this.#peers.push(null);
+    const http = options.httpConnections ?? 2;
+    const count = options.maxConnections + http;
+    const rxBytes = options.rxBytes ?? 1024;
+    this.#maxWebSockets = options.maxConnections;
     this.#idleTicks = Math.ceil(options.idleMs / SWEEP_MS);
     this.#portal = options.portal;
-    this.#sendBuffer = new ArrayBuffer(MAX_PACKET, { maxByteLength: MAX_PACKET });
-    this.#sendView = new Uint8Array(this.#sendBuffer);
-    this.#http = new HTTPServer({ port: options.port });
-    const web = this;
-    // The SDK calls this with its request object as `this`.
-    (this.#http as { callback: unknown }).callback = function (this: Request, message: number, value: unknown, etc: unknown): unknown {
-      return web.#request(this, message, value, etc);
-    };
+    this.#rx = new Uint8Array(rxBytes);
+    this.#control = new Uint8Array(125);
+    this.#connections = [];
+    for (let i = 0; i < count; i++) this.#connections.push(new Connection(i));
+    tcpListen(options.port, count, rxBytes, options.window ?? 2920);
+    Timer.repeat(() => this.#poll(), POLL_MS);
     Timer.repeat(() => this.#sweep(), SWEEP_MS);
   }
 
@@ -140,234 +183,266 @@ export class BoardWeb {
     this.#routes.push({ path, handler });
   }
 
+  /** Answer GET of `path` with the bytes of `source`, read in pieces as they go out. */
+  routeStream(path: string, source: StreamSource): void {
+    this.#streams.push({ path, source });
+  }
+
   /** Deliver messages to `core`, and disconnect its peers when their sockets close. */
   attach(core: PeerCore): void {
     this.#core = core;
   }
 
-  /** Open WebSocket connections (handshakes and closes under way included). */
+  /** Open WebSocket connections (closes under way included). */
   get open(): number {
     let n = 0;
-    for (const p of this.#peers) if (p !== null) n++;
+    for (const c of this.#connections) if (c.state === S.Open || c.state === S.Closing) n++;
     return n;
+  }
+
+  // ---------------------------------------------------------------- poll
+
+  #poll(): void {
+    const events = tcpEvents();
+    const connections = this.#connections;
+    if (events !== 0) for (let i = 0; i < connections.length; i++) if ((events & (1 << i)) !== 0) this.#service(connections[i]);
+    if (this.#responding > 0) for (let i = 0; i < connections.length; i++) if (connections[i].state === S.Response) this.#respond(connections[i]);
+  }
+
+  #service(c: Connection): void {
+    const info = tcpInfo(c.slot);
+    if (c.state === S.Free) {
+      if ((info & Info.Open) === 0) return;
+      c.state = S.Request;
+      c.since = this.#tick;
+    }
+    if ((info & Info.Dead) !== 0) {
+      this.counters[BoardWebCounter.Resets]++;
+      this.#gone(c, true);
+      return;
+    }
+    if (info >>> 8 > 0) {
+      if (c.state === S.Request) this.#request(c);
+      else if (c.state === S.Open || c.state === S.Closing) this.#frames(c);
+      else this.#discard(c);
+    }
+    if ((info & Info.Ended) !== 0 && c.state !== S.Free && c.state !== S.Response) {
+      // The client is done sending: a request that has not all come never will; a WebSocket whose client half-closed is over.
+      this.#gone(c, false);
+    }
+  }
+
+  #discard(c: Connection): void {
+    const rx = this.#rx;
+    while (tcpRead(c.slot, rx, 0, rx.length) > 0);
   }
 
   // ---------------------------------------------------------------- HTTP
 
-  #request(req: Request, message: number, value: unknown, etc: unknown): unknown {
-    switch (message) {
-      case HTTPServer.status: {
-        this.counters[BoardWebCounter.HttpRequests]++;
-        const target = String(value);
-        const q = target.indexOf("?");
-        const path = q < 0 ? target : target.slice(0, q);
-        if (path === WS_PATH && etc === "GET") {
-          // The socket's unread bytes (the headers) are read before this callback returns.
-          const socket = (this.#http as unknown as { detach(r: unknown): TcpSocket }).detach(req);
-          this.#upgrade(socket);
-          return undefined;
-        }
-        req.pagePath = path;
-        req.pageMethod = String(etc);
-        return undefined;
-      }
-      case HTTPServer.prepareResponse:
-        return this.#response(req);
-      case HTTPServer.responseFragment: {
-        const body = req.pageBody;
-        const sent = req.pageSent ?? 0;
-        if (body === null || body === undefined || sent >= body.byteLength) return undefined;
-        let n = body.byteLength - sent;
-        const room = Number(value);
-        if (n > room) n = room;
-        req.pageSent = sent + n;
-        // A view of the resource in flash: nothing is copied into the heap.
-        return new Uint8Array(body, sent, n);
-      }
-      case HTTPServer.responseComplete:
-      case HTTPServer.error:
-        req.pageBody = null;
-        return undefined;
+  #request(c: Connection): void {
+    const head = tcpHead(c.slot);
+    if (head === undefined) return;
+    this.counters[BoardWebCounter.HttpRequests]++;
+    if (head === null) {
+      this.#reply(c, "431 Request Header Fields Too Large", "text/plain", "request too large\n", true);
+      return;
     }
-    return undefined;
-  }
-
-  #response(req: Request): unknown {
-    if (req.pageMethod !== "GET") return { status: 405, headers: ["Allow", "GET"] };
-    const path = req.pagePath === "/index.html" ? "/" : req.pagePath;
+    const eol = head.indexOf("\r\n");
+    const line = eol < 0 ? head : head.slice(0, eol);
+    const sp1 = line.indexOf(" ");
+    const sp2 = line.indexOf(" ", sp1 + 1);
+    if (sp1 <= 0 || sp2 <= sp1 + 1 || !line.startsWith("HTTP/1.", sp2 + 1)) {
+      this.#reply(c, "400 Bad Request", "text/plain", "bad request\n", true);
+      return;
+    }
+    const method = line.slice(0, sp1);
+    const target = line.slice(sp1 + 1, sp2);
+    const q = target.indexOf("?");
+    const path = q < 0 ? target : target.slice(0, q);
+    if (method !== "GET") {
+      this.counters[BoardWebCounter.BadRequests]++;
+      this.#respondWith(c, "405 Method Not Allowed", ["Allow", "GET", "Content-Type", "text/plain"], "GET only\n");
+      return;
+    }
+    if (path === WS_PATH) {
+      this.#upgrade(c, eol < 0 ? "" : head.slice(eol + 2));
+      return;
+    }
+    const page = path === "/index.html" ? "/" : path;
     for (const r of this.#routes) {
-      if (r.path !== path) continue;
+      if (r.path !== page) continue;
       const made = r.handler();
-      return { headers: ["Content-Type", made.type, "Cache-Control", "no-store"], body: made.body };
+      this.#respondWith(c, "200 OK", ["Content-Type", made.type, "Cache-Control", "no-store"], made.body);
+      return;
     }
-    let page: BoardPage | null = null;
-    for (const p of PAGES) if (p.path === path) page = p;
-    if (page === null) {
+    for (const r of this.#streams) {
+      if (r.path !== page) continue;
+      const size = r.source.size();
+      if (size <= 0) {
+        this.counters[BoardWebCounter.HttpNotFound]++;
+        this.#respondWith(c, "404 Not Found", ["Content-Type", "text/plain"], "none\n");
+      } else this.#respondWith(c, "200 OK", ["Content-Type", r.source.type, "Cache-Control", "no-store"], r.source, size);
+      return;
+    }
+    let found: BoardPage | null = null;
+    for (const p of PAGES) if (p.path === page) found = p;
+    if (found === null) {
       if (this.#portal !== null) {
         this.counters[BoardWebCounter.Redirects]++;
-        return { status: 302, headers: ["Location", this.#portal, "Cache-Control", "no-store"] };
+        this.#respondWith(c, "302 Found", ["Location", this.#portal, "Cache-Control", "no-store"], "");
+        return;
       }
       this.counters[BoardWebCounter.HttpNotFound]++;
-      return { status: 404, headers: ["Content-Type", "text/plain"], body: "not found\n" };
+      this.#respondWith(c, "404 Not Found", ["Content-Type", "text/plain"], "not found\n");
+      return;
     }
-    if (!Resource.exists(page.resource)) {
+    if (!Resource.exists(found.resource)) {
       this.counters[BoardWebCounter.HttpNotFound]++;
-      return { status: 503, headers: ["Content-Type", "text/plain"], body: "The game page is not in this build: run npm run build:page, then build again.\n" };
+      this.#respondWith(c, "503 Service Unavailable", ["Content-Type", "text/plain"], "The game page is not in this build: run npm run build:page, then build again.\n");
+      return;
     }
-    const body = new Resource(page.resource);
-    req.pageBody = body;
-    req.pageSent = 0;
-    // Browsers all take gzip: the board keeps no other copy.
-    return {
-      headers: [
-        "Content-Type", page.type, "Content-Encoding", "gzip", "Content-Length", String(body.byteLength),
-        "Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff",
-      ],
-      body: true,
-    };
+    // A view of the resource in flash: nothing is copied into the heap. Browsers all take gzip: the board keeps no other copy.
+    const body = new Uint8Array(new Resource(found.resource));
+    this.#respondWith(c, "200 OK", ["Content-Type", found.type, "Content-Encoding", "gzip", "Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff"], body);
+  }
+
+  /** A refusal: counted as a bad request or a refused upgrade. */
+  #reply(c: Connection, status: string, type: string, body: string, bad: boolean): void {
+    this.counters[bad ? BoardWebCounter.BadRequests : BoardWebCounter.UpgradesRefused]++;
+    this.#respondWith(c, status, ["Content-Type", type], body);
+  }
+
+  /** Start a response; it is written as room allows, then the connection closes. */
+  #respondWith(c: Connection, status: string, headers: string[], body: Uint8Array | string | StreamSource, size = 0): void {
+    let length = size;
+    c.body = null;
+    c.stream = null;
+    if (typeof body === "string") {
+      length = utf8Length(body);
+      c.body = body;
+    } else if (body instanceof Uint8Array) {
+      length = body.length;
+      c.body = body;
+    } else c.stream = body;
+    let head = `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: ${length}\r\n`;
+    for (let i = 0; i + 1 < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+    c.head = `${head}\r\n`;
+    c.headSent = false;
+    c.bodyLength = length;
+    c.sent = 0;
+    c.state = S.Response;
+    c.since = this.#tick;
+    this.#responding++;
+    this.#respond(c);
+  }
+
+  #respond(c: Connection): void {
+    const slot = c.slot;
+    if (!c.headSent) {
+      const n = tcpWrite(slot, c.head, 0, c.head.length, c.bodyLength > 0);
+      if (n < 0) return this.#gone(c, true);
+      if (n === 0) return;
+      c.headSent = true;
+    }
+    const body = c.body;
+    const stream = c.stream;
+    const chunk = this.#chunk;
+    while (c.sent < c.bodyLength) {
+      let n = tcpRoom(slot);
+      if (n < 0) return this.#gone(c, true);
+      if (n === 0) return;
+      if (n > c.bodyLength - c.sent) n = c.bodyLength - c.sent;
+      let wrote = 0;
+      if (body !== null) wrote = tcpWrite(slot, body, c.sent, n);
+      else if (stream !== null) {
+        if (n > chunk.length) n = chunk.length;
+        const got = stream.read(c.sent, chunk);
+        if (got <= 0) return this.#gone(c, true);
+        wrote = tcpWrite(slot, chunk, 0, got < n ? got : n);
+      }
+      if (wrote < 0) return this.#gone(c, true);
+      if (wrote === 0) return;
+      c.sent += wrote;
+    }
+    this.#gone(c, false);
   }
 
   // ---------------------------------------------------------------- WebSocket peers
 
-  #upgrade(socket: TcpSocket): void {
-    let index = -1;
-    for (let i = 0; i < this.#peers.length && index < 0; i++) if (this.#peers[i] === null) index = i;
-    if (index < 0) {
-      this.#refuse(socket, "503 Service Unavailable");
+  #upgrade(c: Connection, headers: string): void {
+    let open = 0;
+    for (const other of this.#connections) if (other.state === S.Open || other.state === S.Closing) open++;
+    if (open >= this.#maxWebSockets) {
+      this.#reply(c, "503 Service Unavailable", "text/plain", "all connections taken\n", false);
       return;
     }
-    const peer = new Peer(socket, this.#tick);
-    this.#peers[index] = peer;
-    socket.callback = (message: number, value: number) => this.#socket(peer, message, value);
-    this.#socket(peer, SocketMsg.Readable, socket.read());
-  }
-
-  #refuse(socket: TcpSocket, status: string): void {
-    this.counters[BoardWebCounter.UpgradesRefused]++;
-    try {
-      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.close();
-    } catch {
-      // gone already
-    }
-  }
-
-  #socket(peer: Peer, message: number, value: number): void {
-    if (peer.state === S.Gone) return;
-    if (message === SocketMsg.Disconnect || message === SocketMsg.Error) {
-      this.#gone(peer, false);
-      return;
-    }
-    if (message !== SocketMsg.Readable || !(value > 0)) return;
-    try {
-      if (peer.state === S.Handshake) this.#handshake(peer);
-      else this.#frames(peer);
-    } catch {
-      // The socket failed under us (write on a closed socket and the like).
-      this.#gone(peer, true);
-    }
-  }
-
-  #handshake(peer: Peer): void {
-    const socket = peer.socket;
-    peer.head += socket.read(String);
-    const end = peer.head.indexOf("\r\n\r\n");
-    if (end < 0) {
-      if (peer.head.length > MAX_REQUEST) {
-        this.#forget(peer);
-        this.#refuse(socket, "431 Request Header Fields Too Large");
-      }
-      return;
-    }
-    const upgrade = upgradeRequest(peer.head.slice(0, end));
-    peer.head = "";
+    const upgrade = upgradeRequest(headers);
     if (upgrade.key === "") {
-      this.#forget(peer);
-      this.#refuse(socket, "400 Bad Request");
+      this.#reply(c, "400 Bad Request", "text/plain", `${upgrade.problem}\n`, false);
       return;
     }
     const sha1 = new Digest("SHA1");
     sha1.write(upgrade.key + WS_GUID);
     const accept = new Uint8Array(sha1.close()).toBase64();
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-    peer.reader = new FrameReader(MAX_PACKET);
-    peer.address = `ws:${socket.get("REMOTE_IP") ?? "?"}`;
-    peer.port = this.#nextPort++;
-    peer.state = S.Open;
-    peer.since = this.#tick;
-    peer.lastPlayer = this.#tick;
+    const response = `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`;
+    if (tcpWrite(c.slot, response, 0, response.length) <= 0) {
+      this.#gone(c, true);
+      return;
+    }
+    c.reader.reset();
+    c.address = `ws:${ipText(tcpAddress(c.slot))}`;
+    c.port = this.#nextPort++;
+    c.state = S.Open;
+    c.since = this.#tick;
+    c.lastPlayer = this.#tick;
     this.counters[BoardWebCounter.Connections]++;
+    // Frames the client sent with its request are in the ring already.
+    if (tcpInfo(c.slot) >>> 8 > 0) this.#frames(c);
   }
 
-  #frames(peer: Peer): void {
-    const socket = peer.socket;
-    const reader = peer.reader!;
-    const data = socket.read(ArrayBuffer);
-    const bytes = new Uint8Array(data);
-    const n = bytes.length;
-    let i = 0;
-    while (i < n && peer.state !== S.Gone) {
-      i = reader.step(bytes, i, n);
-      switch (reader.event) {
-        case Frame.Binary: {
-          const core = this.#core;
-          if (peer.state === S.Open && core !== null) core.receive(reader.payload, reader.length, peer.address, peer.port);
-          break;
-        }
-        case Frame.Text:
-          this.counters[BoardWebCounter.TextDropped]++;
-          break;
-        case Frame.Fragmented:
-          this.counters[BoardWebCounter.FragmentedDropped]++;
-          break;
-        case Frame.Ping:
-          if (peer.state === S.Open) socket.write(0x8a, reader.length, reader.payload.subarray(0, reader.length));
-          break;
-        case Frame.Close:
-          // Ours answered, or theirs: answer it with its code, then the socket goes.
-          if (peer.state === S.Open) {
-            const code = reader.code;
-            if (code === Status.NoStatus) socket.write(0x88, 0);
-            else socket.write(0x88, 2, code >> 8, code & 0xff);
+  #frames(c: Connection): void {
+    const rx = this.#rx;
+    const reader = c.reader;
+    const slot = c.slot;
+    for (;;) {
+      const n = tcpRead(slot, rx, 0, rx.length);
+      if (n <= 0) return;
+      let i = 0;
+      while (i < n) {
+        if (c.state !== S.Open && c.state !== S.Closing) return this.#discard(c);
+        i = reader.step(rx, i, n);
+        switch (reader.event) {
+          case Frame.Binary: {
+            const core = this.#core;
+            if (c.state === S.Open && core !== null) core.receive(reader.payload, reader.length, c.address, c.port);
+            break;
           }
-          this.#gone(peer, true);
-          return;
-        case Frame.Error:
-          this.counters[BoardWebCounter.ProtocolErrors]++;
-          if (peer.state === S.Open) this.#closeFrame(peer, reader.code, "");
-          this.#gone(peer, true);
-          return;
+          case Frame.Text:
+            this.counters[BoardWebCounter.TextDropped]++;
+            break;
+          case Frame.Fragmented:
+            this.counters[BoardWebCounter.FragmentedDropped]++;
+            break;
+          case Frame.Ping:
+            if (c.state === S.Open) tcpFrame(slot, Op.Pong, reader.payload, reader.length);
+            break;
+          case Frame.Close:
+            // Ours answered, or theirs: answer it with its code, then the connection goes.
+            if (c.state === S.Open) this.#closeFrame(c, reader.code === Status.NoStatus ? -1 : reader.code, "");
+            return this.#gone(c, false);
+          case Frame.Error:
+            this.counters[BoardWebCounter.ProtocolErrors]++;
+            if (c.state === S.Open) this.#closeFrame(c, reader.code, "");
+            return this.#gone(c, false);
+        }
       }
     }
   }
 
   /** One packet to the connection numbered `port`. */
   send(bytes: Uint8Array, length: number, port: number): void {
-    const peer = this.#find(port);
-    if (peer === null || peer.state !== S.Open) {
-      this.counters[BoardWebCounter.SendDropped]++;
-      return;
-    }
-    const socket = peer.socket;
-    const small = length < 126;
-    try {
-      if (socket.write() < length + (small ? 2 : 4)) {
-        this.counters[BoardWebCounter.SendDropped]++;
-        return;
-      }
-      if (length >= bytes.length) this.#write(socket, small, length, bytes);
-      else {
-        // write() sends a whole view: make one of exactly `length` bytes, as host.ts does.
-        const buffer = this.#sendBuffer;
-        this.#sendView.set(bytes.length <= MAX_PACKET ? bytes : bytes.subarray(0, MAX_PACKET));
-        buffer.resize(length);
-        try {
-          this.#write(socket, small, length, this.#sendView);
-        } finally {
-          buffer.resize(MAX_PACKET);
-        }
-      }
-    } catch {
+    const c = this.#find(port);
+    if (c === null || c.state !== S.Open || tcpFrame(c.slot, Op.Binary, bytes, length) <= 0) {
       this.counters[BoardWebCounter.SendDropped]++;
       return;
     }
@@ -375,21 +450,16 @@ export class BoardWeb {
     if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
       this.counters[BoardWebCounter.RejectCloses]++;
       const reason = bytes[15];
-      this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : "rejected");
+      this.#close(c, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : "rejected");
     }
-  }
-
-  #write(socket: TcpSocket, small: boolean, length: number, view: Uint8Array): void {
-    if (small) socket.write(0x82, length, view);
-    else socket.write(0x82, 126, length >> 8, length & 0xff, view);
   }
 
   /** The server's log events, seen before the slot is freed: close the connections it dropped. */
   event(event: number, slot: number, value: number): void {
     const core = this.#core;
     if (core === null || slot < 0) return;
-    const peer = this.#find(core.port[slot]);
-    if (peer === null || peer.state !== S.Open) return;
+    const c = this.#find(core.port[slot]);
+    if (c === null || c.state !== S.Open) return;
     let code = 0;
     let reason = "";
     if (event === LogEvent.Kick) {
@@ -403,80 +473,83 @@ export class BoardWeb {
       reason = "left";
     } else return;
     this.counters[BoardWebCounter.PlayerCloses]++;
-    this.#close(peer, code, reason);
+    this.#close(c, code, reason);
   }
 
-  #find(port: number): Peer | null {
+  #find(port: number): Connection | null {
     if (port <= WS_PORT_BASE) return null;
-    const peers = this.#peers;
-    for (let i = 0; i < peers.length; i++) {
-      const p = peers[i];
-      if (p !== null && p.port === port) return p;
+    const connections = this.#connections;
+    for (let i = 0; i < connections.length; i++) {
+      const c = connections[i];
+      if (c.port === port && (c.state === S.Open || c.state === S.Closing)) return c;
     }
     return null;
   }
 
-  /** Send a close frame after the packets already written; the socket closes when the client answers (or CLOSING_S later). */
-  #close(peer: Peer, code: number, reason: string): void {
-    if (peer.state !== S.Open) return;
-    try {
-      this.#closeFrame(peer, code, reason);
-    } catch {
-      this.#gone(peer, true);
-      return;
+  /** Send a close frame after the packets already written; the connection closes when the client answers (or CLOSING_S later). */
+  #close(c: Connection, code: number, reason: string): void {
+    if (c.state !== S.Open) return;
+    this.#closeFrame(c, code, reason);
+    c.state = S.Closing;
+    c.since = this.#tick;
+  }
+
+  /** A close frame with `code` (none when -1) and an ASCII `reason`. */
+  #closeFrame(c: Connection, code: number, reason: string): void {
+    const control = this.#control;
+    let n = 0;
+    if (code >= 0) {
+      control[0] = code >> 8;
+      control[1] = code & 0xff;
+      n = 2;
+      for (let i = 0; i < reason.length && n < control.length; i++) control[n++] = reason.charCodeAt(i) & 0x7f;
     }
-    peer.state = S.Closing;
-    peer.since = this.#tick;
+    tcpFrame(c.slot, Op.Close, control, n);
   }
 
-  #closeFrame(peer: Peer, code: number, reason: string): void {
-    peer.socket.write(0x88, 2 + reason.length, code >> 8, code & 0xff, reason);
-  }
-
-  /** Take the peer out of the table without telling the core. */
-  #forget(peer: Peer): void {
-    const peers = this.#peers;
-    for (let i = 0; i < peers.length; i++) if (peers[i] === peer) peers[i] = null;
-    peer.state = S.Gone;
-    peer.reader = null;
-  }
-
-  /** The connection is over: close the socket if asked, free the entry, and tell the core (a Disconnect). */
-  #gone(peer: Peer, close: boolean): void {
-    const wasPeer = peer.state === S.Open || peer.state === S.Closing;
-    this.#forget(peer);
-    if (close) {
-      try {
-        peer.socket.close();
-      } catch {
-        // closed already
-      }
-    }
+  /** The connection is over: close it (a reset when `abort`), free the slot, and tell the core (a Disconnect) if it was a peer. */
+  #gone(c: Connection, abort: boolean): void {
+    const wasPeer = c.state === S.Open || c.state === S.Closing;
+    if (c.state === S.Response) this.#responding--;
+    c.state = S.Free;
+    c.body = null;
+    c.stream = null;
+    c.head = "";
+    tcpClose(c.slot, abort);
     const core = this.#core;
-    if (wasPeer && core !== null) core.disconnectPeer(peer.address, peer.port);
+    if (wasPeer && core !== null) core.disconnectPeer(c.address, c.port);
   }
 
   #sweep(): void {
     const tick = ++this.#tick;
     const core = this.#core;
-    const peers = this.#peers;
-    for (let i = 0; i < peers.length; i++) {
-      const peer = peers[i];
-      if (peer === null) continue;
-      if (peer.state === S.Handshake) {
-        if (tick - peer.since > HANDSHAKE_S) this.#gone(peer, true);
-      } else if (peer.state === S.Closing) {
-        if (tick - peer.since > CLOSING_S) this.#gone(peer, true);
-      } else if (core !== null) {
+    tcpStats(this.#tcpBytes);
+    this.counters[BoardWebCounter.AcceptRefused] = this.tcp[TcpStat.Refused];
+    const connections = this.#connections;
+    for (let i = 0; i < connections.length; i++) {
+      const c = connections[i];
+      const age = tick - c.since;
+      if (c.state === S.Request) {
+        if (age > REQUEST_S) this.#timedOut(c);
+      } else if (c.state === S.Response) {
+        if (age > RESPONSE_S) this.#timedOut(c);
+      } else if (c.state === S.Closing) {
+        if (age > CLOSING_S) this.#gone(c, false);
+      } else if (c.state === S.Open && core !== null) {
         let player = false;
         const ports = core.port;
-        for (let s = 0; s < ports.length; s++) if (ports[s] === peer.port) player = true;
-        if (player) peer.lastPlayer = tick;
-        else if (tick - peer.lastPlayer > this.#idleTicks) {
+        for (let s = 0; s < ports.length; s++) if (ports[s] === c.port) player = true;
+        if (player) c.lastPlayer = tick;
+        else if (tick - c.lastPlayer > this.#idleTicks) {
           this.counters[BoardWebCounter.IdleCloses]++;
-          this.#close(peer, CloseCode.Idle, "not a player");
+          this.#close(c, CloseCode.Idle, "not a player");
         }
       }
     }
+  }
+
+  #timedOut(c: Connection): void {
+    this.counters[BoardWebCounter.Timeouts]++;
+    this.#gone(c, true);
   }
 }

@@ -8,7 +8,18 @@
  *      chat line arrives exactly once and in order, nobody is kicked or times out, the pages
  *      draw each other's ships, and the board's heaps stay flat (its `instruments:` lines);
  *   3. prints the board's memory: XS chunk and slot heaps (live after a collection, and
- *      peak), and ESP-IDF's free internal RAM, now and lowest ever.
+ *      peak), and ESP-IDF's free internal RAM, now and lowest ever;
+ *   4. tortures it (tools/board/torture.ts) for --torture seconds: 4 UDP bots that chat and
+ *      two Chromium pages play while WebSocket clients churn and end rudely, page loads are
+ *      cut short, connections are reset as they open, and junk and Connect datagrams come
+ *      at 1,000 a second. Any panic, abort or reboot fails; so does a board that stops
+ *      answering /status, a player under 12 Updates a second or with a chat line lost, and
+ *      a heap (XS chunk, XS slot, ESP-IDF internal) not flat from the first to the last
+ *      minute;
+ *   5. recovery: a panic asked for (/crash/panic) reboots the board, which says so and
+ *      serves its core dump at /coredump; a wedged XS task (/crash/wedge) is reset by the
+ *      task watchdog; the board serves bots again after each.
+ * A crash is a failure: there is no second attempt.
  * Skips (exit 0, a line starting "skip:") where the ESP32 kit or ESP-IDF is absent.
  */
 import { spawn } from "node:child_process";
@@ -22,6 +33,7 @@ import { checkDelivery, type Events, playBots } from "../sim/delivery";
 import { analyse, Instruments } from "../sim/instruments";
 import { buildApp, buildEnv, findFile, ROOT } from "./kit";
 import { Board, bootFailure, emulatorTools, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
+import { torture } from "./torture";
 
 export const esp32TestCommand = defineCommand({
   name: "test:esp32",
@@ -30,6 +42,8 @@ export const esp32TestCommand = defineCommand({
     "build the emulator firmware, boot it on an emulated ESP32 (QEMU), run the Rev 1 conformance tests against it, then play UDP bots and two Chromium pages on it and check delivery, kicks and memory.",
   options: {
     duration: { type: "number", default: 60, min: 15, max: 3600, arg: "S", help: "seconds the bots and pages play" },
+    torture: { type: "number", default: 180, min: 0, max: 7200, arg: "S", help: "seconds of the torture phase (0: none; at least 130 for its first-and-last-minute heap check)" },
+    "no-recovery": { type: "flag", help: "leave out the deliberate panic and watchdog reset" },
     bots: { type: "int", default: 6, min: 1, max: 6, help: "UDP bots (with the two pages: 8 players)" },
     "no-browser": { type: "flag", help: "leave the two Chromium pages out" },
     "no-conformance": { type: "flag", help: "leave the conformance tests out" },
@@ -42,8 +56,13 @@ export const esp32TestCommand = defineCommand({
 });
 
 const WARMUP_S = 10;
-/** Boots of the board when one crashes (a panic or an abort on its UART); any other failure fails at once. */
-const ATTEMPTS = 2;
+/** Boots of the board: a crash is a failure like any other, with no second attempt. */
+const ATTEMPTS = 1;
+/** The torture's junk and Connect datagrams a second, and its WebSocket churners. */
+const JUNK_PER_S = 1000;
+const CHURNERS = 4;
+/** A legitimate player gets at least this many Updates a second under torture. */
+const MIN_UPDATES_PER_S = 12;
 const BANNER_TIMEOUT_MS = 90_000;
 
 function say(line: string): void {
@@ -86,7 +105,7 @@ async function main(): Promise<void> {
         variant: "emulator",
         platform: "esp32",
         out,
-        settings: ["heapProbeSeconds=5", "statusSeconds=10"],
+        settings: ["heapProbeSeconds=5", "statusSeconds=10", "crashRoute=1"],
         say,
         log: path.join(out, "build.log"),
         env,
@@ -138,6 +157,10 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
   let banner: () => void = () => {};
   const bannerSeen = new Promise<void>((r) => (banner = r));
   let quiet = false;
+  /** Server banners seen (one per boot), the last boot line's reset reason, and whether a crash is being asked for. */
+  let banners = 0;
+  let lastReset = "";
+  let expectCrash = false;
   const log = path.join(out, attempt === 1 ? "board.log" : `board-${attempt}.log`);
   say(`test:esp32: booting ${flash} in QEMU; UDP 127.0.0.1:${udpPort} -> 32422, HTTP 127.0.0.1:${httpPort} -> 80; UART log ${log}`);
   board = new Board({
@@ -147,11 +170,14 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     httpPort,
     log,
     env,
+    reboot: true,
     onLine: (line) => {
       const t = now();
       if (inst.line(line, t)) return;
-      const failure = bootFailure(line);
+      const failure = expectCrash ? null : bootFailure(line);
       if (failure !== null) bootProblems.push(failure);
+      const boot = /^lwar-xs \S+: boot (\d+), reset by (\S+)/.exec(line);
+      if (boot !== null) lastReset = boot[2];
       const h = /^heap: live chunk (\d+) slot (\d+).* peak chunk (\d+) slot (\d+)(?: internal free (\d+) lowest (\d+))?/.exec(line);
       if (h !== null) {
         heaps.push({ t, chunk: +h[1], slot: +h[2], peakChunk: +h[3], peakSlot: +h[4], internal: +(h[5] ?? -1), lowest: +(h[6] ?? -1) });
@@ -167,7 +193,10 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
         const ws = / ws:\S+#\d+ /.test(line);
         (ws ? wsEvents : events)[ev[1] as keyof Events]++;
       }
-      if (line.startsWith("lwar-xs listening")) banner();
+      if (line.startsWith("lwar-xs listening")) {
+        banners++;
+        banner();
+      }
       if (!quiet || line.startsWith("lwar-xs") || failure !== null) say(`board | ${line}`);
     },
   });
@@ -255,11 +284,165 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     say(`  XS peaks since boot: chunk ${last.peakChunk} B, slot ${last.peakSlot} B`);
     say(`  ESP-IDF internal RAM free: ${last.internal} B now, ${last.lowest} B lowest ever (while playing: ${min((h) => h.internal)} B)`);
   }
+
+  // 4. Torture.
+  if (v.torture > 0 && board !== null && !board.exited) {
+    const b = board;
+    say(
+      `\ntest:esp32: torture for ${v.torture} s: 4 UDP bots that chat${browsers ? " and two Chromium pages" : ""}; ${CHURNERS} WebSocket churners ending rudely, ` +
+        `page loads cut short, connect-and-reset, ${JUNK_PER_S} junk and Connect datagrams a second`,
+    );
+    const from = now();
+    const bannersBefore = banners;
+    serverChats.length = 0;
+    let statusAsked = 0;
+    let statusAnswered = 0;
+    const probe = setInterval(() => {
+      statusAsked++;
+      void getStatus(httpPort).then((s) => (statusAnswered += s === null ? 0 : 1));
+    }, 10_000);
+    const hostile = torture({ host: "127.0.0.1", udpPort, httpPort, durationS: v.torture, udpPerSecond: JUNK_PER_S, webSockets: CHURNERS, seed: 7, say });
+    const tortured = browsers
+      ? playInChromium({ pageUrl: `http://127.0.0.1:${httpPort}/`, udpPort, udpBot: false, others: 4, durationS: v.torture - 8, now, say, shots })
+      : null;
+    const playedT = await playBots({
+      host: "127.0.0.1",
+      port: udpPort,
+      count: 4,
+      behaviour: "hunt",
+      chatEveryS: 2,
+      durationS: v.torture,
+      say: (l) => say(`  ${l}`),
+      progress: () => `board: Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"}`,
+      died: b.done,
+    });
+    const counts = await hostile;
+    const pagesT = tortured === null ? null : await tortured;
+    clearInterval(probe);
+    await new Promise((r) => setTimeout(r, 3000));
+    const to = now();
+    say(
+      `  torture done: ${counts.wsUpgraded} WebSockets upgraded of ${counts.wsOpened} opened (${counts.wsRefused} refused; ends ${JSON.stringify(counts.wsEnds)}), ` +
+        `${counts.pagesCut} page loads cut, ${counts.tcpResets} connect+reset, ${counts.datagrams} junk/Connect datagrams`,
+    );
+    if (playedT === null) failures.push(`torture: QEMU exited (code ${b.exitCode}) under the torture`);
+    else {
+      // The junk Connects and the churners join and time out too: the server log's join and
+      // leave totals are theirs as much as the bots', so only the bots' own view counts here.
+      const delivery = checkDelivery(playedT, 4, { join: 4, leave: 4, kick: 0, timeout: 0, reject: 0 }, serverChats, say).filter((f) => !f.startsWith("server logged"));
+      failures.push(...delivery.map((f) => `torture: ${f}`));
+      const ups = playedT.summary.updatesPerSecond;
+      say(`  the bots got ${ups.toFixed(1)} Updates a second each (at least ${MIN_UPDATES_PER_S} wanted)`);
+      if (ups < MIN_UPDATES_PER_S) failures.push(`torture: the bots got ${ups.toFixed(1)} Updates a second, under ${MIN_UPDATES_PER_S}`);
+    }
+    if (pagesT !== null) failures.push(...pagesT.failures.map((f) => `torture: pages: ${f}`));
+    if (banners !== bannersBefore) failures.push(`torture: the board rebooted ${banners - bannersBefore} times (last reset: ${lastReset})`);
+    const status = await getStatus(httpPort);
+    say(`  /status answered ${statusAnswered} of ${statusAsked} times during the torture, and ${status === null ? "not" : "again"} after it`);
+    if (status === null) failures.push("torture: the board does not answer /status after the torture");
+    else {
+      const board = (status as { board?: { counters?: Record<string, number> } }).board;
+      if (board?.counters !== undefined) say(`  the board's network path: ${JSON.stringify(board.counters)}`);
+    }
+    failures.push(...flatHeaps(heaps, from, to, say));
+  }
+
+  // 5. Recovery: a panic and a wedge, each asked for.
+  if (!v["no-recovery"] && board !== null && !board.exited) {
+    say("\ntest:esp32: recovery: a panic, then a wedged XS task");
+    expectCrash = true;
+    for (const [kind, reason] of [["panic", "panic"], ["wedge", "task-watchdog"]] as const) {
+      const before = banners;
+      const t = now();
+      void fetch(`http://127.0.0.1:${httpPort}/crash/${kind}`, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+      const back = await waitFor(() => banners > before, 60_000);
+      if (!back) {
+        failures.push(`recovery: no new boot within 60 s of /crash/${kind}`);
+        break;
+      }
+      say(`  /crash/${kind}: the board was serving again ${(now() - t).toFixed(1)} s later, reset by ${lastReset}`);
+      if (lastReset !== reason) failures.push(`recovery: after /crash/${kind} the board says it was reset by ${lastReset}, not ${reason}`);
+      await new Promise((r) => setTimeout(r, 1500));
+      if (kind === "panic") {
+        const dump = await getBytes(httpPort, "/coredump");
+        say(`  /coredump: ${dump === null ? "no answer" : `${dump.length} bytes`}`);
+        if (dump === null || dump.length < 1024) failures.push(`recovery: /coredump gave ${dump === null ? "no answer" : `${dump.length} bytes`} after a panic`);
+      }
+      const again = await playBots({
+        host: "127.0.0.1", port: udpPort, count: 2, behaviour: "hunt", chatEveryS: 2, durationS: 8,
+        say: () => {}, progress: () => "", died: board.done,
+      });
+      const ok = again !== null && again.summary.connected === 2;
+      say(`  two bots ${ok ? "played" : "could not play"} after the reboot`);
+      if (!ok) failures.push(`recovery: bots could not play after /crash/${kind}`);
+    }
+    expectCrash = false;
+  }
+
   for (const p of bootProblems) failures.push(`the board printed: ${p}`);
   await board.stop();
   board = null;
   say("");
   return { failures, crashed: bootProblems.length > 0, log };
+}
+
+function waitFor(test: () => boolean, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const timer = setInterval(() => {
+      if (test()) {
+        clearInterval(timer);
+        resolve(true);
+      } else if (Date.now() - t0 > ms) {
+        clearInterval(timer);
+        resolve(false);
+      }
+    }, 200);
+  });
+}
+
+/** GET `path` from the board; its body, or null when it does not answer 200 within 10 s. */
+async function getBytes(httpPort: number, path: string): Promise<Buffer | null> {
+  try {
+    const r = await fetch(`http://127.0.0.1:${httpPort}${path}`, { signal: AbortSignal.timeout(10_000) });
+    if (r.status !== 200) return null;
+    return Buffer.from(await r.arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+async function getStatus(httpPort: number): Promise<unknown> {
+  const body = await getBytes(httpPort, "/status");
+  if (body === null) return null;
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** Live heaps after a collection, the first minute of [from, to] against the last: XS chunk and slot grow by no more than a little, ESP-IDF's free internal RAM shrinks by no more than a little. */
+function flatHeaps(heaps: Heap[], from: number, to: number, say: (line: string) => void): string[] {
+  const first = heaps.filter((h) => h.t >= from && h.t < from + 60);
+  const last = heaps.filter((h) => h.t > to - 60 && h.t <= to);
+  if (first.length < 3 || last.length < 3 || to - from < 120) return [`torture: too few heap: lines to compare the first minute with the last (${first.length} and ${last.length}; the phase needs at least 130 s)`];
+  const max = (hs: Heap[], f: (h: Heap) => number) => Math.max(...hs.map(f));
+  const min = (hs: Heap[], f: (h: Heap) => number) => Math.min(...hs.map(f));
+  const rows: [string, number, number, number][] = [
+    ["XS chunk live (max)", max(first, (h) => h.chunk), max(last, (h) => h.chunk), 2048],
+    ["XS slot live (max)", max(first, (h) => h.slot), max(last, (h) => h.slot), 1024],
+    ["ESP-IDF internal free (min)", min(first, (h) => h.internal), min(last, (h) => h.internal), 4096],
+  ];
+  const failures: string[] = [];
+  say("  heaps, first minute against last minute of the torture:");
+  for (const [name, a, b, tolerance] of rows) {
+    const grew = name.startsWith("ESP-IDF") ? a - b : b - a;
+    const flat = grew <= tolerance;
+    say(`    ${name.padEnd(28)} ${a} -> ${b} B  ${flat ? "flat" : "NOT FLAT"} (tolerance ${tolerance} B)`);
+    if (!flat) failures.push(`torture: ${name} went ${a} -> ${b} B from the first minute to the last`);
+  }
+  return failures;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -156,7 +156,9 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
   if (imports.lines.length > 0) throw new Error(`the app would not start on ${o.platform}:\n  ${imports.lines.join("\n  ")}`);
   o.say(`build: every import of the ${imports.reached} modules reached from main resolves on ${o.platform}`);
   fs.mkdirSync(o.out, { recursive: true });
-  const args = [...(mode === "" ? [] : [mode]), "-m", "-p", o.platform, "-t", "build", "-o", o.out, path.join(ROOT, manifest), ...(o.settings ?? [])];
+  // The firmware reports package.json's version (banner, /status) unless a setting says otherwise.
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const args = [...(mode === "" ? [] : [mode]), "-m", "-p", o.platform, "-t", "build", "-o", o.out, path.join(ROOT, manifest), `version=${version}`, ...(o.settings ?? [])];
   await runMcconfig({ args, cwd: ROOT, log: o.log, env: o.env, say: o.say });
   const seconds = (Date.now() - t0) / 1000;
   if (o.platform === "lin") {

@@ -62,6 +62,8 @@ export interface QemuOptions {
   icountShift?: number;
   /** Every UART line goes here too. */
   log: string;
+  /** Let the board reboot (a panic, a watchdog, esp_restart) instead of QEMU exiting on a reset. */
+  reboot?: boolean;
   env: NodeJS.ProcessEnv;
   onLine: (line: string) => void;
 }
@@ -77,7 +79,7 @@ export class Board {
     const nic = ["user", "model=open_eth"];
     if (o.udpPort !== undefined) nic.push(`hostfwd=udp:127.0.0.1:${o.udpPort}-:32422`);
     if (o.httpPort !== undefined) nic.push(`hostfwd=tcp:127.0.0.1:${o.httpPort}-:80`);
-    const args = ["-nographic", "-machine", "esp32", "-no-reboot", "-drive", `file=${o.flash},if=mtd,format=raw`, "-nic", nic.join(",")];
+    const args = ["-nographic", "-machine", "esp32", ...(o.reboot === true ? [] : ["-no-reboot"]), "-drive", `file=${o.flash},if=mtd,format=raw`, "-nic", nic.join(",")];
     if (o.icountShift !== undefined) args.push("-icount", `shift=${o.icountShift},align=off,sleep=off`);
     fs.mkdirSync(path.dirname(o.log), { recursive: true });
     this.#log = fs.createWriteStream(o.log);

@@ -1,0 +1,179 @@
+/*
+	What the board knows of its own life, and what keeps it alive (ESP32; neutral values on
+	the simulator):
+	- why it last reset (esp_reset_reason) and how many times it has booted (a count kept
+	  in NVS, namespace "lwar", key "boots", written once per boot);
+	- a task watchdog on the XS task and on lwIP's thread: each must check in within the
+	  timeout or the board panics, and a panic reboots it (sdkconfig: PANIC_PRINT_REBOOT).
+	  The XS task checks in with feed() from a Timer; lwIP's thread from a timer of its own
+	  (sys_timeout), so a wedge of either is caught;
+	- the last panic's core dump, kept in the "coredump" flash partition, to read out over
+	  HTTP (/coredump) and erase.
+	- crash(kind), for the emulator's torture test only (main.ts serves it when the
+	  "crashRoute" setting is on): a panic, or a wedged XS task.
+*/
+
+#include "xsmc.h"
+#include "xsHost.h"
+
+#if ESP32
+	#include "esp_system.h"
+	#include "esp_task_wdt.h"
+	#include "esp_partition.h"
+	#include "lwip/tcpip.h"
+	#include "lwip/timeouts.h"
+
+	/*
+		Moddable's build gives app C files a fixed list of ESP-IDF include folders, without
+		espcoredump's and nvs_flash's: their few functions used here, as ESP-IDF 6.0 declares
+		them (esp_core_dump.h, nvs.h). The manifest's "dependency" links the components.
+	*/
+	typedef uint32_t nvs_handle_t;
+	typedef enum { NVS_READONLY, NVS_READWRITE } nvs_open_mode_t;
+	esp_err_t nvs_open(const char *namespace_name, nvs_open_mode_t open_mode, nvs_handle_t *out_handle);
+	esp_err_t nvs_get_u32(nvs_handle_t handle, const char *key, uint32_t *out_value);
+	esp_err_t nvs_set_u32(nvs_handle_t handle, const char *key, uint32_t value);
+	esp_err_t nvs_commit(nvs_handle_t handle);
+	void nvs_close(nvs_handle_t handle);
+	esp_err_t esp_core_dump_image_get(size_t *out_addr, size_t *out_size);
+	esp_err_t esp_core_dump_image_erase(void);
+#endif
+
+/* resetReason(): esp_reset_reason_t's value (0 unknown, 1 power on, 3 software, 4 panic, 5 interrupt watchdog, 6 task watchdog, 7 other watchdog, 9 brownout...); -1 on the simulator. */
+void xs_lwar_board_reset_reason(xsMachine *the)
+{
+#if ESP32
+	xsmcSetInteger(xsResult, esp_reset_reason());
+#else
+	xsmcSetInteger(xsResult, -1);
+#endif
+}
+
+/* bootCount(): this boot's number, counted in NVS (1 the first time; 0 if NVS cannot be used). Call once. */
+void xs_lwar_board_boot_count(xsMachine *the)
+{
+	uint32_t boots = 0;
+#if ESP32
+	nvs_handle_t handle;
+	if (ESP_OK == nvs_open("lwar", NVS_READWRITE, &handle)) {
+		if (ESP_OK != nvs_get_u32(handle, "boots", &boots))
+			boots = 0;
+		boots += 1;
+		nvs_set_u32(handle, "boots", boots);
+		nvs_commit(handle);
+		nvs_close(handle);
+	}
+#else
+	boots = 1;
+#endif
+	xsmcSetInteger(xsResult, boots);
+}
+
+#if ESP32
+static uint32_t gLwipFeedMs = 1000;
+
+static void feedLwip(void *arg)
+{
+	esp_task_wdt_reset();
+	sys_timeout(gLwipFeedMs, feedLwip, NULL);
+}
+
+static void watchLwip(void *arg)
+{
+	if (ESP_OK == esp_task_wdt_add(NULL))
+		sys_timeout(gLwipFeedMs, feedLwip, NULL);
+}
+#endif
+
+/* watchdog(seconds): watch the calling (XS) task and lwIP's thread; true if it is on. */
+void xs_lwar_board_watchdog(xsMachine *the)
+{
+	int seconds = xsmcToInteger(xsArg(0));
+	if ((seconds < 2) || (seconds > 60))
+		xsRangeError("watchdog: %d s (2 to 60)", seconds);
+#if ESP32
+	esp_task_wdt_config_t config = {
+		.timeout_ms = seconds * 1000,
+		.idle_core_mask = 0,
+		.trigger_panic = true,
+	};
+	esp_err_t err = esp_task_wdt_reconfigure(&config);
+	if (ESP_ERR_INVALID_STATE == err)
+		err = esp_task_wdt_init(&config);
+	// Moddable's loop task subscribes itself when the watchdog is configured, and feeds it
+	// as it services messages: "already subscribed" (ESP_ERR_INVALID_ARG) is as good.
+	esp_err_t added = (ESP_OK == err) ? esp_task_wdt_add(NULL) : err;
+	if ((ESP_OK != added) && (ESP_ERR_INVALID_ARG != added)) {
+		xsmcSetFalse(xsResult);
+		return;
+	}
+	gLwipFeedMs = (seconds * 1000) / 4;
+	tcpip_callback(watchLwip, NULL);
+	xsmcSetTrue(xsResult);
+#else
+	xsmcSetFalse(xsResult);
+#endif
+}
+
+/* feed(): the XS task checks in with the watchdog. */
+void xs_lwar_board_feed(xsMachine *the)
+{
+#if ESP32
+	esp_task_wdt_reset();
+#endif
+}
+
+/* coredumpSize(): bytes of the core dump in flash; 0 when there is none (or it does not check). */
+void xs_lwar_board_coredump_size(xsMachine *the)
+{
+#if ESP32
+	size_t address, size;
+	if (ESP_OK == esp_core_dump_image_get(&address, &size)) {
+		xsmcSetInteger(xsResult, size);
+		return;
+	}
+#endif
+	xsmcSetInteger(xsResult, 0);
+}
+
+/* coredumpRead(offset, buffer): fill `buffer` (a Uint8Array) from the core dump at `offset`; bytes read. */
+void xs_lwar_board_coredump_read(xsMachine *the)
+{
+	int offset = xsmcToInteger(xsArg(0));
+	void *data;
+	xsUnsignedValue size;
+	xsmcGetBufferWritable(xsArg(1), &data, &size);
+	int result = 0;
+#if ESP32
+	size_t address, total;
+	if ((offset >= 0) && (ESP_OK == esp_core_dump_image_get(&address, &total)) && ((size_t)offset < total)) {
+		uint32_t n = total - offset;
+		if (n > size) n = size;
+		const esp_partition_t *part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, ESP_PARTITION_SUBTYPE_DATA_COREDUMP, NULL);
+		if (part && (ESP_OK == esp_partition_read(part, (address - part->address) + offset, data, n)))
+			result = n;
+	}
+#endif
+	xsmcSetInteger(xsResult, result);
+}
+
+/* coredumpErase(): forget the core dump. */
+void xs_lwar_board_coredump_erase(xsMachine *the)
+{
+#if ESP32
+	esp_core_dump_image_erase();
+#endif
+}
+
+/* crash(kind): 1 a panic (a store to address 0), 2 the XS task wedged (it never returns). For the emulator's torture test. */
+void xs_lwar_board_crash(xsMachine *the)
+{
+	int kind = xsmcToInteger(xsArg(0));
+#if ESP32
+	if (1 == kind)
+		*(volatile uint32_t *)0 = 0x1ead;
+	else if (2 == kind)
+		for (;;) ;
+#endif
+	(void)kind;
+}
