@@ -33,6 +33,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifndef c_calloc
+	#include <stdlib.h>
+	#define c_calloc calloc
+	#define c_free free
+#endif
+#ifndef c_strlen
+	#define c_strlen strlen
+#endif
+
 #define MAX_DATAGRAM 512
 #define MAX_CONNECTIONS 16
 
