@@ -23,6 +23,8 @@ import {
 } from "./session";
 import { Sound } from "./sound";
 import { inputDelaySteps, type Predictor } from "./predict";
+import { flow, sideways, upright, type Box } from "./flow";
+import { MINIMAP_MARGIN, minimapSize } from "./layout";
 
 /** The page keeps entity indices below this; the server's default pool is 192. */
 const MAX_ENTITIES = 4096;
@@ -533,6 +535,81 @@ function hudText(phase: Phase): string {
   return hud;
 }
 
+// ---------------------------------------------------------------- layout
+
+const scoresEl = $("scores");
+const menuButtonEl = $("menu-button");
+const bottomIds = ["chat", "stick", "fire", "auto-fire", "chat-button", "hud"].map((id) => $(id));
+/** The inline styles last written, so a frame that changes nothing writes nothing. */
+let flowKey = "";
+
+function box(e: HTMLElement): Box | null {
+  if (e.getClientRects().length === 0) return null;
+  const r = e.getBoundingClientRect();
+  return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+}
+
+/**
+ * Place the feed, the phone menu and the death box from the measured sizes of the rest
+ * (web/flow.ts): each frame, after the panels changed.
+ */
+function layout(): void {
+  const w = innerWidth;
+  const h = innerHeight;
+  const size = minimapSize(w, h);
+  const death = shownPanel === "death";
+  const f = flow({
+    width: w, height: h, touch: document.body.classList.contains("touch"),
+    scores: box(scoresEl), menuButton: box(menuButtonEl), mute: box(extra.mute),
+    minimap: { left: MINIMAP_MARGIN, top: MINIMAP_MARGIN, right: MINIMAP_MARGIN + size, bottom: MINIMAP_MARGIN + size },
+    bottom: bottomIds.map(box), feedHeight: extra.feed.childElementCount > 0 ? extra.feed.offsetHeight : 0,
+    deathWidth: death ? overlay.offsetWidth : 0, deathHeight: death ? overlay.offsetHeight : 0,
+  });
+  const phone = upright(w, h) ? 1 : sideways(w, h) ? 2 : 0;
+  const key = `${f.scoresTop},${f.feedLeft},${f.feedTop},${f.feedWidth},${f.menuTop},${f.menuMaxHeight},${f.menuLeft},${f.menuWidth},${f.deathTop},${phone},${death}`;
+  if (key === flowKey) return;
+  flowKey = key;
+  scoresEl.style.top = `${f.scoresTop}px`;
+  const fs = extra.feed.style;
+  fs.left = `${f.feedLeft}px`;
+  fs.top = `${f.feedTop}px`;
+  fs.width = `${f.feedWidth}px`;
+  const ms = menu.style;
+  ms.top = phone === 1 ? `${f.menuTop}px` : "";
+  ms.maxHeight = phone === 1 ? `${f.menuMaxHeight}px` : "";
+  ms.left = phone === 2 ? `${f.menuLeft}px` : "";
+  ms.width = phone === 2 ? `${f.menuWidth}px` : "";
+  overlay.style.top = death ? `${f.deathTop}px` : "";
+  overlay.style.transform = death ? "translateX(-50%)" : "";
+}
+
+/**
+ * With the menu open over a match, our ship (the screen's centre) moves to the middle of
+ * the largest clear strip beside the menu, so the player sees it while choosing.
+ */
+function focusBesideMenu(): void {
+  let fx = 0;
+  let fy = 0;
+  const m = menuOpen && stage === "match" ? box(menu) : null;
+  const w = innerWidth;
+  const h = innerHeight;
+  if (m !== null && m.left < w / 2 + 40 && m.right > w / 2 - 40 && m.top < h / 2 + 40 && m.bottom > h / 2 - 40) {
+    // The strips right, left, below and above the menu; the widest (in its short direction) wins.
+    const strips = [
+      [w - m.right, (m.right + w) / 2, h / 2],
+      [m.left, m.left / 2, h / 2],
+      [h - m.bottom, w / 2, (m.bottom + h) / 2],
+      [m.top, w / 2, m.top / 2],
+    ];
+    let best = strips[0];
+    for (const st of strips) if (st[0] > best[0]) best = st;
+    fx = best[1] - w / 2;
+    fy = best[2] - h / 2;
+  }
+  renderer.focusX = fx;
+  renderer.focusY = fy;
+}
+
 const turnProbe: TurnProbe = { keyFrame: -1, keyAt: 0, frame: -1, at: 0, sign: 0, from: 0 };
 /** Our ship's heading in the last frame drawn, NaN without one. */
 let drawnHeading = Number.NaN;
@@ -579,6 +656,8 @@ function frame(): void {
   }
   effects.frame(now);
   panels(now);
+  layout();
+  focusBesideMenu();
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);

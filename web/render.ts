@@ -24,6 +24,14 @@ export class Renderer {
   /** Camera centre (wu) and scale (px per wu), eased towards their targets. */
   camX = 0;
   camY = 0;
+  /**
+   * Where the followed point (our ship) should sit, px from the screen's centre: the page
+   * moves it out from under a panel (the menu over a match). Eased like the camera.
+   */
+  focusX = 0;
+  focusY = 0;
+  #ox = 0;
+  #oy = 0;
   scale = 0;
   #w = 0;
   #h = 0;
@@ -94,14 +102,19 @@ export class Renderer {
       this.camY = jump ? ty : this.camY + (ty - this.camY) * 0.35;
     }
     const s = this.scale;
+    this.#ox += (this.focusX - this.#ox) * 0.2;
+    this.#oy += (this.focusY - this.#oy) * 0.2;
+    if (Math.abs(this.focusX - this.#ox) < 0.5) this.#ox = this.focusX;
+    if (Math.abs(this.focusY - this.#oy) < 0.5) this.#oy = this.focusY;
     const view = this.drawn.view;
     view.width = w;
     view.height = h;
     view.scale = s;
-    view.x = this.camX;
-    view.y = this.camY;
-    const cx = w / 2 - this.camX * s;
-    const cy = h / 2 + this.camY * s;
+    // The world point at the screen's centre: the camera, less the focus offset.
+    view.x = this.camX - this.#ox / s;
+    view.y = this.camY + this.#oy / s;
+    const cx = w / 2 - view.x * s;
+    const cy = h / 2 + view.y * s;
     ctx.setTransform(this.#dpr, 0, 0, this.#dpr, 0, 0);
     ctx.fillStyle = "#05070d";
     ctx.fillRect(0, 0, w, h);
@@ -372,7 +385,8 @@ export class Renderer {
     ctx.clip();
     ctx.strokeStyle = "rgba(255,255,255,0.35)";
     ctx.lineWidth = 1;
-    ctx.strokeRect(ox + (this.camX - this.#w / 2 / s) * k, oy - (this.camY + this.#h / 2 / s) * k, (this.#w / s) * k, (this.#h / s) * k);
+    const view = this.drawn.view;
+    ctx.strokeRect(ox + (view.x - this.#w / 2 / s) * k, oy - (view.y + this.#h / 2 / s) * k, (this.#w / s) * k, (this.#h / s) * k);
     ctx.restore();
   }
 }

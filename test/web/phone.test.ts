@@ -35,6 +35,20 @@ function frame(page: Page): Promise<Frame> {
   return page.evaluate("({ view: window.lwar.drawn.view, selfSlot: window.lwar.client.selfSlot, ships: window.lwar.drawn.ships })") as Promise<Frame>;
 }
 
+/** The two font sets the layout is checked with (.ci/run installs both). */
+const FONT_SETS: readonly (readonly [string, string])[] = [
+  ["DejaVu Sans", "DejaVu Sans Mono"],
+  ["Liberation Sans", "Liberation Mono"],
+];
+
+/** Where our ship is drawn (css px), null without one. */
+async function ownShipOnScreen(page: Page): Promise<{ x: number; y: number } | null> {
+  const f = await frame(page);
+  const me = f.ships.find((s) => s.slot === f.selfSlot);
+  if (me === undefined) return null;
+  return { x: f.view.width / 2 + (me.x - f.view.x) * f.view.scale, y: f.view.height / 2 - (me.y - f.view.y) * f.view.scale };
+}
+
 /** Centre (css px) of element `id`. */
 async function centre(page: Page, id: string): Promise<{ x: number; y: number }> {
   const box = await page.locator("#" + id).boundingBox();
@@ -65,7 +79,8 @@ describe("browser: the page on a phone and a desktop", function () {
     // The page as the sources build it now, not the copy in dist/.
     server = await serve({ config: makeConfig(), seed: 20240611, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: await buildWeb() });
     url = `http://127.0.0.1:${server.http!.port}/`;
-    bots = await crowd(server.udp.port, 6);
+    // Seven, and the page: the scoreboard at its fullest, eight long names.
+    bots = await crowd(server.udp.port, 7);
     browser = await launchChromium();
     dir = mkdtempSync(join(tmpdir(), "lwar-phone-"));
   });
@@ -107,19 +122,32 @@ describe("browser: the page on a phone and a desktop", function () {
     );
   }
 
-  async function checkLayout(page: Page, screen: Screen, menuOpen: boolean): Promise<void> {
+  /** Use `fonts` (a sans-serif and a monospace family) for the page's text from now on. */
+  async function useFonts(page: Page, fonts: readonly [string, string]): Promise<void> {
+    await page.addStyleTag({ content: `*{font-family:"${fonts[0]}",sans-serif!important}#scores,#hud,#scores *{font-family:"${fonts[1]}",monospace!important}` });
+  }
+
+  async function checkLayout(page: Page, screen: Screen, menuOpen: boolean, fonts: readonly [string, string] = FONT_SETS[0]): Promise<void> {
+    await useFonts(page, fonts);
     await settled(page);
     // The kill feed at its fullest, long names in every line.
     await fillFeed(page, FEED_LINES);
     // The page draws the feed on its next animation frame, which a busy machine delays.
     await page.waitForFunction(`document.querySelectorAll("#feed div").length >= 1`, null, { timeout: 10000 });
+    // The scoreboard counts the deaths the page saw (its D column).
+    await page.waitForFunction(
+      `Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Number(tr.children[5].textContent)).reduce((a, b) => a + b, 0) >= ${FEED_LINES}`,
+      null,
+      { timeout: 10000 },
+    );
     if (menuOpen) {
       await page.click("#menu-button");
       await page.waitForSelector("#menu", { state: "visible" });
     }
     const rects = await layoutRects(page);
     const names = rects.map((r) => r.name);
-    for (const want of ["chat", "menu-button", "mute", "scores", "minimap", "stick", "fire", "auto-fire", "chat-button"]) assert.ok(names.includes(want), `${want} is shown (${names.join(", ")})`);
+    const wanted = screen.touch ? ["chat", "menu-button", "mute", "scores", "minimap", "stick", "fire", "auto-fire", "chat-button"] : ["chat", "menu-button", "mute", "scores", "minimap"];
+    for (const want of wanted) assert.ok(names.includes(want), `${want} is shown (${names.join(", ")})`);
     assert.equal(names.includes("menu"), menuOpen);
     // On a phone the feed gives way to the menu.
     assert.equal(names.includes("feed"), !menuOpen, `the feed is shown: ${names.join(", ")}`);
@@ -127,28 +155,52 @@ describe("browser: the page on a phone and a desktop", function () {
     await page.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${bots.length + 1}`, null, { timeout: 5000 });
     assert.deepEqual(overlaps(rects), [], JSON.stringify(rects));
     assert.deepEqual(outside(rects, screen.width, screen.height), []);
-    await page.screenshot({ path: join(dir, `${screen.name.replace(" ", "-")}${menuOpen ? "-menu" : ""}.png`) });
+    // No line of the feed is cut short: each fits its width.
+    const cut = (await page.evaluate(`Array.from(document.querySelectorAll("#feed div")).filter((d) => d.scrollWidth > d.clientWidth + 1).length`)) as number;
+    assert.equal(cut, 0, "feed lines cut short");
+    if (menuOpen) {
+      // The menu leaves our ship in view: the page moves it beside the menu.
+      const menu = rects.find((r) => r.name === "menu")!;
+      await until(
+        () => ownShipOnScreen(page),
+        (p) => p !== null && (p.x < menu.left - 10 || p.x > menu.right + 10 || p.y < menu.top - 10 || p.y > menu.bottom + 10),
+        5000,
+        `our ship clear of the menu at ${JSON.stringify(menu)}`,
+      );
+    }
+    await page.screenshot({ path: join(dir, `${screen.name.replace(" ", "-")}${menuOpen ? "-menu" : ""}-${fonts[0].split(" ")[0]}.png`) });
   }
 
-  it("390 x 844 touch, playing: chat, menu button, minimap, scoreboard, stick, FIRE, AUTO and chat button apart and on screen", async function () {
-    await checkLayout(await play(PHONE_PORTRAIT), PHONE_PORTRAIT, false);
-  });
+  for (const fonts of FONT_SETS) {
+    const with_ = ` (${fonts[0]})`;
 
-  it("390 x 844 touch, menu open: the menu too; the name field is not focused (no phone keyboard) and the help is for touch", async function () {
-    const page = await play(PHONE_PORTRAIT);
-    await checkLayout(page, PHONE_PORTRAIT, true);
-    assert.notEqual(await page.evaluate("document.activeElement && document.activeElement.id"), "name");
-    assert.ok(await page.isVisible("#menu .taps"));
-    assert.ok(!(await page.isVisible("#menu .keys")));
-  });
+    it(`390 x 844 touch, playing: chat, menu button, minimap, scoreboard, stick, FIRE, AUTO and chat button apart and on screen${with_}`, async function () {
+      await checkLayout(await play(PHONE_PORTRAIT), PHONE_PORTRAIT, false, fonts);
+    });
 
-  it("844 x 390 touch, playing: the same elements apart and on screen", async function () {
-    await checkLayout(await play(PHONE_LANDSCAPE), PHONE_LANDSCAPE, false);
-  });
+    it(`390 x 844 touch, menu open: the menu too; the name field is not focused (no phone keyboard) and the help is for touch${with_}`, async function () {
+      const page = await play(PHONE_PORTRAIT);
+      await checkLayout(page, PHONE_PORTRAIT, true, fonts);
+      assert.notEqual(await page.evaluate("document.activeElement && document.activeElement.id"), "name");
+      assert.ok(await page.isVisible("#menu .taps"));
+      assert.ok(!(await page.isVisible("#menu .keys")));
+    });
 
-  it("844 x 390 touch, menu open: the menu fits beside them", async function () {
-    await checkLayout(await play(PHONE_LANDSCAPE), PHONE_LANDSCAPE, true);
-  });
+    it(`844 x 390 touch, playing: the same elements apart and on screen${with_}`, async function () {
+      await checkLayout(await play(PHONE_LANDSCAPE), PHONE_LANDSCAPE, false, fonts);
+    });
+
+    it(`844 x 390 touch, menu open: the menu fits beside them${with_}`, async function () {
+      await checkLayout(await play(PHONE_LANDSCAPE), PHONE_LANDSCAPE, true, fonts);
+    });
+  }
+
+  for (const width of [320, 480, 601, 750, 900, 1280]) {
+    it(`${width} px wide: the feed fits, clear of the scoreboard and the corners, no line cut short`, async function () {
+      const screen: Screen = { name: `w${width}`, width, height: 700, touch: false };
+      await checkLayout(await play(screen), screen, false, FONT_SETS[1]);
+    });
+  }
 
   it(`the view shows at least ${WANTED_WU} wu across the short side, upright, sideways and on a desktop`, async function () {
     for (const screen of [PHONE_PORTRAIT, PHONE_LANDSCAPE, DESKTOP]) {
