@@ -233,6 +233,7 @@ function typeTable() {
 }
 
 // modules/config.ts
+var BOT_SKILLS = Object.freeze(["easy", "normal", "hard"]);
 var defaultConfig = Object.freeze({
   maxPlayers: MAX_PLAYERS,
   reliableQueueBytes: 2048,
@@ -246,7 +247,8 @@ var defaultConfig = Object.freeze({
   misbehaviourLimit: 16,
   maxUpdatePacketsPerTick: 3,
   planets: 6,
-  bots: 0
+  bots: 0,
+  botSkill: 1
 });
 var ConfigError = class extends RangeError {
   // A field, not an assignment: on XS, Error.prototype is frozen after preload and
@@ -272,6 +274,7 @@ function makeConfig(overrides) {
   checkInt("maxUpdatePacketsPerTick", c.maxUpdatePacketsPerTick, 1, 64);
   checkInt("planets", c.planets, 0, 8);
   checkInt("bots", c.bots, 0, c.maxPlayers);
+  checkInt("botSkill", c.botSkill, 0, BOT_SKILLS.length - 1);
   return c;
 }
 
@@ -848,6 +851,8 @@ var SPAWN_MIN = 700;
 var SPAWN_MAX = 2700;
 var SPAWN_CLEARANCE = 250;
 var SPAWN_ATTEMPTS = 24;
+var SPAWN_ENEMY_CLEARANCE = 1200;
+var SPAWN_GUARD_STEPS = 60;
 var RESPAWN_STEPS = 60;
 var JOIN_SPAWN_STEPS = 30;
 var SHOT_MAX_VELOCITY = 51200;
@@ -1068,9 +1073,11 @@ var GameCounter = Object.freeze({
   Rams: 9,
   PlanetHits: 10,
   /** Spawns with no point clear of everything; the clearest one was taken. */
-  CrowdedSpawns: 11
+  CrowdedSpawns: 11,
+  /** Blows a new ship's guard took (spawn.ts): damage not dealt. */
+  GuardedBlows: 12
 });
-var GAME_COUNTER_COUNT = 12;
+var GAME_COUNTER_COUNT = 13;
 var GAME_COUNTER_NAMES = Object.freeze([
   "steps",
   "stepsSkipped",
@@ -1083,7 +1090,8 @@ var GAME_COUNTER_NAMES = Object.freeze([
   "shotHits",
   "rams",
   "planetHits",
-  "crowdedSpawns"
+  "crowdedSpawns",
+  "guardedBlows"
 ]);
 var SUN_RADIUS = TEMPLATE_RADIUS[TemplateId.Sun];
 var ARENA = ARENA_RADIUS * POS_ONE;
@@ -1143,6 +1151,8 @@ var GameWorld = class {
   focusY;
   /** Step at which the slot spawns next, -1 while its ship is alive. */
   respawnStep;
+  /** Step at which the guard of the slot's ship ends (SPAWN_GUARD_STEPS after its spawn; 0 once it fired). */
+  guardUntil;
   /** 1 from joining until the first ship: it may come early, once the player has selected. */
   newcomer;
   /** Steps until the slot's weapon can fire again. */
@@ -1229,6 +1239,7 @@ var GameWorld = class {
       this.focusX = a.i32(n, PLAYERS);
       this.focusY = a.i32(n, PLAYERS);
       this.respawnStep = a.i32(n, PLAYERS);
+      this.guardUntil = a.i32(n, PLAYERS);
       this.prevX = a.i32(n, PLAYERS);
       this.prevY = a.i32(n, PLAYERS);
       this.playerId = a.u32(n, PLAYERS);
@@ -1320,6 +1331,7 @@ function worldHash(w) {
     h = mix(h, w.newcomer[s]);
     h = mix(h, w.cooldown[s] | w.shipType[s] << 16 | w.weaponType[s] << 24);
     h = mix(h, w.hp[s]);
+    h = mix(h, w.guardUntil[s]);
     h = mix(h, w.players.scores[s]);
   }
   return h >>> 0;
@@ -1333,6 +1345,7 @@ function mix(h, v) {
 var SPAWN_SHOT_CLEARANCE = 120;
 var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 var WIDE_OPEN = 1 << 30;
+var ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
 function spawnJoin(w, slot, playerId) {
   w.present[slot] = 1;
   w.playerId[slot] = playerId;
@@ -1341,6 +1354,7 @@ function spawnJoin(w, slot, playerId) {
   w.focusY[slot] = 0;
   w.respawnStep[slot] = w.steps + JOIN_SPAWN_STEPS;
   w.newcomer[slot] = 1;
+  w.guardUntil[slot] = 0;
   w.cooldown[slot] = 0;
   w.hp[slot] = 0;
   w.kills[slot] = 0;
@@ -1368,7 +1382,8 @@ function spawnShip(w, slot) {
     const r = SPAWN_MIN + ((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN) >>> 16);
     const x = r * 32 * cosQ(sine, a) >> 9;
     const y = r * 32 * sinQ(sine, a) >> 9;
-    const c = spawnClearance(w, x, y);
+    let c = spawnClearance(w, x, y);
+    if (c >= 0) c = spawnEnemyDistance2(w, slot, x, y);
     if (c > best) {
       best = c;
       bx = x;
@@ -1376,7 +1391,7 @@ function spawnShip(w, slot) {
       ba = a;
       br = r;
     }
-    if (c >= 0) break;
+    if (c >= ENEMY_FAR2) break;
   }
   if (best < 0) w.counters[GameCounter.CrowdedSpawns]++;
   const i = e.add(SHIP_BASE + st, w.playerId[slot], bx, by);
@@ -1398,6 +1413,7 @@ function spawnShip(w, slot) {
   w.focusX[slot] = bx;
   w.focusY[slot] = by;
   w.respawnStep[slot] = -1;
+  w.guardUntil[slot] = w.steps + SPAWN_GUARD_STEPS;
   w.newcomer[slot] = 0;
   w.cooldown[slot] = 0;
   w.ships++;
@@ -1420,6 +1436,19 @@ function spawnClearance(w, x, y) {
   }
   return worst;
 }
+function spawnEnemyDistance2(w, slot, x, y) {
+  const e = w.entities;
+  let nearest = ENEMY_FAR2;
+  for (let s = 0; s < w.maxPlayers; s++) {
+    const i = w.focusIndex[s];
+    if (s === slot || i < 0) continue;
+    const dx = e.x[i] - x >> POS_SHIFT;
+    const dy = e.y[i] - y >> POS_SHIFT;
+    const d = dx * dx + dy * dy;
+    if (d < nearest) nearest = d;
+  }
+  return nearest;
+}
 
 // modules/game/deaths.ts
 var GENTLE = POS_ONE;
@@ -1427,6 +1456,10 @@ var HP_RECIPROCAL = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
 function deathsDamage(w, slot, amount, source, cause) {
   const hp = w.hp[slot];
   if (hp <= 0) return;
+  if (w.steps < w.guardUntil[slot]) {
+    w.counters[GameCounter.GuardedBlows]++;
+    return;
+  }
   const left = hp - amount;
   const i = w.focusIndex[slot];
   if (left <= 0) {
@@ -1746,6 +1779,7 @@ function shotsFire(w, ship, slot, c, s) {
   const e = w.entities;
   const wt = w.weaponType[slot];
   w.cooldown[slot] = WEAPON_COOLDOWN[wt];
+  w.guardUntil[slot] = 0;
   if (w.shotCount >= w.shotCapacity) {
     w.counters[GameCounter.ShotsDropped]++;
     return;
@@ -2362,6 +2396,14 @@ var Game = class {
   }
   get cooldown() {
     return this.#world.cooldown;
+  }
+  get guardUntil() {
+    return this.#world.guardUntil;
+  }
+  /** Whether the ship of `slot` is within its guard (spawn.ts): it takes no damage. */
+  guarded(slot) {
+    const w = this.#world;
+    return w.focusIndex[slot] >= 0 && w.steps < w.guardUntil[slot];
   }
   get shipType() {
     return this.#world.shipType;
@@ -3746,37 +3788,63 @@ function cruise(slot, now, x, y, vx, vy, heading) {
   if ((h >>> 16) % 3 === 0) bits |= INPUT_SHOOTING;
   return bits;
 }
-function attack(x, y, vx, vy, heading, weapon, tx, ty, tvx, tvy) {
+function attack(x, y, vx, vy, heading, weapon, tx, ty, tvx, tvy, aim = 0.15, reach = 0.7, lead = 1, error = 0, fire = true) {
   const away = avoid(x, y, heading);
   if (away >= 0) return away;
   const w = weapon % WEAPON_SPEED.length;
   const speed = WEAPON_SPEED[w];
-  const range = speed * WEAPON_LIFE[w] * DT * 0.7;
+  const range = speed * WEAPON_LIFE[w] * DT * reach;
   const d = Math.hypot(tx - x, ty - y);
-  const t = d / speed;
+  const t = d / speed * lead;
   const lx = tx + (tvx - vx) * t;
   const ly = ty + (tvy - vy) * t;
-  const target = Math.atan2(ly - y, lx - x);
+  const target = Math.atan2(ly - y, lx - x) + error;
   const off = Math.abs(wrapAngle(target - heading));
   let bits = steer(heading, target);
   if (d > 300 && off < 0.8) bits |= INPUT_FORWARD;
   else if (d < 140) bits |= INPUT_BACKWARD;
-  if (off < 0.15 && d < range) bits |= INPUT_SHOOTING;
+  if (fire && off < aim && d < range) bits |= INPUT_SHOOTING;
   return bits;
 }
 
 // modules/server/pilots.ts
 var DECIDE_MS = Math.floor(1e3 / STEP_HZ);
+var GUARD_MS = Math.floor(SPAWN_GUARD_STEPS * 1e3 / STEP_HZ);
+var WOBBLE_MS = 600;
+var SIGHT = Object.freeze([6e3, 6e3, 6e3]);
+var REACT_MS = Object.freeze([1e3, 600, 150]);
+var AIM = Object.freeze([0.08, 0.1, 0.15]);
+var REACH2 = Object.freeze([0.45, 0.55, 0.7]);
+var LEAD = Object.freeze([0, 0.6, 1]);
+var ERROR = Object.freeze([0.16, 0.1, 0]);
+var QUIET = Object.freeze([4, 4, 1]);
+var QUIET_MS = 3e3;
 var WU = 1 / POS_ONE;
 var WU_PER_S = STEP_HZ / POS_ONE;
 var RADIANS = 2 * Math.PI / ANGLE_TURN;
 var Pilots = class {
   /** 1 for a slot flown by the server. */
   bot;
+  /** Index into BOT_SKILLS (config.botSkill). */
+  skill;
   /** When the pilots decide next (ms, wrap-safe). */
   #nextAt = 0;
-  constructor(maxPlayers) {
+  /** By slot: the ship entity seen last (-1 none), and when it was first seen (ms). */
+  #ship;
+  #bornAt;
+  /** By slot: the slot a bot hunts (-1 none), and since when (ms). */
+  #target;
+  #since;
+  /** By slot: when its input last held the trigger (ms). */
+  #firedAt;
+  constructor(maxPlayers, skill = 1) {
     this.bot = new Uint8Array(maxPlayers);
+    this.skill = skill < 0 ? 0 : skill > 2 ? 2 : skill | 0;
+    this.#ship = new Int32Array(maxPlayers).fill(-1);
+    this.#bornAt = new Int32Array(maxPlayers);
+    this.#target = new Int32Array(maxPlayers).fill(-1);
+    this.#since = new Int32Array(maxPlayers);
+    this.#firedAt = new Int32Array(maxPlayers);
   }
   /** How many slots the server flies now. */
   count() {
@@ -3797,11 +3865,25 @@ var Pilots = class {
     const ey = entities.y;
     const evx = entities.vx;
     const evy = entities.vy;
+    const seen = this.#ship;
+    const bornAt = this.#bornAt;
+    const skill = this.skill;
+    const sight = SIGHT[skill] * SIGHT[skill];
+    const firedAt = this.#firedAt;
+    for (let t = 0; t < n; t++) {
+      if (ship[t] !== seen[t] && ship[t] >= 0) {
+        bornAt[t] = now;
+        firedAt[t] = now - QUIET_MS - 1 | 0;
+      }
+      seen[t] = ship[t];
+      if ((input[t] & INPUT_SHOOTING) !== 0) firedAt[t] = now;
+    }
     for (let s = 0; s < n; s++) {
       if (bot[s] === 0) continue;
       const i = ship[s];
       if (i < 0) {
         input[s] = 0;
+        this.#target[s] = -1;
         continue;
       }
       const x = ex[i] * WU;
@@ -3810,19 +3892,49 @@ var Pilots = class {
       const vy = evy[i] * WU_PER_S;
       const heading = entities.rot[i] * RADIANS;
       let best = -1;
-      let bestD = Infinity;
+      let bestSlot = -1;
+      let bestD = sight;
       for (let t = 0; t < n; t++) {
         const j = ship[t];
-        if (t === s || j < 0) continue;
+        if (t === s || j < 0 || (now - bornAt[t] | 0) < GUARD_MS) continue;
         const dx = ex[j] * WU - x;
         const dy = ey[j] * WU - y;
-        const d = dx * dx + dy * dy;
+        let d = dx * dx + dy * dy;
+        if ((now - firedAt[t] | 0) > QUIET_MS) d *= QUIET[skill];
         if (d < bestD) {
           bestD = d;
           best = j;
+          bestSlot = t;
         }
       }
-      input[s] = best < 0 ? cruise(s, now, x, y, vx, vy, heading) : attack(x, y, vx, vy, heading, weapon[s], ex[best] * WU, ey[best] * WU, evx[best] * WU_PER_S, evy[best] * WU_PER_S);
+      if (bestSlot !== this.#target[s]) {
+        this.#target[s] = bestSlot;
+        this.#since[s] = now;
+      }
+      if (best < 0) {
+        input[s] = cruise(s, now, x, y, vx, vy, heading);
+        continue;
+      }
+      const wobble = scramble(s, Math.floor(now / WOBBLE_MS));
+      const error = ERROR[skill] * (((wobble & 65535) - 32768) / 32768);
+      const fire = (now - this.#since[s] | 0) >= REACT_MS[skill];
+      input[s] = attack(
+        x,
+        y,
+        vx,
+        vy,
+        heading,
+        weapon[s],
+        ex[best] * WU,
+        ey[best] * WU,
+        evx[best] * WU_PER_S,
+        evy[best] * WU_PER_S,
+        AIM[skill],
+        REACH2[skill],
+        LEAD[skill],
+        error,
+        fire
+      );
     }
   }
 };
@@ -4984,7 +5096,7 @@ var Server = class {
     this.counters = createCounters();
     this.entities = new EntityTable(config.maxEntities);
     this.entities.listener = this;
-    this.pilots = new Pilots(config.maxPlayers);
+    this.pilots = new Pilots(config.maxPlayers, config.botSkill);
     const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
     this.#state = t;
     const q = config.reliableQueueBytes;
@@ -5142,10 +5254,31 @@ var Server = class {
       counters[Counter.TooLong]++;
       return;
     }
-    const t = this.#state;
-    const rx = t.rx;
+    const rx = this.#state.rx;
     if (bytes.length === length) rx.set(bytes);
     else for (let i = 0; i < length; i++) rx[i] = bytes[i];
+    this.#handle(length, address, port);
+  }
+  /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
+  get rxBuffer() {
+    return this.#state.rx;
+  }
+  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all). */
+  received(length, address, port) {
+    const counters = this.counters;
+    counters[Counter.PacketsIn]++;
+    counters[Counter.BytesIn] += length;
+    if (this.#closed) return;
+    if (length > MAX_PACKET) {
+      counters[Counter.TooLong]++;
+      return;
+    }
+    this.#handle(length, address, port);
+  }
+  #handle(length, address, port) {
+    const counters = this.counters;
+    const t = this.#state;
+    const rx = t.rx;
     if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;
     const now = this.host.now();
     t.now = now;
@@ -5494,6 +5627,11 @@ var Reporter = class {
     if (web) {
       for (const i of web.drops) if (web.counters[i] !== 0) out.push({ reason: `ws.${web.names[i]}`, total: web.counters[i] });
     }
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      for (const i of board.drops) if (board.counters[i] !== 0) out.push({ reason: `board.${board.names[i]}`, total: board.counters[i] });
+    }
     return out;
   }
   /** The final scoreboard, best first: take it before the shutdown kicks everyone. */
@@ -5561,6 +5699,13 @@ var Reporter = class {
     json += `,"kicks":${jsonMap(KICK_LABELS, this.kicks, [KickReason.QueueOverflow, KickReason.Misbehaviour, KickReason.Shutdown])}`;
     if (game !== null) json += `,"game":${jsonMap(GAME_COUNTER_NAMES, game.counters, null)}`;
     if (web) json += `,"web":{"open":${web.open()},${jsonMap(web.names, web.counters, null).slice(1)}`;
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      let facts = "";
+      for (const [name, value] of board.facts) facts += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+      json += `,"board":{"counters":${jsonMap(board.names, board.counters, null)}${facts}}`;
+    }
     json += `,"sendErrors":${this.#o.sendErrors ? this.#o.sendErrors() : 0},"counters":${jsonMap(COUNTER_NAMES, c, null)}}`;
     return json;
   }
@@ -5627,6 +5772,12 @@ var Reporter = class {
       lines.push(`lwar_ws_open ${web.open()}`);
       family("lwar_web_events_total", "counter", "Every counter of the HTTP and WebSocket transport, by name.");
       for (let i = 0; i < web.names.length; i++) lines.push(`lwar_web_events_total{counter="${web.names[i]}"} ${web.counters[i]}`);
+    }
+    const board = this.#o.board;
+    if (board) {
+      board.refresh();
+      family("lwar_board_events_total", "counter", "Every counter of the board's network path (UDP ring, TCP slots), by name.");
+      for (let i = 0; i < board.names.length; i++) lines.push(`lwar_board_events_total{counter="${board.names[i]}"} ${board.counters[i]}`);
     }
     return lines.join("\n") + "\n";
   }
@@ -6678,6 +6829,12 @@ var OPTIONS = {
     defaultText: "0",
     help: 'fill up to N empty slots with bots the server flies ("Vega [bot]"); a bot gives its slot up when a human needs it'
   },
+  "bot-skill": {
+    type: "choice",
+    choices: BOT_SKILLS,
+    defaultText: BOT_SKILLS[defaultConfig.botSkill],
+    help: 'how well the bots fly: easy, normal or hard (docs/game.md, "Bots")'
+  },
   "max-entities": {
     type: "int",
     // The game's least: the sun, the planets, a ship per player and a projectile (one player here).
@@ -6747,6 +6904,7 @@ function settle(flags, file) {
       timeoutMs: pick("timeout-ms") ?? 15e3,
       maxPlayers: pick("max-players") ?? 8,
       bots: pick("bots") ?? 0,
+      botSkill: BOT_SKILLS.indexOf(pick("bot-skill") ?? BOT_SKILLS[defaultConfig.botSkill]),
       maxEntities: pick("max-entities") ?? defaultConfig.maxEntities,
       reliableQueueBytes: pick("queue-bytes") ?? defaultConfig.reliableQueueBytes
     });
