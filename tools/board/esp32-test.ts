@@ -301,7 +301,10 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
       statusAsked++;
       void getStatus(httpPort).then((s) => (statusAnswered += s === null ? 0 : 1));
     }, 10_000);
-    const hostile = torture({ host: "127.0.0.1", udpPort, httpPort, durationS: v.torture, udpPerSecond: JUNK_PER_S, webSockets: CHURNERS, seed: 7, say });
+    // The players take their slots first: the junk Connects are admitted to free slots and hold them until they time out.
+    const hostile = new Promise((r) => setTimeout(r, 15_000)).then(() =>
+      torture({ host: "127.0.0.1", udpPort, httpPort, durationS: v.torture - 15, udpPerSecond: JUNK_PER_S, webSockets: CHURNERS, seed: 7, say }),
+    );
     const tortured = browsers
       ? playInChromium({ pageUrl: `http://127.0.0.1:${httpPort}/`, udpPort, udpBot: false, others: 4, durationS: v.torture - 8, now, say, shots })
       : null;
