@@ -83,8 +83,10 @@ export class Effects implements WorldEvents {
     const c = w.client;
     if ((c.owner[i] >>> 0) !== (c.selfId >>> 0) || c.selfId < 0) return;
     const kind = kindOf(c.type[i]);
-    if (kind === Kind.Shot) this.#play(Cue.Shot, 0.6);
-    else if (kind === Kind.Ship) this.#play(Cue.Respawn, 1);
+    // A shot the page predicted made its sound when it was fired (shotFired).
+    if (kind === Kind.Shot) {
+      if (!w.fire.claims(i)) this.#play(Cue.Shot, 0.6);
+    } else if (kind === Kind.Ship) this.#play(Cue.Respawn, 1);
   }
 
   hurt(i: number, before: number, after: number): void {
@@ -123,6 +125,11 @@ export class Effects implements WorldEvents {
       this.counts.explosions++;
       this.#play(Cue.Explosion, i === w.selfShip ? 1 : this.#near(x, y));
     }
+  }
+
+  /** The page fired one of our shots ahead of the server (web/fire.ts): its sound now. */
+  shotFired(): void {
+    this.#play(Cue.Shot, 0.6);
   }
 
   chat(_slot: number): void {

@@ -11,6 +11,7 @@ import { ClientState, createClient, type Client } from "../modules/client/client
 import { MAX_PLAYERS, NAME_LENGTH, CHAT_LENGTH } from "../modules/protocol/constants";
 import { INPUT_SHOOTING } from "../modules/protocol/codec";
 import { SHIP_HP, SHIP_NAME, SHIP_TYPES, SHOT_TYPES, WEAPON_DAMAGE, WEAPON_NAME } from "../modules/game/templates";
+import { POS_ONE, STEP_HZ } from "../modules/units";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "./socket";
 import { NOT_CONNECTED, World, type Drawn, type PageSnapshot, type Phase } from "./world";
 import { Renderer, SLOT_COLORS } from "./render";
@@ -54,6 +55,8 @@ declare global {
       readonly own: Predictor;
       /** The last turn key pressed while flying: see `turnProbe`. */
       readonly turn: TurnProbe;
+      /** The last Space pressed: see `fireProbe`. */
+      readonly fire: { keyFrame: number; keyAt: number; frame: number; at: number };
       snapshot(): PageSnapshot;
     };
   }
@@ -610,6 +613,19 @@ function focusBesideMenu(): void {
   renderer.focusY = fy;
 }
 
+/** Key to screen for fire: frames drawn when Space went down, and when a frame first drew the shot it fired; -1 until then. */
+const fireProbe = { keyFrame: -1, keyAt: 0, frame: -1, at: 0 };
+window.addEventListener(
+  "keydown",
+  (e) => {
+    if (e.code !== "Space" || e.repeat || typing(e.target)) return;
+    fireProbe.keyFrame = renderer.drawn.frames;
+    fireProbe.keyAt = e.timeStamp;
+    fireProbe.frame = -1;
+  },
+  { capture: true },
+);
+
 const turnProbe: TurnProbe = { keyFrame: -1, keyAt: 0, frame: -1, at: 0, sign: 0, from: 0 };
 /** Our ship's heading in the last frame drawn, NaN without one. */
 let drawnHeading = Number.NaN;
@@ -642,8 +658,26 @@ function frame(): void {
   controls.setPlaying(world.phase() === "playing");
   const c = world.client;
   world.own.delay = inputDelaySteps(c.selfSlot >= 0 ? c.pings[c.selfSlot] : 0, TICK_MS);
-  world.own.advance(now, inputBits(world));
+  const bits = inputBits(world);
+  world.own.advance(now, bits);
+  // Our shots, predicted from the predicted ship (web/fire.ts), with their sound at once.
+  const own = world.own;
+  const flying = world.phase() === "playing" && own.active && world.flownShip >= 0;
+  const pose = own.pose(now);
+  const fired = world.fire.advance(
+    now, bits, flying, world.flownShip, world.flownWeapon, pose.x, pose.y, pose.rot,
+    (own.lead.vx * STEP_HZ) / POS_ONE, (own.lead.vy * STEP_HZ) / POS_ONE,
+  );
+  if (fired) {
+    effects.shotFired();
+    effects.firedAt = now;
+  }
+  world.fire.expire(now);
   renderer.frame(world, now);
+  if (fired && fireProbe.keyFrame >= 0 && fireProbe.frame < 0) {
+    fireProbe.frame = renderer.drawn.frames;
+    fireProbe.at = now;
+  }
   drawnHeading = ownHeading();
   if (turnProbe.keyFrame >= 0 && turnProbe.frame < 0) {
     let d = (drawnHeading - turnProbe.from) % (2 * Math.PI);
@@ -768,6 +802,7 @@ window.lwar = {
     return session.world.own;
   },
   turn: turnProbe,
+  fire: fireProbe,
   snapshot() {
     const d = renderer.drawn;
     const now = performance.now();

@@ -8,6 +8,7 @@
 import { ARENA_RADIUS, Kind, kindOf, TEMPLATE_RADIUS, TemplateId } from "../modules/game/templates";
 import { MAX_PLAYERS } from "../modules/protocol/constants";
 import { EDGE_COLOR, PLANET_COLORS, SLOT_COLORS, SUN_COLOR, SUN_CORE } from "./colors";
+import { PREDICTED_SHOTS } from "./fire";
 import { edgeArrow, MINIMAP_MARGIN, minimapSize, viewSpan, type ShipArrow, type View } from "./layout";
 import type { Drawn, World } from "./world";
 
@@ -189,8 +190,23 @@ export class Renderer {
       }
     }
 
-    // Projectiles, with a short trail along their velocity.
+    // Projectiles, with a short trail along their velocity; first our shots the page predicted.
     ctx.lineCap = "round";
+    const fire = world.fire;
+    const selfSlot = c.selfSlot;
+    for (let k = 0; k < PREDICTED_SHOTS; k++) {
+      if (!fire.drawn(k) || selfSlot < 0) continue;
+      const p = fire.pose(k, now);
+      const x = cx + p.x * s;
+      const y = cy - p.y * s;
+      ctx.globalAlpha = p.alpha;
+      ctx.fillStyle = "#fff";
+      ctx.beginPath();
+      ctx.arc(x, y, Math.max(1.8, TEMPLATE_RADIUS[fire.type(k)] * s), 0, Math.PI * 2);
+      ctx.fill();
+      ctx.globalAlpha = 1;
+      drawn.projectiles.push({ slot: selfSlot, x: p.x, y: p.y, predicted: true });
+    }
     for (const i of live) {
       if (world.placed[i] === 0) continue;
       const t = c.type[i];
@@ -212,7 +228,7 @@ export class Renderer {
       ctx.beginPath();
       ctx.arc(x, y, Math.max(1.8, TEMPLATE_RADIUS[t] * s), 0, Math.PI * 2);
       ctx.fill();
-      drawn.projectiles.push({ slot, x: p.x, y: p.y });
+      drawn.projectiles.push({ slot, x: p.x, y: p.y, predicted: false });
     }
 
     // Ships: a narrow triangle, nose along the heading; the name above, health below.

@@ -17,6 +17,7 @@ import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../m
 import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, SPAWN_GUARD_STEPS, STEP_HZ } from "../modules/game/templates";
 import { bytesToAscii } from "../modules/text";
 import { fromUpdate, Predictor, type ShipState } from "./predict";
+import { FirePredictor } from "./fire";
 
 export const SMOOTH_MS = 90;
 export const MAX_EXTRAPOLATION_S = 0.35;
@@ -80,7 +81,8 @@ export interface Drawn {
   frames: number;
   /** rot: the drawn heading, radians counter-clockwise from +x. */
   ships: { slot: number; name: string; x: number; y: number; rot: number; guarded: boolean }[];
-  projectiles: { slot: number; x: number; y: number }[];
+  /** predicted: one of our shots the page fired ahead of the server (web/fire.ts). */
+  projectiles: { slot: number; x: number; y: number; predicted: boolean }[];
 }
 
 /** Plain data for tests and the debug hook. */
@@ -144,6 +146,8 @@ export class World {
   /** Our own ship as the page predicts it (web/predict.ts); the page feeds it the input held. */
   readonly own = new Predictor();
   readonly #ownState: ShipState = { x: 0, y: 0, vx: 0, vy: 0, rot: 0 };
+  /** Our shots as the page predicts them (web/fire.ts); the page feeds it the trigger. */
+  readonly fire = new FirePredictor();
 
   readonly lines: ChatLine[] = [];
   /** Lines ever added; the page redraws the log when it changes. */
@@ -437,7 +441,10 @@ export class World {
             // The server's Selection at the moment it spawned us; our first shot confirms it.
             const slot = c.selfSlot;
             this.flownWeapon = slot >= 0 ? c.weapon[slot] : 0;
-          } else if (kind === Kind.Shot && this.selfShip >= 0) this.flownWeapon = f.a - SHOT_BASE;
+          } else if (kind === Kind.Shot) {
+            if (this.selfShip >= 0) this.flownWeapon = f.a - SHOT_BASE;
+            this.fire.claim(i, this.#now());
+          }
         }
         if (this.events !== null) this.events.added(i);
         return;
@@ -460,6 +467,7 @@ export class World {
           this.flownShip = -1;
           this.flownWeapon = -1;
         }
+        this.fire.removed(i);
         // Swap-remove from the dense list.
         const at = this.#place[i];
         const last = this.live.pop()!;
@@ -503,8 +511,10 @@ export class World {
         else if (dr < -Math.PI) dr += 2 * Math.PI;
         this.#orot[i] = dr;
       } else {
-        this.#ox[i] = 0;
-        this.#oy[i] = 0;
+        // One of our shots the page predicted: drawn on from where the prediction is, the difference fading.
+        const shot = this.fire.handOver(i, now);
+        this.#ox[i] = shot === null ? 0 : shot.x - x;
+        this.#oy[i] = shot === null ? 0 : shot.y - y;
         this.#orot[i] = 0;
         this.placed[i] = 1;
       }

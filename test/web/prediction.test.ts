@@ -118,6 +118,51 @@ describe("browser: own-ship prediction", function () {
     assert.ok(worst <= 2, `${worst} frames`);
   });
 
+  it("a shot and its sound come on the first frame after Space; the server's projectile takes its place with no double and no jump", async function () {
+    const p = page!;
+    const game = server!.game!;
+    const results: { frames: number; ms: number }[] = [];
+    for (let k = 0; k < 5; k++) {
+      const s = await snap(p);
+      place(game, s.selfSlot, -1500, 1500, 0, 0, 0);
+      await sleep(400);
+      const sounds = (await snap(p)).page.sounds;
+      await p.keyboard.down("Space");
+      try {
+        const t = await until(() => p.evaluate("({ ...lwar.fire })") as Promise<Turn>, (v) => v.frame >= 0, 3000, "a predicted shot drawn");
+        results.push({ frames: t.frame - t.keyFrame, ms: t.at - t.keyAt });
+        // The sound was played with it (the page has had a gesture: the key).
+        const after = await snap(p);
+        assert.ok(after.page.sounds > sounds || !after.page.audio, "the shot's sound");
+        // Held: the server's projectiles come; at no frame are two drawn for one shot (a predicted one beside its own).
+        const end = performance.now() + 600;
+        let most = 0;
+        while (performance.now() < end) {
+          const d = (await p.evaluate("({ shots: lwar.drawn.projectiles.filter((q) => q.slot === lwar.client.selfSlot), fired: lwar.world.fire.fired, claimed: lwar.world.fire.claimed })")) as {
+            shots: { x: number; y: number; predicted: boolean }[];
+            fired: number;
+            claimed: number;
+          };
+          // Two drawn within 3 wu of each other would be a shot and its double.
+          for (let a = 0; a < d.shots.length; a++) for (let b = a + 1; b < d.shots.length; b++) {
+            assert.ok(Math.hypot(d.shots[a].x - d.shots[b].x, d.shots[a].y - d.shots[b].y) > 3, "a shot drawn twice");
+          }
+          most = Math.max(most, d.claimed);
+          await sleep(15);
+        }
+        assert.ok(most >= 1, "the server's projectiles claimed the predicted shots");
+      } finally {
+        await p.keyboard.up("Space");
+      }
+      await sleep(600);
+    }
+    console.log(`      Space to screen, ${results.length} shots: ${results.map((r) => `${r.frames} frame${r.frames === 1 ? "" : "s"} (${r.ms.toFixed(1)} ms)`).join(", ")}`);
+    for (const r of results) assert.ok(r.frames === 1, `the first frame after the key: ${r.frames}`);
+    const f = (await p.evaluate("({ fired: lwar.world.fire.fired, claimed: lwar.world.fire.claimed, faded: lwar.world.fire.faded })")) as { fired: number; claimed: number; faded: number };
+    console.log(`      predicted shots: ${f.fired} fired, ${f.claimed} claimed by the server's, ${f.faded} faded`);
+    assert.ok(f.claimed >= f.fired * 0.8, JSON.stringify(f));
+  });
+
   it("in steady flight (thrust held, then drifting) no correction of the drawn ship exceeds 5 px", async function () {
     const p = page!;
     const game = server!.game!;
