@@ -51,6 +51,65 @@ export function edgeArrow(dx: number, dy: number, w: number, h: number, margin: 
   return true;
 }
 
+/** A rectangle arrows keep out of (css px): the minimap, the HUD line. */
+export interface KeepOut {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Arrows keep this far (px) from a keep-out rectangle. */
+export const ARROW_CLEARANCE = 12;
+
+/**
+ * Move arrow `a` (from edgeArrow) out of the rectangles of `keep` it falls in, the shortest
+ * way: along the screen's edge past the rectangle's side, or in from the edge past it.
+ * The direction it points stays. A `w` × `h` screen.
+ */
+export function clearArrow(a: Arrow, keep: readonly KeepOut[], w: number, h: number): void {
+  const m = ARROW_CLEARANCE;
+  const lo = ARROW_INSET;
+  for (let pass = 0; pass < 2; pass++) {
+    for (const r of keep) {
+      if (a.x <= r.left - m || a.x >= r.right + m || a.y <= r.top - m || a.y >= r.bottom + m) continue;
+      // The four ways out, and how far each moves the arrow.
+      const left = a.x - (r.left - m);
+      const right = r.right + m - a.x;
+      const up = a.y - (r.top - m);
+      const down = r.bottom + m - a.y;
+      const canLeft = r.left - m >= lo;
+      const canRight = r.right + m <= w - lo;
+      const canUp = r.top - m >= lo;
+      const canDown = r.bottom + m <= h - lo;
+      let best = Infinity;
+      let dx = 0;
+      let dy = 0;
+      if (canLeft && left < best) {
+        best = left;
+        dx = -left;
+        dy = 0;
+      }
+      if (canRight && right < best) {
+        best = right;
+        dx = right;
+        dy = 0;
+      }
+      if (canUp && up < best) {
+        best = up;
+        dx = 0;
+        dy = -up;
+      }
+      if (canDown && down < best) {
+        dx = 0;
+        dy = down;
+      }
+      a.x += dx;
+      a.y += dy;
+    }
+  }
+}
+
 /** An edge arrow as drawn: toward the ship of player `slot`. */
 export interface ShipArrow extends Arrow {
   slot: number;
@@ -65,5 +124,7 @@ export interface View {
   height: number;
   scale: number;
   minimap: { x: number; y: number; size: number };
+  /** What the arrows keep out of (clearArrow): the minimap and the HUD line. */
+  keepOut: KeepOut[];
   arrows: ShipArrow[];
 }

@@ -568,6 +568,7 @@ function layout(): void {
     bottom: bottomIds.map(box), feedHeight: extra.feed.childElementCount > 0 ? extra.feed.offsetHeight : 0,
     deathWidth: death ? overlay.offsetWidth : 0, deathHeight: death ? overlay.offsetHeight : 0,
   });
+  renderer.hud = hudEl.textContent === "" ? null : box(hudEl);
   const phone = upright(w, h) ? 1 : sideways(w, h) ? 2 : 0;
   const key = `${f.scoresTop},${f.feedLeft},${f.feedTop},${f.feedWidth},${f.menuTop},${f.menuMaxHeight},${f.menuLeft},${f.menuWidth},${f.deathTop},${phone},${death}`;
   if (key === flowKey) return;

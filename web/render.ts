@@ -9,7 +9,7 @@ import { ARENA_RADIUS, Kind, kindOf, TEMPLATE_RADIUS, TemplateId } from "../modu
 import { MAX_PLAYERS } from "../modules/protocol/constants";
 import { EDGE_COLOR, PLANET_COLORS, SLOT_COLORS, SUN_COLOR, SUN_CORE } from "./colors";
 import { PREDICTED_SHOTS } from "./fire";
-import { edgeArrow, MINIMAP_MARGIN, minimapSize, viewSpan, type ShipArrow, type View } from "./layout";
+import { clearArrow, edgeArrow, type KeepOut, MINIMAP_MARGIN, minimapSize, viewSpan, type ShipArrow, type View } from "./layout";
 import type { Drawn, World } from "./world";
 
 export { SLOT_COLORS } from "./colors";
@@ -20,7 +20,7 @@ export class Renderer {
   readonly ctx: CanvasRenderingContext2D;
   readonly drawn: Drawn & { view: View } = {
     frames: 0, ships: [], projectiles: [],
-    view: { x: 0, y: 0, width: 0, height: 0, scale: 0, minimap: { x: MINIMAP_MARGIN, y: MINIMAP_MARGIN, size: 0 }, arrows: [] },
+    view: { x: 0, y: 0, width: 0, height: 0, scale: 0, minimap: { x: MINIMAP_MARGIN, y: MINIMAP_MARGIN, size: 0 }, keepOut: [], arrows: [] },
   };
   /** Camera centre (wu) and scale (px per wu), eased towards their targets. */
   camX = 0;
@@ -31,6 +31,9 @@ export class Renderer {
    */
   focusX = 0;
   focusY = 0;
+  /** The HUD line's rectangle (css px), set by the page; null when it is empty. Arrows keep out of it. */
+  hud: KeepOut | null = null;
+  readonly #minimapBox: KeepOut = { left: 0, top: 0, right: 0, bottom: 0 };
   #ox = 0;
   #oy = 0;
   scale = 0;
@@ -322,6 +325,17 @@ export class Renderer {
     const s = this.scale;
     const arrows = this.drawn.view.arrows;
     arrows.length = 0;
+    // What the arrows keep out of: the minimap and the HUD line.
+    const keep = this.drawn.view.keepOut;
+    keep.length = 0;
+    const mm = this.#minimapBox;
+    const size = minimapSize(w, h);
+    mm.left = MINIMAP_MARGIN;
+    mm.top = MINIMAP_MARGIN;
+    mm.right = MINIMAP_MARGIN + size;
+    mm.bottom = MINIMAP_MARGIN + size;
+    keep.push(mm);
+    if (this.hud !== null) keep.push(this.hud);
     for (const i of world.live) {
       if (world.placed[i] === 0 || i === world.selfShip || kindOf(c.type[i]) !== Kind.Ship) continue;
       const p = world.pose(i, now);
@@ -329,6 +343,7 @@ export class Renderer {
       if (n === this.#arrows.length) this.#arrows.push({ slot: 0, x: 0, y: 0, angle: 0 });
       const a = this.#arrows[n];
       if (!edgeArrow(cx + p.x * s - w / 2, cy - p.y * s - h / 2, w, h, 12, a)) continue;
+      clearArrow(a, keep, w, h);
       a.slot = c.owner[i] & 0xffff;
       arrows.push(a);
       ctx.save();

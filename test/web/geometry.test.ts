@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { MAX_PLAYERS } from "../../modules/protocol/constants";
 import { EDGE_COLOR, PLANET_COLORS, RESERVED_COLORS, SLOT_COLORS, SUN_COLOR, SUN_CORE } from "../../web/colors";
-import { ARROW_INSET, edgeArrow, MAX_VIEW_WU, MIN_VIEW_WU, viewSpan, type Arrow } from "../../web/layout";
+import { ARROW_CLEARANCE, ARROW_INSET, clearArrow, edgeArrow, MAX_VIEW_WU, MIN_VIEW_WU, viewSpan, type Arrow } from "../../web/layout";
 
 // ---------------------------------------------------------------- colour difference
 
@@ -157,6 +157,27 @@ describe("web page: view and edge arrows", () => {
       const onSide = Math.abs(Math.abs(ux) - (W / 2 - ARROW_INSET)) < 1e-9 || Math.abs(Math.abs(uy) - (H / 2 - ARROW_INSET)) < 1e-9;
       assert.ok(onSide, `on the inset rectangle: ${a.x}, ${a.y}`);
       assert.ok(a.x >= ARROW_INSET - 1e-9 && a.x <= W - ARROW_INSET + 1e-9 && a.y >= ARROW_INSET - 1e-9 && a.y <= H - ARROW_INSET + 1e-9, "inside it");
+    }
+  });
+
+  it("arrows keep clear of the minimap and the HUD line, along the edge or in from it, the shorter way", function () {
+    const W = 1280;
+    const H = 800;
+    const minimap = { left: 8, top: 8, right: 140, bottom: 140 };
+    const hud = { left: 440, top: 772, right: 840, bottom: 790 };
+    const keep = [minimap, hud];
+    for (let k = 0; k < 720; k++) {
+      const t = (k / 720) * 2 * Math.PI;
+      const a: Arrow = { x: 0, y: 0, angle: 0 };
+      assert.ok(edgeArrow(Math.cos(t) * 5000, Math.sin(t) * 5000, W, H, 12, a));
+      const angle = a.angle;
+      clearArrow(a, keep, W, H);
+      assert.equal(a.angle, angle, "it points the same way");
+      for (const r of keep) {
+        const inside = a.x > r.left - ARROW_CLEARANCE && a.x < r.right + ARROW_CLEARANCE && a.y > r.top - ARROW_CLEARANCE && a.y < r.bottom + ARROW_CLEARANCE;
+        assert.ok(!inside, `${t.toFixed(3)} rad: arrow at ${a.x.toFixed(0)}, ${a.y.toFixed(0)} inside ${JSON.stringify(r)}`);
+      }
+      assert.ok(a.x >= ARROW_INSET - 0.01 && a.x <= W - ARROW_INSET + 0.01 && a.y >= ARROW_INSET - 0.01 && a.y <= H - ARROW_INSET + 0.01, "on screen");
     }
   });
 });

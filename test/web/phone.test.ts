@@ -16,7 +16,7 @@ import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
 import { buildWeb } from "../../web/build";
 import { FEED_LINES } from "../../web/feed";
-import { edgeArrow, MIN_VIEW_WU, type Arrow, type ShipArrow, type View } from "../../web/layout";
+import { clearArrow, edgeArrow, MIN_VIEW_WU, type Arrow, type ShipArrow, type View } from "../../web/layout";
 import {
   chatter, CHROMIUM, closeCrowd, crash, crowd, DESKTOP, launchChromium, layoutRects, outside, overlaps, PHONE_LANDSCAPE, PHONE_PORTRAIT,
   player, settled, sleep, snap, until, type Bot, type Player, type Screen,
@@ -230,7 +230,10 @@ describe("browser: the page on a phone and a desktop", function () {
     for (const ship of f.ships) {
       if (ship.slot === f.selfSlot) continue;
       const a: Arrow = { x: 0, y: 0, angle: 0 };
-      if (edgeArrow((ship.x - view.x) * view.scale, -(ship.y - view.y) * view.scale, view.width, view.height, 12, a)) expected.push({ slot: ship.slot, ...a });
+      if (edgeArrow((ship.x - view.x) * view.scale, -(ship.y - view.y) * view.scale, view.width, view.height, 12, a)) {
+        clearArrow(a, view.keepOut, view.width, view.height);
+        expected.push({ slot: ship.slot, ...a });
+      }
     }
     const bySlot = (a: ShipArrow, b: ShipArrow): number => a.slot - b.slot;
     assert.equal(view.arrows.length, expected.length);
@@ -240,6 +243,7 @@ describe("browser: the page on a phone and a desktop", function () {
       assert.equal(got[k].slot, expected[k].slot);
       assert.ok(Math.abs(got[k].x - expected[k].x) < 0.01 && Math.abs(got[k].y - expected[k].y) < 0.01, JSON.stringify([got[k], expected[k]]));
       assert.ok(got[k].x > 0 && got[k].x < view.width && got[k].y > 0 && got[k].y < view.height, "on screen");
+      for (const r of view.keepOut) assert.ok(got[k].x <= r.left || got[k].x >= r.right || got[k].y <= r.top || got[k].y >= r.bottom, `arrow ${JSON.stringify(got[k])} clear of ${JSON.stringify(r)}`);
     }
     // And the pixel there is drawn in a player's colour, not the background (the minimap, drawn last, may cover an arrow).
     const m = view.minimap;
