@@ -263,6 +263,8 @@ function join(): void {
 function ended(now: number): void {
   const w = session.world;
   outcome = outcomeOf(w.phase(), w.closeCode, w.closeReason);
+  // Nothing of the old match stays drawn while the page waits (its ships would be ghosts).
+  w.forget();
   if (intent === "leave") {
     stage = "menu";
   } else if (intent === "away") {

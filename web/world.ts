@@ -169,6 +169,8 @@ export class World {
    * PacketsIn) of the announcement, 0 for none.
    */
   readonly #pendingJoin = new Uint32Array(MAX_PLAYERS);
+  /** Names whose last line was "left" (carried across reconnects): a second one is not written. */
+  readonly #gone = new Set<string>();
   #pendingJoins = 0;
   /** Hull percentage each entity had in the last Update, to see it drop. */
   readonly #hull: Uint8Array;
@@ -223,10 +225,32 @@ export class World {
     this.closeReason = reason;
   }
 
-  /** Take over `prev`'s chat and event lines (a new connection of the same page). */
+  /** Take over `prev`'s chat and event lines (a new connection of the same page), and who it last saw leave. */
   adopt(prev: World): void {
     for (const l of prev.lines) this.lines.push(l);
     this.lineCount = prev.lineCount;
+    for (const name of prev.#gone) this.#gone.add(name);
+  }
+
+  /**
+   * The connection ended: forget the match (its ships, projectiles, names and our ship), so
+   * nothing of it is drawn while the page waits to reconnect. The lines stay.
+   */
+  forget(): void {
+    for (const i of this.live) {
+      this.#place[i] = -1;
+      this.placed[i] = 0;
+    }
+    this.live.length = 0;
+    this.blasts.length = 0;
+    this.names.fill("");
+    this.rosterVersion++;
+    this.selfShip = -1;
+    this.diedAt = -1;
+    this.flownShip = -1;
+    this.flownWeapon = -1;
+    this.own.clear();
+    this.fire.clear();
   }
 
   /** A line about the match or the page (slot -1), shown greyed in the log. */
@@ -346,7 +370,10 @@ export class World {
       if (at === 0 || at === packet) continue;
       this.#pendingJoin[s] = 0;
       this.#pendingJoins--;
-      if (this.client.present[s] !== 0) this.#line(-1, "", `${this.nameOf(s)} joined`);
+      if (this.client.present[s] !== 0) {
+        this.#gone.delete(this.nameOf(s));
+        this.#line(-1, "", `${this.nameOf(s)} joined`);
+      }
     }
   }
 
@@ -402,7 +429,11 @@ export class World {
           // Came and went within one packet: not worth two lines.
           this.#pendingJoin[slot] = 0;
           this.#pendingJoins--;
-        } else this.#line(-1, "", `${this.nameOf(slot)} left`);
+        } else {
+          const name = this.nameOf(slot);
+          if (!this.#gone.has(name)) this.#line(-1, "", `${name} left`);
+          this.#gone.add(name);
+        }
         this.names[slot] = "";
         this.rosterVersion++;
         return;

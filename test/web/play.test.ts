@@ -121,8 +121,8 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     if (browser !== null) await browser.close();
   });
 
-  async function start(httpPort = 0): Promise<Served> {
-    const s = await serve({ config: makeConfig(), seed: 777, address: "127.0.0.1", udpPort: 0, httpPort, files });
+  async function start(httpPort = 0, bots = 0): Promise<Served> {
+    const s = await serve({ config: makeConfig({ bots }), seed: 777, address: "127.0.0.1", udpPort: 0, httpPort, files });
     servers.push(s);
     return s;
   }
@@ -327,6 +327,36 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     assert.equal(s2.server.weapon[back.selfSlot], 2);
     assert.deepEqual(back.flown, { ship: 1, weapon: 2 });
     assert.equal(back.page.panel, "none");
+  });
+
+  it("reconnecting leaves no ghosts: the old match's ships and names go, and no 'left' line is written twice", async function () {
+    let s = await start(0, 3);
+    const port = s.http!.port;
+    const p = await page(s);
+    await play(p, "Gil");
+    await until(p, (x) => x.players.length === 4 && x.drawn.ships.length >= 2, 8000, "the bots' ships");
+    for (let cycle = 0; cycle < 2; cycle++) {
+      servers.splice(servers.indexOf(s), 1);
+      await s.close();
+      const gone = await until(p, (x) => x.page.stage === "retry", 3000, "the page to see the server go");
+      // Let a few frames pass in the retry stage: nothing of the old match is drawn, nobody is renamed.
+      await sleep(300);
+      const waiting = await snap(p);
+      assert.equal(waiting.page.stage, "retry");
+      assert.deepEqual(waiting.drawn.ships, [], "no ship drawn while reconnecting");
+      assert.deepEqual(waiting.drawn.projectiles, []);
+      assert.deepEqual(waiting.entities, []);
+      assert.equal(await p.isVisible("#scores"), false, "no scoreboard while reconnecting");
+      assert.ok(!waiting.chat.some((l) => /^Player \d+ left$/.test(l.text)), JSON.stringify(gone.chat));
+      s = await start(port, 3);
+      await until(p, (x) => playing(x) && x.players.length === 4, 8000, "the page back with the bots");
+    }
+    const events = (await snap(p)).chat.filter((l) => l.slot < 0).map((l) => l.text);
+    for (const name of ["Vega [bot]", "Rigel [bot]", "Deneb [bot]"]) {
+      const left = events.filter((t) => t === `${name} left`).length;
+      assert.ok(left <= 2, `${name} left ${left} times in two restarts: ${JSON.stringify(events)}`);
+    }
+    for (let k = 1; k < events.length; k++) assert.ok(!(events[k] === events[k - 1] && events[k].endsWith(" left")), `repeated: ${events[k]}`);
   });
 
   it("a tab hidden past the away time leaves (its slot frees) and rejoins when shown, saying how long it was away", async function () {
