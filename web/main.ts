@@ -20,8 +20,11 @@ import { Effects } from "./effects";
 import { KillFeed, listenKills } from "./feed";
 import { addOverlays, showMute } from "./overlays";
 import {
-  awayMsFrom, formatDuration, FULL_RETRY_MS, outcomeOf, panelFor, reconnectDelayMs, type Outcome, type Panel, type Stage,
+  awayMsFrom, formatDuration, FULL_RETRY_MS, isWatchPage, outcomeOf, panelFor, reconnectDelayMs, WATCH_RETRY_MS, type Outcome, type Panel,
+  type Stage,
 } from "./session";
+import { WatchSource } from "./watch";
+import { WATCH_WS_PATH } from "../modules/watch";
 import { Sound } from "./sound";
 import { inputDelaySteps, type Predictor } from "./predict";
 import { flow, sideways, upright, type Box } from "./flow";
@@ -172,7 +175,37 @@ let awayTimer: ReturnType<typeof setTimeout> | null = null;
 let toast = "";
 let toastUntil = 0;
 
-let session = open(false);
+/** The big-screen view (/watch): the whole arena, no slot, nothing sent. */
+const watching = isWatchPage(location.pathname, location.search);
+let watchSource: WatchSource | null = null;
+let session = watching ? openWatch() : open(false);
+if (watching) {
+  stage = "watch";
+  retryAt = -1;
+  effects.follow(session.world);
+  document.body.classList.add("watch");
+}
+
+/** A watcher's session: the watch feed (modules/watch.ts) drives a client that never connects. */
+function openWatch(): Session {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + WATCH_WS_PATH;
+  const socket = new WebSocket(url);
+  socket.binaryType = "arraybuffer";
+  const host = new SocketHost({ readyState: 3, send() {} });
+  const client = createClient(config, host, SERVER_ADDRESS, SERVER_PORT);
+  const world = new World(client, () => performance.now());
+  const source = new WatchSource(client);
+  watchSource = source;
+  listenKills(client, (victim, killer, cause, weapon) => feed.report(world, victim, killer, cause, weapon, performance.now()));
+  socket.onmessage = (e: MessageEvent) => {
+    if (typeof e.data !== "string") {
+      const bytes = new Uint8Array(e.data as ArrayBuffer);
+      source.frame(bytes, bytes.length);
+    }
+  };
+  socket.onclose = (e: CloseEvent) => world.closed(e.code, e.reason);
+  return { socket, host: null, client, world, kickedAt: -1 };
+}
 
 function open(connect: boolean): Session {
   let socket: WebSocket | null = null;
@@ -289,6 +322,19 @@ function step(now: number): void {
     if (c.state === ClientState.Connected) attempt = 0;
     if (session.world.socketClosed) ended(now);
   } else if (stage === "retry" && now >= retryAt) join();
+  else if (stage === "watch" && session.world.socketClosed) {
+    // The feed ended: nothing of it stays drawn; a new one in WATCH_RETRY_MS.
+    if (retryAt < 0) {
+      session.world.forget();
+      retryAt = now + WATCH_RETRY_MS;
+    } else if (now >= retryAt) {
+      retryAt = -1;
+      const prev = session;
+      session = openWatch();
+      session.world.adopt(prev.world);
+      effects.follow(session.world);
+    }
+  }
 }
 
 function leave(): void {
@@ -348,6 +394,10 @@ function seconds(ms: number): number {
 
 function statusText(phase: Phase, now: number): string {
   if (now < toastUntil) return toast;
+  if (stage === "watch") {
+    if (session.world.socketClosed) return `Reconnecting to ${location.host}...`;
+    return watchSource !== null && watchSource.frames > 0 ? "" : `Connecting to ${location.host}...`;
+  }
   if (stage !== "match" || menuOpen) return "";
   switch (phase) {
     case "connecting":
@@ -419,8 +469,8 @@ function panels(now: number): void {
   const world = session.world;
   const c = session.client;
   const phase = world.phase();
-  if ((stage === "match") !== inMatch) {
-    inMatch = stage === "match";
+  if ((stage === "match" || stage === "watch") !== inMatch) {
+    inMatch = stage === "match" || stage === "watch";
     document.body.classList.toggle("match", inMatch);
   }
   const panel = panelFor(stage, phase, menuOpen);
@@ -477,7 +527,7 @@ function panels(now: number): void {
     roster = world.rosterVersion;
     nextBoard = now + 250;
     const order: number[] = [];
-    if (stage === "match") for (let s = 0; s < MAX_PLAYERS; s++) if (c.present[s] !== 0) order.push(s);
+    if (stage === "match" || stage === "watch") for (let s = 0; s < MAX_PLAYERS; s++) if (c.present[s] !== 0) order.push(s);
     const deaths = (s: number): number => feed.deathsOf(c.playerIds[s]);
     order.sort((a, b) => c.scores[b] - c.scores[a] || deaths(a) - deaths(b) || a - b);
     scoresBody.replaceChildren();
@@ -716,7 +766,7 @@ function showChat(show: boolean): void {
 
 /** Open or close the menu over the match; before joining, it stays. */
 function toggleMenu(): void {
-  if (stage === "menu") return;
+  if (stage === "menu" || stage === "watch") return;
   menuOpen = !menuOpen;
 }
 

@@ -9,6 +9,8 @@
  *           at `retryAt`, after reconnectDelayMs(attempt), or FULL_RETRY_MS when full.
  *   away    the tab was hidden for `awayMs`: the page said Disconnect; it rejoins when shown.
  *   ended   removed by the server for a reason retrying will not mend; a button rejoins.
+ *   watch   the big-screen view (/watch): no slot, no menu; the watch feed, reopened
+ *           WATCH_RETRY_MS after it ends.
  *
  * One panel at a time: panelFor() picks it, and nothing else shows or hides a panel.
  */
@@ -18,6 +20,8 @@ import type { Phase } from "./world";
 export const RECONNECT_DELAYS_MS: readonly number[] = Object.freeze([1000, 2000, 4000, 5000]);
 /** The wait between tries while the match is full. */
 export const FULL_RETRY_MS = 5000;
+/** The big-screen view reconnects this long after its feed ended. */
+export const WATCH_RETRY_MS = 2000;
 /** A tab hidden this long leaves the match. */
 export const AWAY_MS = 15000;
 
@@ -27,7 +31,7 @@ export function reconnectDelayMs(attempt: number): number {
   return d[Math.min(Math.max(attempt | 0, 0), d.length - 1)];
 }
 
-export type Stage = "menu" | "match" | "retry" | "away" | "ended";
+export type Stage = "menu" | "match" | "retry" | "away" | "ended" | "watch";
 /** Why a connection ended, as the page acts on it. */
 export type Outcome = "left" | "full" | "lost" | "shutdown" | "kicked";
 export type Panel = "menu" | "notice" | "death" | "none";
@@ -47,6 +51,7 @@ export function outcomeOf(phase: Phase, code: number, reason: string): Outcome {
 
 /** The one panel on screen. The menu wins over everything, the notice over the death screen. */
 export function panelFor(stage: Stage, phase: Phase, menuOpen: boolean): Panel {
+  if (stage === "watch") return "none";
   if (stage === "menu" || menuOpen) return "menu";
   if (stage === "ended" || stage === "away") return "notice";
   if (stage === "retry") return "notice";
@@ -70,4 +75,9 @@ export function awayMsFrom(search: string): number {
   const m = /[?&]away=(\d+)/.exec(search);
   const n = m === null ? NaN : Number(m[1]);
   return Number.isInteger(n) && n >= 100 ? n : AWAY_MS;
+}
+
+/** Whether the page at `pathname` with `search` is the big-screen view: `/watch`, or `?watch` on any path. */
+export function isWatchPage(pathname: string, search: string): boolean {
+  return pathname === "/watch" || pathname === "/watch/" || /[?&]watch(?:[=&]|$)/.test(search);
 }

@@ -12,6 +12,7 @@ import { createMatch } from "../../modules/match";
 import { Reporter } from "../../modules/report";
 import { deathValue, LogEvent } from "../../modules/server/events";
 import type { Server } from "../../modules/server/server";
+import { WatchFeed } from "../../modules/watch";
 import { readPage, type PageFile } from "../../web/page";
 import { NodeHost, type LogSink } from "./host";
 import type { MatchTap } from "./recorder";
@@ -70,14 +71,19 @@ export class ListenError extends Error {
 export async function serve(o: ServeOptions): Promise<Served> {
   let report: Reporter | null = null;
   const sink = o.log ?? null;
+  // The big-screen feed (modules/watch.ts): deaths and chat lines go into its next frame.
+  const feed = o.httpPort === null ? null : new WatchFeed(o.config);
+  let watched: Server | null = null;
   const host = new NodeHost({
     log(event, slot, value) {
       // The report counts kicks by reason; the caller's sink prints.
       if (report !== null) report.count(event, value);
+      if (feed !== null && watched !== null) feed.note(watched, event, slot, value);
       if (sink !== null) sink(event, slot, value);
     },
   });
   const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  watched = server;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   const files = o.httpPort === null ? null : (o.files ?? readPage(PAGE_DIR));
   let udp;
@@ -106,6 +112,12 @@ export async function serve(o: ServeOptions): Promise<Served> {
       throw new ListenError("http", address, o.httpPort, err as Error);
     }
     host.addPeers(web);
+    if (feed !== null) {
+      web.watch(
+        () => feed.frame.subarray(0, feed.write(server, host.now() >>> 0)),
+        () => feed.skip(),
+      );
+    }
   }
   const core = o.tap ? o.tap.core(server, game, o.seed, udp) : server;
   if (web !== null) web.attach(core);

@@ -19,6 +19,7 @@ import { CloseCode, WebCounter, WEB_COUNTER_NAMES, WS_PATH, WS_PORT_BASE, type P
 import { HEADER_SIZE, Msg, RejectReason } from "../../modules/protocol/constants";
 import { describeKick, LogEvent } from "../../modules/server/events";
 import type { PageFile } from "../../web/page";
+import { WATCH_INTERVAL_MS, WATCH_PATH, WATCH_WS_PATH } from "../../modules/watch";
 import { FrameTracker } from "./frames";
 
 // What both hosts' carriages share is declared in modules/carriage.ts, the page's files in
@@ -35,6 +36,8 @@ export interface WebTransportOptions {
   maxBufferedBytes?: number;
   /** Messages longer than this close the connection (ws's maxPayload); up to it, they reach the server. */
   maxMessageBytes?: number;
+  /** Watchers (WATCH_WS_PATH, modules/watch.ts) at most; further ones get 503. */
+  maxWatchers?: number;
 }
 
 interface Peer {
@@ -60,6 +63,15 @@ export class WebTransport {
   readonly #idleMs: number;
   readonly #maxBuffered: number;
   #core: PeerCore | null = null;
+  /** Watchers: sockets that take no slot and get a watch frame every WATCH_INTERVAL_MS. */
+  readonly #watchers = new Set<WebSocket>();
+  readonly #maxWatchers: number;
+  #frame: (() => Uint8Array) | null = null;
+  #skipFrame: (() => void) | null = null;
+  #watchTimer: NodeJS.Timeout | null = null;
+  /** Watch frames sent, and not sent to a watcher that had no room. */
+  watchFramesSent = 0;
+  watchFramesDropped = 0;
   #nextPort = WS_PORT_BASE + 1;
   #sweep: NodeJS.Timeout | null = null;
   #closed = false;
@@ -69,6 +81,7 @@ export class WebTransport {
     this.#maxConnections = options.maxConnections ?? 128;
     this.#idleMs = options.idleMs ?? 15000;
     this.#maxBuffered = options.maxBufferedBytes ?? 65536;
+    this.#maxWatchers = options.maxWatchers ?? 8;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -106,9 +119,42 @@ export class WebTransport {
     if (this.#sweep === null) this.#sweep = setInterval(() => this.#idleSweep(), SWEEP_MS);
   }
 
-  /** Open WebSocket connections. */
+  /** Open WebSocket connections (players and would-be players; watchers apart). */
   get open(): number {
     return this.#peers.size;
+  }
+
+  /** Watchers connected. */
+  get watchers(): number {
+    return this.#watchers.size;
+  }
+
+  /**
+   * Feed watchers: every WATCH_INTERVAL_MS while any is connected, `frame()` writes a watch
+   * frame (the same bytes for all); while none is, `skip()` drops what would have gone.
+   */
+  watch(frame: () => Uint8Array, skip: () => void): void {
+    this.#frame = frame;
+    this.#skipFrame = skip;
+    if (this.#watchTimer === null) this.#watchTimer = setInterval(() => this.#sendWatch(), WATCH_INTERVAL_MS);
+  }
+
+  #sendWatch(): void {
+    if (this.#watchers.size === 0) {
+      if (this.#skipFrame !== null) this.#skipFrame();
+      return;
+    }
+    if (this.#frame === null) return;
+    // ws may write later: one copy, shared by every watcher.
+    const bytes = Buffer.from(this.#frame());
+    for (const ws of this.#watchers) {
+      if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > this.#maxBuffered) {
+        this.watchFramesDropped++;
+        continue;
+      }
+      ws.send(bytes, { binary: true, compress: false });
+      this.watchFramesSent++;
+    }
   }
 
   /** One packet to the connection numbered `port`. */
@@ -145,10 +191,14 @@ export class WebTransport {
     this.#closed = true;
     if (this.#sweep !== null) clearInterval(this.#sweep);
     this.#sweep = null;
+    if (this.#watchTimer !== null) clearInterval(this.#watchTimer);
+    this.#watchTimer = null;
+    for (const ws of this.#watchers) ws.close(CloseCode.GoingAway, "server shutting down");
     for (const peer of this.#peers.values()) this.#close(peer, CloseCode.GoingAway, "server shutting down");
     // Give close frames (and the Leave packets before them) a moment, then cut what is left.
     await new Promise((r) => setTimeout(r, 100));
     for (const peer of this.#peers.values()) peer.socket.terminate();
+    for (const ws of this.#watchers) ws.terminate();
     this.#core = null;
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
@@ -161,7 +211,8 @@ export class WebTransport {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    const file = this.#files.get(path === "/index.html" ? "/" : path);
+    // The big-screen view is the same page: it reads its own address.
+    const file = this.#files.get(path === "/index.html" || path === WATCH_PATH ? "/" : path);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": 0 });
       res.end();
@@ -199,6 +250,10 @@ export class WebTransport {
     const url = req.url ?? "";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
+    if (path === WATCH_WS_PATH) {
+      this.#upgradeWatcher(req, socket, head);
+      return;
+    }
     if (path !== WS_PATH || this.#closed || this.#peers.size >= this.#maxConnections) {
       this.counters[WebCounter.UpgradesRefused]++;
       const status = path !== WS_PATH ? "404 Not Found" : "503 Service Unavailable";
@@ -206,6 +261,21 @@ export class WebTransport {
       return;
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, req, socket));
+  }
+
+  /** A watcher: no peer of the server, no slot; what it sends is ignored. */
+  #upgradeWatcher(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.#closed || this.#frame === null || this.#watchers.size >= this.#maxWatchers) {
+      this.counters[WebCounter.UpgradesRefused]++;
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      this.#watchers.add(ws);
+      ws.on("message", () => this.counters[WebCounter.TextDropped]++);
+      ws.on("error", () => this.counters[WebCounter.ProtocolErrors]++);
+      ws.on("close", () => this.#watchers.delete(ws));
+    });
   }
 
   // ---------------------------------------------------------------- WebSocket peers
