@@ -2,7 +2,9 @@
  * `npm run watch -- --host H --port P`: watch a match live in the terminal.
  *
  * A client-library Client joins the server (Rev 1 has no spectators, so the watcher
- * takes a player slot; its ship drifts on its spawn orbit) and draws what it knows:
+ * takes a player slot; its ship drifts on its spawn orbit), or with `--no-slot` follows
+ * the server's watch feed (modules/watch.ts, the page's /watch/ws) and takes none. It
+ * draws what it knows:
  * the sun, planets, ships with names (placed where they cover nothing: placeLabels),
  * projectiles, the scoreboard from Stats, and under the arena a feed of kills, joins and chat.
  */
@@ -17,6 +19,9 @@ import {
 } from "../modules/game/templates";
 import { bytesToAscii } from "../modules/text";
 import { NodeHost } from "../hosts/node/host";
+import { WatchSource } from "../modules/client/watch";
+import { WATCH_WS_PATH } from "../modules/watch";
+import { WebSocket } from "ws";
 
 export interface RenderOptions {
   /** Terminal size in character cells. */
@@ -288,11 +293,14 @@ export const watchCommand = defineCommand({
     host: { type: "string", default: "127.0.0.1", arg: "ADDR", help: "server address" },
     port: { type: "int", default: DEFAULT_PORT, min: 1, max: 65535, help: "server UDP port" },
     name: { type: "string", default: "watch", arg: "NAME", help: `the watcher's player name, 1..${NAME_LENGTH - 1} characters` },
+    "no-slot": { type: "flag", help: "take no player slot: follow the server's watch feed over its HTTP port (ws://HOST:HTTP-PORT/watch/ws)" },
+    "http-port": { type: "int", default: 8080, min: 1, max: 65535, help: "the server's HTTP port, for --no-slot" },
     fps: { type: "int", default: 10, min: 1, max: 30, help: "frames per second" },
     duration: { type: "number", default: 0, min: 0, max: 86400, arg: "S", help: "stop after S seconds; 0 watches until Ctrl-C" },
     "no-color": { type: "flag", help: "plain text" },
   },
-  notes: "Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts.",
+  notes:
+    "Rev 1 has no spectator mode: the watcher takes a player slot, and its ship drifts. With --no-slot it takes none: the server sends it the whole match over its HTTP port (the big-screen view's feed), and it sends nothing.",
   failure: "the server never answered",
 });
 
@@ -307,6 +315,10 @@ async function main(): Promise<void> {
   const color = !v["no-color"] && process.stdout.isTTY === true;
   const tty = process.stdout.isTTY === true;
 
+  if (v["no-slot"]) {
+    await watchWithoutSlot(address, v["http-port"], fps, duration, color, tty);
+    return;
+  }
   const server = `${address.includes(":") ? `[${address}]` : address}:${port}`;
   console.log(`watch: connecting to ${server}…`);
   const host = new NodeHost({ tickMs: 10 });
@@ -358,6 +370,57 @@ async function main(): Promise<void> {
   }, 1000 / fps);
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+}
+
+/**
+ * `--no-slot`: a Client that never connects, driven by the server's watch feed
+ * (modules/client/watch.ts), drawn as the player's view is. Exits 0 once frames came.
+ */
+async function watchWithoutSlot(address: string, httpPort: number, fps: number, duration: number, color: boolean, tty: boolean): Promise<void> {
+  const where = `${address.includes(":") ? `[${address}]` : address}:${httpPort}`;
+  console.log(`watch: following ws://${where}${WATCH_WS_PATH} (no slot)…`);
+  const client = createClient(makeConfig(), { send() {}, now: () => performance.now(), log() {} }, "watch", 0);
+  const feed = watchFeed(client);
+  const source = new WatchSource(client);
+  const ws = new WebSocket(`ws://${where}${WATCH_WS_PATH}`);
+  ws.binaryType = "nodebuffer";
+  ws.on("message", (data: Buffer) => source.frame(data, data.length));
+  const start = performance.now();
+  let frames = 0;
+  let stopping = false;
+  let closed = false;
+  ws.on("close", () => {
+    closed = true;
+  });
+  ws.on("error", () => {
+    closed = true;
+  });
+  if (tty) process.stdout.write("\x1b[?1049h\x1b[?25l");
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(timer);
+    ws.close();
+    if (tty) process.stdout.write("\x1b[?25h\x1b[?1049l");
+    else if (source.frames > 0) console.log(renderFrame(client, { cols: 80, rows: 24, color: false, feed }));
+    const seconds = (performance.now() - start) / 1000;
+    const scores: string[] = [];
+    for (let s = 0; s < MAX_PLAYERS; s++) if (client.present[s] !== 0) scores.push(`${playerName(client, s)} ${client.scores[s]}`);
+    if (source.frames === 0) console.log(`watch: no watch feed from ${where} after ${seconds.toFixed(1)} s`);
+    else console.log(`watch: ${seconds.toFixed(1)} s, ${frames} frames drawn, ${source.frames} watch frames, no slot; scores: ${scores.length > 0 ? scores.join(", ") : "none"}`);
+    process.exit(source.frames > 0 ? 0 : 1);
+  };
+  const timer = setInterval(() => {
+    if (closed || (duration > 0 && performance.now() - start >= duration * 1000)) {
+      stop();
+      return;
+    }
+    const frame = renderFrame(client, { cols: process.stdout.columns ?? 120, rows: process.stdout.rows ?? 40, color, server: where, feed });
+    frames++;
+    if (tty) process.stdout.write("\x1b[H" + frame.split("\n").join("\x1b[K\n") + "\x1b[K\x1b[J");
+  }, 1000 / fps);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

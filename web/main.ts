@@ -23,7 +23,7 @@ import {
   awayMsFrom, formatDuration, FULL_RETRY_MS, isWatchPage, outcomeOf, panelFor, reconnectDelayMs, WATCH_RETRY_MS, type Outcome, type Panel,
   type Stage,
 } from "./session";
-import { WatchSource } from "./watch";
+import { WatchSource } from "../modules/client/watch";
 import { WATCH_WS_PATH } from "../modules/watch";
 import { Sound } from "./sound";
 import { inputDelaySteps, type Predictor } from "./predict";

@@ -1,6 +1,6 @@
 /** The terminal view of `npm run watch` (tools/watch.ts), drawn from a client in a real match. */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import dgram from "node:dgram";
 import { fileURLToPath } from "node:url";
 import { makeConfig } from "../../modules/config";
@@ -11,6 +11,7 @@ import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { Network } from "../../harness/link";
 import { behaviourInput } from "../../harness/behaviours";
 import { placeLabels, renderFrame, watchFeed } from "../../tools/watch";
+import { serve } from "../../hosts/node/serve";
 
 describe("watch view", function () {
   it("draws the sun, planets, ships with names, projectiles and the scoreboard", function () {
@@ -48,7 +49,9 @@ describe("watch view", function () {
     assert.ok(lines.every((l) => l.length <= 120));
     assert.match(frame, /@/, "the sun");
     assert.match(frame, /[oO]/, "planets");
-    assert.match(frame, /[→↗↑↖←↙↓↘] Vega/, "a ship with its name");
+    // Beside its ship, or above, below or to its left where something is in the way (placeLabels).
+    assert.match(frame, /[→↗↑↖←↙↓↘]/, "ships");
+    assert.match(frame, /Vega/, "a ship's name");
     assert.match(frame, /[·•*]/, "projectiles");
     assert.match(frame, /Rigel +7 /, "the scoreboard");
     assert.match(frame, /Player 3 \(me\)/);
@@ -208,6 +211,42 @@ describe("watch labels (placeLabels)", function () {
         }
       }
       assert.ok(names >= 3, `names are drawn: ${names}\n${frame}`);
+    }
+  });
+
+  it("npm run watch --no-slot: follows the server's watch feed over HTTP, takes no slot, draws the match; exit 0", async function () {
+    this.timeout(30_000);
+    const served = await serve({ config: makeConfig({ bots: 3 }), seed: 11, address: "127.0.0.1", udpPort: 0, httpPort: 0, files: [] });
+    try {
+      const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+      const child = spawn(tsx, ["tools/watch.ts", "--no-slot", "--host", "127.0.0.1", "--http-port", String(served.http!.port), "--duration", "3", "--no-color"], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      let watched = false;
+      const code = await new Promise<number>((resolve) => {
+        const poll = setInterval(() => {
+          if (served.web!.watchers > 0) {
+            watched = true;
+            // A watcher is no player: the bots keep the only slots taken.
+            assert.equal(served.server.playerCount(), 3);
+            assert.equal(served.web!.open, 0);
+          }
+        }, 50);
+        child.on("exit", (c) => {
+          clearInterval(poll);
+          resolve(c ?? -1);
+        });
+      });
+      assert.equal(code, 0, out);
+      assert.ok(watched, "it connected as a watcher");
+      assert.match(out, /^watch: following ws:\/\/127\.0\.0\.1:\d+\/watch\/ws \(no slot\)…\n/);
+      assert.match(out, /[→↗↑↖←↙↓↘] (Vega|Rigel|Deneb) \[bot\]/, "ships with names");
+      assert.match(out, /3 players, \d ships/);
+      assert.match(out, /watch: 3\.\d s, \d+ frames drawn, \d+ watch frames, no slot; scores: /);
+    } finally {
+      await served.close();
     }
   });
 });

@@ -15,7 +15,7 @@ import { WATCH_KIND, WATCH_PATH, WATCH_WS_PATH, WatchFeed, watchFrameBytes } fro
 import { TestMatch } from "../../harness/match";
 import { serve, type Served } from "../../hosts/node/serve";
 import { buildWeb } from "../../web/build";
-import { WatchSource } from "../../web/watch";
+import { WatchSource } from "../../modules/client/watch";
 import { World } from "../../web/world";
 import { isWatchPage } from "../../web/session";
 import { crash, sleep, snap, until } from "../../tools/screens";

@@ -8,14 +8,14 @@
  * entity's record is an Update entry. Deaths come as the server's own (killer, victim and
  * what dealt the blow): no inference. Chat lines come with their text.
  */
-import { ClientState, KillCause, type Client } from "../modules/client/client";
-import { Kind, kindOf } from "../modules/game/templates";
-import { getI16, getU16, getU32 } from "../modules/protocol/bytes";
-import { writeAdd, writeChat, writeId, writeName } from "../modules/protocol/codec";
-import { MAX_PLAYERS, Msg, NAME_LENGTH, NO_PLAYER, UPDATE_ENTRY } from "../modules/protocol/constants";
-import { Counter } from "../modules/protocol/counters";
-import { deathCause, deathKiller, LogEvent } from "../modules/server/events";
-import { WATCH_ENTITY, WATCH_EVENT, WATCH_HEADER, WATCH_KIND, WATCH_PLAYER, WATCH_VERSION } from "../modules/watch";
+import { ClientState, KillCause, type Client } from "./client";
+import { Kind, kindOf } from "../game/templates";
+import { getI16, getU16, getU32 } from "../protocol/bytes";
+import { writeAdd, writeChat, writeId, writeName } from "../protocol/codec";
+import { MAX_PLAYERS, Msg, NAME_LENGTH, NO_PLAYER, UPDATE_ENTRY } from "../protocol/constants";
+import { Counter } from "../protocol/counters";
+import { deathCause, deathKiller, LogEvent } from "../server/events";
+import { WATCH_ENTITY, WATCH_EVENT, WATCH_HEADER, WATCH_KIND, WATCH_PLAYER, WATCH_VERSION } from "../watch";
 
 /** Entries in one synthetic Update. */
 const UPDATE_MAX = 255;
