@@ -25,12 +25,13 @@
  * Fixed memory: the frame buffer and the event ring are made in the constructor.
  */
 import type { Config } from "./config";
-import { NO_PLAYER } from "./game/entities";
 import { CHAT_LENGTH, NAME_LENGTH, UPDATE_ENTRY } from "./protocol/constants";
-import { writeUpdateEntry } from "./protocol/codec";
 import type { Server } from "./server/server";
 import { LogEvent } from "./server/events";
-import { toWireAngle, toWirePosition, toWireVelocity } from "./units";
+import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "./units";
+
+const POS_HALF = 1 << (POS_SHIFT - 1);
+const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 /** The page for a big screen: the same index.html as `/`. */
 export const WATCH_PATH = "/watch";
@@ -67,20 +68,28 @@ export class WatchFeed {
   readonly #chat = new Uint8Array(WATCH_EVENTS * CHAT_LENGTH);
   readonly #chatLength = new Uint8Array(WATCH_EVENTS);
   #events = 0;
+  readonly #server: Server;
+  /** The entity table's owners as signed 32-bit integers (NO_PLAYER is -1): a Uint32Array read past 2^31 is a double on XS. */
+  readonly #owners: Int32Array;
   /** Events dropped because a frame's ring was full. */
   dropped = 0;
   /** Frames written. */
   frames = 0;
 
-  constructor(config: Config) {
-    this.frame = new Uint8Array(watchFrameBytes(config));
+  /** A feed of `server`'s match: its frame buffer sized from the server's config, made once. */
+  constructor(server: Server) {
+    this.#server = server;
+    this.frame = new Uint8Array(watchFrameBytes(server.config));
+    const owner = server.entities.owner;
+    this.#owners = new Int32Array(owner.buffer, owner.byteOffset, owner.length);
   }
 
   /**
-   * A server log event (Host.log): deaths and chat lines go into the next frame. `server`
+   * A server log event (Host.log): deaths and chat lines go into the next frame. The server
    * holds the chat text (lastChat) while its Chat event is logged.
    */
-  note(server: Server, event: number, slot: number, value: number): void {
+  note(event: number, slot: number, value: number): void {
+    const server = this.#server;
     if (event !== LogEvent.Death && event !== LogEvent.Chat) return;
     if (slot < 0 || slot > 0xff) return;
     if (this.#events === WATCH_EVENTS) {
@@ -107,31 +116,32 @@ export class WatchFeed {
     this.#events = 0;
   }
 
-  /** Write the frame for `server` at `now` (ms) into `frame`; returns its length. The events go with it. */
-  write(server: Server, now: number): number {
+  /** Write the frame at `now` (the server's clock, ms) into `frame`; returns its length. The events go with it. */
+  write(now: number): number {
+    const server = this.#server;
     const b = this.frame;
     const e = server.entities;
     const n = server.config.maxPlayers;
     b[0] = WATCH_KIND;
     b[1] = WATCH_VERSION;
-    b[2] = now >>> 24;
-    b[3] = now >>> 16;
-    b[4] = now >>> 8;
-    b[5] = now;
+    b[2] = (now >> 24) & 0xff;
+    b[3] = (now >> 16) & 0xff;
+    b[4] = (now >> 8) & 0xff;
+    b[5] = now & 0xff;
     let o = WATCH_HEADER;
     let players = 0;
     for (let s = 0; s < n; s++) {
       if (server.active[s] === 0) continue;
       const id = server.playerId(s);
       b[o] = s;
-      b[o + 1] = id >>> 24;
-      b[o + 2] = id >>> 16;
-      b[o + 3] = id >>> 8;
-      b[o + 4] = id;
-      b[o + 5] = server.scores[s] >>> 8;
-      b[o + 6] = server.scores[s];
-      b[o + 7] = server.pings[s] >>> 8;
-      b[o + 8] = server.pings[s];
+      b[o + 1] = (id >> 24) & 0xff;
+      b[o + 2] = (id >> 16) & 0xff;
+      b[o + 3] = (id >> 8) & 0xff;
+      b[o + 4] = id & 0xff;
+      b[o + 5] = (server.scores[s] >>> 8) & 0xff;
+      b[o + 6] = server.scores[s] & 0xff;
+      b[o + 7] = (server.pings[s] >>> 8) & 0xff;
+      b[o + 8] = server.pings[s] & 0xff;
       b[o + 9] = server.ship[s];
       b[o + 10] = server.weapon[s];
       b[o + 11] = server.pilots.bot[s] !== 0 ? 1 : 0;
@@ -145,28 +155,67 @@ export class WatchFeed {
     }
     b[6] = players;
     let entities = 0;
-    for (let i = 0; i < e.capacity; i++) {
-      if (e.alive[i] === 0) continue;
-      const owner = e.owner[i];
-      b[o] = e.type[i];
-      b[o + 1] = owner === NO_PLAYER ? 0xff : owner & 0xff;
-      o = writeUpdateEntry(
-        b, o + 2, e.id(i), toWirePosition(e.x[i]), toWirePosition(e.y[i]), toWireVelocity(e.vx[i]), toWireVelocity(e.vy[i]),
-        toWireAngle(e.rot[i]), e.health[i],
-      );
+    const gen = e.generation;
+    const owners = this.#owners;
+    const alive = e.alive;
+    const type = e.type;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const erot = e.rot;
+    const health = e.health;
+    const cap = e.capacity;
+    // Declared once: on XS a declaration inside the loop costs a little every iteration.
+    let owner: number, g: number, x: number, y: number, vx: number, vy: number, rot: number, h: number;
+    for (let i = 0; i < cap; i++) {
+      if (alive[i] === 0) continue;
+      owner = owners[i];
+      g = gen[i];
+      // The id (generation << 16 | index) a byte at a time: as one number it may pass 2^31,
+      // which XS keeps as a double. Then an Update entry's fields (codec.ts), converted as
+      // modules/units.ts does (toWire*), inlined, and clamped to int16.
+      x = (ex[i] + POS_HALF) >> POS_SHIFT;
+      y = (ey[i] + POS_HALF) >> POS_SHIFT;
+      vx = (evx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
+      vy = (evy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT;
+      x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
+      y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
+      vx = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
+      vy = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
+      rot = ((erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS;
+      h = health[i];
+      b[o] = type[i];
+      b[o + 1] = owner === -1 ? 0xff : owner & 0xff;
+      b[o + 2] = (g >> 8) & 0xff;
+      b[o + 3] = g & 0xff;
+      b[o + 4] = (i >> 8) & 0xff;
+      b[o + 5] = i & 0xff;
+      b[o + 6] = (x >> 8) & 0xff;
+      b[o + 7] = x & 0xff;
+      b[o + 8] = (y >> 8) & 0xff;
+      b[o + 9] = y & 0xff;
+      b[o + 10] = (vx >> 8) & 0xff;
+      b[o + 11] = vx & 0xff;
+      b[o + 12] = (vy >> 8) & 0xff;
+      b[o + 13] = vy & 0xff;
+      b[o + 14] = (rot >> 8) & 0xff;
+      b[o + 15] = rot & 0xff;
+      b[o + 16] = h > 100 ? 100 : h;
+      o += WATCH_ENTITY;
       entities++;
     }
-    b[7] = entities >>> 8;
-    b[8] = entities;
+    b[7] = (entities >> 8) & 0xff;
+    b[8] = entities & 0xff;
     b[9] = this.#events;
     for (let k = 0; k < this.#events; k++) {
       b[o] = this.#kind[k];
       b[o + 1] = this.#slot[k];
       const v = this.#value[k];
-      b[o + 2] = v >>> 24;
-      b[o + 3] = v >>> 16;
-      b[o + 4] = v >>> 8;
-      b[o + 5] = v;
+      b[o + 2] = (v >> 24) & 0xff;
+      b[o + 3] = (v >> 16) & 0xff;
+      b[o + 4] = (v >> 8) & 0xff;
+      b[o + 5] = v & 0xff;
       o += WATCH_EVENT;
       if (this.#kind[k] === LogEvent.Chat) {
         const len = this.#chatLength[k];
@@ -181,3 +230,4 @@ export class WatchFeed {
     return o;
   }
 }
+

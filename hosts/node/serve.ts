@@ -72,18 +72,18 @@ export async function serve(o: ServeOptions): Promise<Served> {
   let report: Reporter | null = null;
   const sink = o.log ?? null;
   // The big-screen feed (modules/watch.ts): deaths and chat lines go into its next frame.
-  const feed = o.httpPort === null ? null : new WatchFeed(o.config);
-  let watched: Server | null = null;
+  let feed: WatchFeed | null = null;
   const host = new NodeHost({
     log(event, slot, value) {
       // The report counts kicks by reason; the caller's sink prints.
       if (report !== null) report.count(event, value);
-      if (feed !== null && watched !== null) feed.note(watched, event, slot, value);
+      if (feed !== null) feed.note(event, slot, value);
       if (sink !== null) sink(event, slot, value);
     },
   });
   const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
-  watched = server;
+  const watchFeed = o.httpPort === null ? null : new WatchFeed(server);
+  feed = watchFeed;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   const files = o.httpPort === null ? null : (o.files ?? readPage(PAGE_DIR));
   let udp;
@@ -112,12 +112,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
       throw new ListenError("http", address, o.httpPort, err as Error);
     }
     host.addPeers(web);
-    if (feed !== null) {
-      web.watch(
-        () => feed.frame.subarray(0, feed.write(server, host.now() >>> 0)),
-        () => feed.skip(),
-      );
-    }
+    if (watchFeed !== null) web.watch(() => watchFeed.frame.subarray(0, watchFeed.write(host.now() >>> 0)), () => watchFeed.skip());
   }
   const core = o.tap ? o.tap.core(server, game, o.seed, udp) : server;
   if (web !== null) web.attach(core);

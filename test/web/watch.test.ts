@@ -26,12 +26,12 @@ describe("watch feed", function () {
   it("a watcher's World has every player, ship and projectile the server has, and the server's deaths, with no slot taken", function () {
     const m = new TestMatch({ bots: 4 }, { seed: 5, delayMs: 5 });
     const game = m.withGame(5, null);
-    const feed = new WatchFeed(m.config);
+    const feed = new WatchFeed(m.server);
     const deaths: number[] = [];
     game.onDeath = (slot, killer, cause) => m.serverHost.log(LogEvent.Death, slot, (killer + 1) * 256 + cause);
     const log = m.serverHost.log.bind(m.serverHost);
     m.serverHost.log = (event, slot, value) => {
-      feed.note(m.server, event, slot, value);
+      feed.note(event, slot, value);
       log(event, slot, value);
     };
     const client = createClient(makeConfig(), { send() {}, now: () => m.net.now, log() {} }, "none", 0);
@@ -42,7 +42,7 @@ describe("watch feed", function () {
     let served = 0;
     for (let t = 0; t < 30000; t += 100) {
       m.run(100);
-      const n = feed.write(m.server, m.net.now);
+      const n = feed.write(m.net.now);
       assert.ok(n <= watchFrameBytes(m.config));
       assert.equal(feed.frame[0], WATCH_KIND);
       assert.ok(source.frame(feed.frame, n));
@@ -78,8 +78,8 @@ describe("watch feed", function () {
     const m = new TestMatch({ bots: 2 }, { seed: 1, delayMs: 1 });
     m.withGame(1, null);
     m.run(BOT_FILL_MS + 500);
-    const feed = new WatchFeed(m.config);
-    const n = feed.write(m.server, 0);
+    const feed = new WatchFeed(m.server);
+    const n = feed.write(0);
     assert.equal(source.frame(feed.frame, n - 1), false, "cut short");
     assert.equal(source.bad, 2);
     assert.equal(source.frame(feed.frame, n), true);
