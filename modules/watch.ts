@@ -43,8 +43,9 @@ export const WATCH_KIND = 0x57;
 export const WATCH_VERSION = 1;
 /** Events a frame carries at most; older ones of a busy interval are dropped (and counted). */
 export const WATCH_EVENTS = 16;
-/** Watchers the board serves at most. */
+/** Watchers the board serves at most, and how often it writes a frame (ms): docs/performance.md, "A watcher's cost". */
 export const BOARD_WATCHERS = 2;
+export const BOARD_WATCH_INTERVAL_MS = 250;
 
 export const WATCH_HEADER = 10;
 /** A player's record without its name. */
