@@ -5795,6 +5795,186 @@ function round4(x) {
   return Math.round(x * 1e4) / 1e4;
 }
 
+// modules/watch.ts
+var POS_HALF2 = 1 << POS_SHIFT - 1;
+var ANGLE_HALF2 = 1 << ANGLE_BITS - 1;
+var WATCH_PATH = "/watch";
+var WATCH_WS_PATH = "/watch/ws";
+var WATCH_INTERVAL_MS = 100;
+var WATCH_KIND = 87;
+var WATCH_VERSION = 1;
+var WATCH_EVENTS = 16;
+var WATCH_HEADER = 10;
+var WATCH_PLAYER = 13;
+var WATCH_ENTITY = 2 + UPDATE_ENTRY;
+var WATCH_EVENT = 6;
+function watchFrameBytes(config) {
+  return WATCH_HEADER + config.maxPlayers * (WATCH_PLAYER + NAME_LENGTH) + config.maxEntities * WATCH_ENTITY + WATCH_EVENTS * (WATCH_EVENT + 1 + CHAT_LENGTH);
+}
+var WatchFeed = class {
+  /** The frame, written by `write`. */
+  frame;
+  #kind = new Uint8Array(WATCH_EVENTS);
+  #slot = new Uint8Array(WATCH_EVENTS);
+  #value = new Uint32Array(WATCH_EVENTS);
+  #chat = new Uint8Array(WATCH_EVENTS * CHAT_LENGTH);
+  #chatLength = new Uint8Array(WATCH_EVENTS);
+  #events = 0;
+  #server;
+  /** The entity table's owners as signed 32-bit integers (NO_PLAYER is -1): a Uint32Array read past 2^31 is a double on XS. */
+  #owners;
+  /** Events dropped because a frame's ring was full. */
+  dropped = 0;
+  /** Frames written. */
+  frames = 0;
+  /** A feed of `server`'s match: its frame buffer sized from the server's config, made once. */
+  constructor(server) {
+    this.#server = server;
+    this.frame = new Uint8Array(watchFrameBytes(server.config));
+    const owner = server.entities.owner;
+    this.#owners = new Int32Array(owner.buffer, owner.byteOffset, owner.length);
+  }
+  /**
+   * A server log event (Host.log): deaths and chat lines go into the next frame. The server
+   * holds the chat text (lastChat) while its Chat event is logged.
+   */
+  note(event, slot, value) {
+    const server = this.#server;
+    if (event !== LogEvent.Death && event !== LogEvent.Chat) return;
+    if (slot < 0 || slot > 255) return;
+    if (this.#events === WATCH_EVENTS) {
+      this.dropped++;
+      return;
+    }
+    const k = this.#events++;
+    this.#kind[k] = event;
+    this.#slot[k] = slot;
+    this.#value[k] = value;
+    let n = 0;
+    if (event === LogEvent.Chat) {
+      n = server.lastChatLength;
+      if (n > CHAT_LENGTH - 1) n = CHAT_LENGTH - 1;
+      const text = server.lastChat;
+      const at = k * CHAT_LENGTH;
+      for (let i = 0; i < n; i++) this.#chat[at + i] = text[i];
+    }
+    this.#chatLength[k] = n;
+  }
+  /** No watcher to write for: forget the events (a watcher that comes later starts from now). */
+  skip() {
+    this.#events = 0;
+  }
+  /** Write the frame at `now` (the server's clock, ms) into `frame`; returns its length. The events go with it. */
+  write(now) {
+    const server = this.#server;
+    const b = this.frame;
+    const e = server.entities;
+    const n = server.config.maxPlayers;
+    b[0] = WATCH_KIND;
+    b[1] = WATCH_VERSION;
+    b[2] = now >> 24 & 255;
+    b[3] = now >> 16 & 255;
+    b[4] = now >> 8 & 255;
+    b[5] = now & 255;
+    let o = WATCH_HEADER;
+    let players = 0;
+    for (let s = 0; s < n; s++) {
+      if (server.active[s] === 0) continue;
+      const id = server.playerId(s);
+      b[o] = s;
+      b[o + 1] = id >> 24 & 255;
+      b[o + 2] = id >> 16 & 255;
+      b[o + 3] = id >> 8 & 255;
+      b[o + 4] = id & 255;
+      b[o + 5] = server.scores[s] >>> 8 & 255;
+      b[o + 6] = server.scores[s] & 255;
+      b[o + 7] = server.pings[s] >>> 8 & 255;
+      b[o + 8] = server.pings[s] & 255;
+      b[o + 9] = server.ship[s];
+      b[o + 10] = server.weapon[s];
+      b[o + 11] = server.pilots.bot[s] !== 0 ? 1 : 0;
+      const len = server.nameLength[s];
+      b[o + 12] = len;
+      o += WATCH_PLAYER;
+      const from = s * NAME_LENGTH;
+      for (let i = 0; i < len; i++) b[o + i] = server.names[from + i];
+      o += len;
+      players++;
+    }
+    b[6] = players;
+    let entities = 0;
+    const gen = e.generation;
+    const owners = this.#owners;
+    const alive = e.alive;
+    const type = e.type;
+    const ex = e.x;
+    const ey = e.y;
+    const evx = e.vx;
+    const evy = e.vy;
+    const erot = e.rot;
+    const health = e.health;
+    const cap = e.capacity;
+    let owner, g, x, y, vx, vy, rot, h;
+    for (let i = 0; i < cap; i++) {
+      if (alive[i] === 0) continue;
+      owner = owners[i];
+      g = gen[i];
+      x = ex[i] + POS_HALF2 >> POS_SHIFT;
+      y = ey[i] + POS_HALF2 >> POS_SHIFT;
+      vx = evx[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
+      vy = evy[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
+      x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
+      y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
+      vx = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
+      vy = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
+      rot = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF2 >> ANGLE_BITS;
+      h = health[i];
+      b[o] = type[i];
+      b[o + 1] = owner === -1 ? 255 : owner & 255;
+      b[o + 2] = g >> 8 & 255;
+      b[o + 3] = g & 255;
+      b[o + 4] = i >> 8 & 255;
+      b[o + 5] = i & 255;
+      b[o + 6] = x >> 8 & 255;
+      b[o + 7] = x & 255;
+      b[o + 8] = y >> 8 & 255;
+      b[o + 9] = y & 255;
+      b[o + 10] = vx >> 8 & 255;
+      b[o + 11] = vx & 255;
+      b[o + 12] = vy >> 8 & 255;
+      b[o + 13] = vy & 255;
+      b[o + 14] = rot >> 8 & 255;
+      b[o + 15] = rot & 255;
+      b[o + 16] = h > 100 ? 100 : h;
+      o += WATCH_ENTITY;
+      entities++;
+    }
+    b[7] = entities >> 8 & 255;
+    b[8] = entities & 255;
+    b[9] = this.#events;
+    for (let k = 0; k < this.#events; k++) {
+      b[o] = this.#kind[k];
+      b[o + 1] = this.#slot[k];
+      const v = this.#value[k];
+      b[o + 2] = v >> 24 & 255;
+      b[o + 3] = v >> 16 & 255;
+      b[o + 4] = v >> 8 & 255;
+      b[o + 5] = v & 255;
+      o += WATCH_EVENT;
+      if (this.#kind[k] === LogEvent.Chat) {
+        const len = this.#chatLength[k];
+        b[o++] = len;
+        const at = k * CHAT_LENGTH;
+        for (let i = 0; i < len; i++) b[o + i] = this.#chat[at + i];
+        o += len;
+      }
+    }
+    this.#events = 0;
+    this.frames++;
+    return o;
+  }
+};
+
 // web/page.ts
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -5904,6 +6084,15 @@ var WebTransport = class {
   #idleMs;
   #maxBuffered;
   #core = null;
+  /** Watchers: sockets that take no slot and get a watch frame every WATCH_INTERVAL_MS. */
+  #watchers = /* @__PURE__ */ new Set();
+  #maxWatchers;
+  #frame = null;
+  #skipFrame = null;
+  #watchTimer = null;
+  /** Watch frames sent, and not sent to a watcher that had no room. */
+  watchFramesSent = 0;
+  watchFramesDropped = 0;
   #nextPort = WS_PORT_BASE + 1;
   #sweep = null;
   #closed = false;
@@ -5912,6 +6101,7 @@ var WebTransport = class {
     this.#maxConnections = options.maxConnections ?? 128;
     this.#idleMs = options.idleMs ?? 15e3;
     this.#maxBuffered = options.maxBufferedBytes ?? 65536;
+    this.#maxWatchers = options.maxWatchers ?? 8;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -5945,9 +6135,38 @@ var WebTransport = class {
     this.#core = core;
     if (this.#sweep === null) this.#sweep = setInterval(() => this.#idleSweep(), SWEEP_MS);
   }
-  /** Open WebSocket connections. */
+  /** Open WebSocket connections (players and would-be players; watchers apart). */
   get open() {
     return this.#peers.size;
+  }
+  /** Watchers connected. */
+  get watchers() {
+    return this.#watchers.size;
+  }
+  /**
+   * Feed watchers: every WATCH_INTERVAL_MS while any is connected, `frame()` writes a watch
+   * frame (the same bytes for all); while none is, `skip()` drops what would have gone.
+   */
+  watch(frame, skip) {
+    this.#frame = frame;
+    this.#skipFrame = skip;
+    if (this.#watchTimer === null) this.#watchTimer = setInterval(() => this.#sendWatch(), WATCH_INTERVAL_MS);
+  }
+  #sendWatch() {
+    if (this.#watchers.size === 0) {
+      if (this.#skipFrame !== null) this.#skipFrame();
+      return;
+    }
+    if (this.#frame === null) return;
+    const bytes = Buffer.from(this.#frame());
+    for (const ws of this.#watchers) {
+      if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > this.#maxBuffered) {
+        this.watchFramesDropped++;
+        continue;
+      }
+      ws.send(bytes, { binary: true, compress: false });
+      this.watchFramesSent++;
+    }
   }
   /** One packet to the connection numbered `port`. */
   send(bytes, length, port) {
@@ -5979,9 +6198,13 @@ var WebTransport = class {
     this.#closed = true;
     if (this.#sweep !== null) clearInterval(this.#sweep);
     this.#sweep = null;
+    if (this.#watchTimer !== null) clearInterval(this.#watchTimer);
+    this.#watchTimer = null;
+    for (const ws of this.#watchers) ws.close(CloseCode.GoingAway, "server shutting down");
     for (const peer of this.#peers.values()) this.#close(peer, CloseCode.GoingAway, "server shutting down");
     await new Promise((r) => setTimeout(r, 100));
     for (const peer of this.#peers.values()) peer.socket.terminate();
+    for (const ws of this.#watchers) ws.terminate();
     this.#core = null;
     this.http.closeAllConnections();
     await new Promise((resolve) => this.http.close(() => resolve()));
@@ -5992,7 +6215,7 @@ var WebTransport = class {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    const file = this.#files.get(path === "/index.html" ? "/" : path);
+    const file = this.#files.get(path === "/index.html" || path === WATCH_PATH ? "/" : path);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": 0 });
       res.end();
@@ -6029,6 +6252,10 @@ var WebTransport = class {
     const url = req.url ?? "";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
+    if (path === WATCH_WS_PATH) {
+      this.#upgradeWatcher(req, socket, head);
+      return;
+    }
     if (path !== WS_PATH || this.#closed || this.#peers.size >= this.#maxConnections) {
       this.counters[WebCounter.UpgradesRefused]++;
       const status = path !== WS_PATH ? "404 Not Found" : "503 Service Unavailable";
@@ -6040,6 +6267,20 @@ Content-Length: 0\r
       return;
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, req, socket));
+  }
+  /** A watcher: no peer of the server, no slot; what it sends is ignored. */
+  #upgradeWatcher(req, socket, head) {
+    if (this.#closed || this.#frame === null || this.#watchers.size >= this.#maxWatchers) {
+      this.counters[WebCounter.UpgradesRefused]++;
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      this.#watchers.add(ws);
+      ws.on("message", () => this.counters[WebCounter.TextDropped]++);
+      ws.on("error", () => this.counters[WebCounter.ProtocolErrors]++);
+      ws.on("close", () => this.#watchers.delete(ws));
+    });
   }
   // ---------------------------------------------------------------- WebSocket peers
   #open(socket, req, raw) {
@@ -6118,13 +6359,17 @@ var ListenError = class extends Error {
 async function serve(o) {
   let report = null;
   const sink = o.log ?? null;
+  let feed = null;
   const host = new NodeHost({
     log(event, slot, value) {
       if (report !== null) report.count(event, value);
+      if (feed !== null) feed.note(event, slot, value);
       if (sink !== null) sink(event, slot, value);
     }
   });
   const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  const watchFeed = o.httpPort === null ? null : new WatchFeed(server);
+  feed = watchFeed;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   const files = o.httpPort === null ? null : o.files ?? readPage(PAGE_DIR);
   let udp;
@@ -6152,6 +6397,7 @@ async function serve(o) {
       throw new ListenError("http", address, o.httpPort, err);
     }
     host.addPeers(web);
+    if (watchFeed !== null) web.watch(() => watchFeed.frame.subarray(0, watchFeed.write(host.now() >>> 0)), () => watchFeed.skip());
   }
   const core = o.tap ? o.tap.core(server, game, o.seed, udp) : server;
   if (web !== null) web.attach(core);
