@@ -41,7 +41,7 @@ describe("reconnect schedule", function () {
 });
 
 describe("bots reconnect", function () {
-  this.timeout(40_000);
+  this.timeout(60_000);
 
   async function start(port: number): Promise<{ host: NodeHost; server: Server; port: number }> {
     const host = new NodeHost();
@@ -54,7 +54,11 @@ describe("bots reconnect", function () {
   it("a server shut down and restarted on the same port gets its bots back, same names, ship and weapon", async function () {
     let s = await start(0);
     const port = s.port;
-    const run = runBots({ host: "127.0.0.1", port, count: 3, durationS: 7, behaviour: "idle", chatEveryS: 0, seed: 2, name: "rb", ship: 2, weapon: 1 });
+    // The bots run until the checks are done (the signal), however long a busy machine takes.
+    const done = new AbortController();
+    const run = runBots({
+      host: "127.0.0.1", port, count: 3, durationS: 50, behaviour: "idle", chatEveryS: 0, seed: 2, name: "rb", ship: 2, weapon: 1, signal: done.signal,
+    });
     try {
       const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
         for (const end = performance.now() + ms; performance.now() < end; ) {
@@ -63,15 +67,19 @@ describe("bots reconnect", function () {
         }
         return ok();
       };
-      assert.ok(await until(() => s.server.playerCount() === 3, 3000), "the bots joined");
+      assert.ok(await until(() => s.server.playerCount() === 3, 10_000), "the bots joined");
       s.server.shutdown();
       await new Promise((r) => setTimeout(r, 100));
       await s.host.close();
       await new Promise((r) => setTimeout(r, 1500));
       s = await start(port);
-      assert.ok(await until(() => s.server.playerCount() === 3, 4500), `back: ${s.server.playerCount()} players`);
+      assert.ok(await until(() => s.server.playerCount() === 3, 20_000), `back: ${s.server.playerCount()} players`);
       // Admitted, then the packet that acknowledges the Join brings the name and selection.
-      await new Promise((r) => setTimeout(r, 300));
+      const named = (): boolean => {
+        for (let slot = 0; slot < 8; slot++) if (s.server.active[slot] !== 0 && (s.server.nameLength[slot] !== 3 || s.server.ship[slot] !== 2)) return false;
+        return true;
+      };
+      assert.ok(await until(named, 10_000), "names and selections");
       const names: string[] = [];
       for (let slot = 0; slot < 8; slot++) {
         if (s.server.active[slot] === 0) continue;
@@ -79,12 +87,14 @@ describe("bots reconnect", function () {
         assert.deepEqual([s.server.ship[slot], s.server.weapon[slot]], [2, 1]);
       }
       assert.deepEqual(names.sort(), ["rb1", "rb2", "rb3"]);
+      done.abort();
       const summary = await run;
       assert.equal(summary.lost, 3);
       assert.equal(summary.reconnected, 3);
       assert.equal(summary.disconnectedCleanly, 3);
       assert.equal(summary.kicked + summary.timedOut, 0);
     } finally {
+      done.abort();
       await run.catch(() => undefined);
       await s.host.close();
     }
@@ -94,7 +104,7 @@ describe("bots reconnect", function () {
     const s = await start(0);
     const run = runBots({ host: "127.0.0.1", port: s.port, count: 2, durationS: 3, behaviour: "idle", chatEveryS: 0, seed: 2, reconnect: false });
     try {
-      await new Promise((r) => setTimeout(r, 1000));
+      for (const end = performance.now() + 10_000; s.server.playerCount() < 2 && performance.now() < end; ) await new Promise((r) => setTimeout(r, 20));
       assert.equal(s.server.playerCount(), 2);
       s.server.shutdown();
       const summary = await run;
