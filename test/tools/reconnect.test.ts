@@ -56,8 +56,12 @@ describe("bots reconnect", function () {
     const port = s.port;
     // The bots run until the checks are done (the signal), however long a busy machine takes.
     const done = new AbortController();
+    let back = 0;
     const run = runBots({
       host: "127.0.0.1", port, count: 3, durationS: 50, behaviour: "idle", chatEveryS: 0, seed: 2, name: "rb", ship: 2, weapon: 1, signal: done.signal,
+      onProgress: (bots) => {
+        back = bots.filter((b) => b.reconnected > 0).length;
+      },
     });
     try {
       const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
@@ -87,6 +91,8 @@ describe("bots reconnect", function () {
         assert.deepEqual([s.server.ship[slot], s.server.weapon[slot]], [2, 1]);
       }
       assert.deepEqual(names.sort(), ["rb1", "rb2", "rb3"]);
+      // The server has them; the bots know it once their own ticks have seen the Join.
+      assert.ok(await until(() => back === 3, 10_000), `${back} bots know they are back`);
       done.abort();
       const summary = await run;
       assert.equal(summary.lost, 3);
