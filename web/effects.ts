@@ -60,6 +60,9 @@ export class Effects implements WorldEvents {
   /** The screen-edge flash, an element whose opacity the page sets each frame. */
   readonly #edge: HTMLElement | null;
   #edgeShown = 0;
+  /** When the flash of the last hull drop began: the first frame drawn after it (a busy page may draw it late, never weaker). */
+  #flashFrom = -1;
+  #flashFor = -1;
 
   constructor(sound: Sound, edge: HTMLElement | null, now: () => number) {
     this.sound = sound;
@@ -145,7 +148,7 @@ export class Effects implements WorldEvents {
   draw(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number, now: number): void {
     const w = this.#world;
     if (w === null) return;
-    const hurt = this.hurtAt < 0 ? 1 : (now - this.hurtAt) / HURT_FLASH_MS;
+    const hurt = this.#flash(now);
     if (hurt < 1 && w.selfShip >= 0 && w.placed[w.selfShip] !== 0) {
       const p = w.pose(w.selfShip, now);
       const x = cx + p.x * s;
@@ -211,7 +214,7 @@ export class Effects implements WorldEvents {
   frame(now: number): void {
     const el = this.#edge;
     if (el === null) return;
-    const k = this.hurtAt < 0 ? 1 : (now - this.hurtAt) / HURT_FLASH_MS;
+    const k = this.#flash(now);
     const shown = k < 1 ? Math.round((1 - k) * 20) / 20 : 0;
     if (shown !== this.#edgeShown) {
       this.#edgeShown = shown;
@@ -220,6 +223,17 @@ export class Effects implements WorldEvents {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** How far the hull-drop flash has run at `now`, 0..1 (1: over, or none); it starts at the first frame after the drop. */
+  #flash(now: number): number {
+    if (this.hurtAt < 0) return 1;
+    if (this.#flashFor !== this.hurtAt) {
+      this.#flashFor = this.hurtAt;
+      this.#flashFrom = now;
+    }
+    const k = (now - this.#flashFrom) / HURT_FLASH_MS;
+    return k < 0 ? 0 : k;
+  }
 
   #hit(mark: Mark): void {
     this.hitMarks.push(mark);

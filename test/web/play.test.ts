@@ -264,6 +264,8 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     game.entities.version++;
     const hurt = await until(p, (x) => x.page.hurt >= 1, 3000, "the hull drop to reach the page");
     assert.equal(hurt.entities.find((e) => e.id === (game.entities.generation[i] << 16 | i) >>> 0)?.health, 70);
+    // The flash starts at the first frame drawn after the drop, at full strength, however late that frame is.
+    await p.waitForFunction("window.__flash >= 0.5", null, { timeout: 5000 });
     const opacity = Number(await p.evaluate("window.__flash"));
     assert.ok(opacity >= 0.5, `edge flash opacity up to ${opacity}`);
     await p.waitForFunction('document.getElementById("flash").style.opacity === "0"', null, { timeout: 2000 });
