@@ -59,8 +59,8 @@ export interface KeepOut {
   bottom: number;
 }
 
-/** Arrows keep this far (px) from a keep-out rectangle. */
-export const ARROW_CLEARANCE = 12;
+/** Arrows keep this far (px) from a keep-out rectangle: an arrow reaches 11 px from its point, and a little room. */
+export const ARROW_CLEARANCE = 16;
 
 /**
  * Move arrow `a` (from edgeArrow) out of the rectangles of `keep` it falls in, the shortest
