@@ -232,8 +232,9 @@ export async function playInChromium(o: {
     say('  the other page shows "Alice: hello from Alice"');
     await other.waitForFunction(`document.querySelectorAll("#scores tbody tr").length === ${players}`, null, { timeout: 10000 });
     const rows = (await other.evaluate('Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent))')) as string[][];
-    say(`  the other page's scoreboard: ${rows.map((r) => `${r[1]} ${r[2]} ${r[3]}`).join("; ")}`);
-    if (!rows.some((r) => r[1] === "Alice")) failures.push("the scoreboard does not list Alice");
+    // Columns: rank, colour, name, score, kills, deaths, ping (web/main.ts).
+    say(`  the other page's scoreboard: ${rows.map((r) => `${r[0]}. ${r[2]} ${r[3]}`).join("; ")}`);
+    if (!rows.some((r) => r[2] === "Alice")) failures.push("the scoreboard does not list Alice");
 
     // Keep playing until the time is up: Alice turns, thrusts and fires now and then.
     let k = 0;
