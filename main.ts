@@ -10,6 +10,7 @@
  *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
  *   ap, apSsid, apPassword, apChannel, apMax: start an access point instead (or as well),
  *   with a DNS server that sends every name to the board (dns=0: none);
+ *   botSkill: the server's bots, easy, normal (the default) or hard;
  *   heapProbeSeconds: every so often, a full collection and a `heap:` line with the live
  *   heaps (0 = never; a measuring aid, for builds with instrumentation such as -d);
  *   udpSlots: datagrams the receive ring holds between two ticks (more are dropped and
@@ -24,16 +25,17 @@
 import Debug from "debug";
 import Instrumentation from "instrumentation";
 import Timer from "timer";
-import { defaultConfig, makeConfig, type Config } from "./modules/config";
+import { BOT_SKILLS, defaultConfig, makeConfig, type Config } from "./modules/config";
 import { createServer, type Server } from "./modules/server/server";
 import { createGame } from "./modules/match";
 import { DEFAULT_PORT } from "./modules/protocol/constants";
 import { type BoardReport, Reporter } from "./modules/report";
+import { WatchFeed } from "./modules/watch";
 import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
 import { BOARD_WEB_DROPS, BoardWeb, describePeer, TCP_STAT_NAMES, WEB_COUNTER_NAMES } from "./hosts/moddable/web";
 import { UDP_STAT_NAMES, UdpStat } from "./hosts/moddable/host";
-import { bootCount, coredumpRead, coredumpSize, crash, feed, resetReason, watchdog } from "./hosts/moddable/board";
+import { bootCount, coredumpRead, coredumpSize, crash, feed as feedWatchdog, resetReason, watchdog } from "./hosts/moddable/board";
 import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/moddable/heap";
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
@@ -67,6 +69,15 @@ const RESET_REASONS: readonly string[] = Object.freeze([
   "unknown", "power-on", "external", "software", "panic", "interrupt-watchdog", "task-watchdog", "other-watchdog",
   "deep-sleep", "brownout", "sdio", "usb", "jtag", "efuse", "power-glitch", "cpu-lockup",
 ]);
+
+/** `botSkill`: easy, normal or hard (or 0, 1, 2); the config's default when absent. */
+function skillSetting(): number {
+  const text = textSetting("botSkill", "");
+  if (text === "") return defaultConfig.botSkill;
+  const named = BOT_SKILLS.indexOf(text);
+  if (named >= 0) return named;
+  return intSetting("botSkill", defaultConfig.botSkill);
+}
 
 function resetName(reason: number): string {
   return reason < 0 ? "none (simulator)" : (RESET_REASONS[reason] ?? `reason ${reason}`);
@@ -107,6 +118,7 @@ function readSettings(): Settings | null {
         maxPlayers: intSetting("maxPlayers", defaultConfig.maxPlayers),
         bots: intSetting("bots", defaultConfig.bots),
         timeoutMs: intSetting("timeoutMs", defaultConfig.timeoutMs),
+        botSkill: skillSetting(),
         maxEntities: intSetting("maxEntities", defaultConfig.maxEntities),
         reliableQueueBytes: intSetting("reliableQueueBytes", defaultConfig.reliableQueueBytes),
       }),
@@ -132,11 +144,13 @@ function serve(settings: Settings, network: Network): void {
 
   let web: BoardWeb | null = null;
   let report: Reporter | null = null;
+  let feed: WatchFeed | null = null;
   const host = new ModdableHost({
     port,
     udpSlots,
     log(event, slot, value) {
       if (web !== null) web.event(event, slot, value);
+      if (feed !== null) feed.note(event, slot, value);
       if (report === null) return;
       report.count(event, value);
       const line = report.event(event, slot, value);
@@ -153,6 +167,9 @@ function serve(settings: Settings, network: Network): void {
       web = new BoardWeb({ port: httpPort, maxConnections: webConnections, httpConnections, idleMs: lwar.timeoutMs, portal: network.portal ? pageUrl(address) : null });
       host.addPeers(web);
       web.attach(server);
+      // The big screen (/watch): no slot; a frame of the whole match every 250 ms to at most 2 watchers.
+      feed = new WatchFeed(server);
+      web.watch(feed, () => host.now());
     } catch (e) {
       trace(`lwar-xs: no game page, http port ${httpPort}: ${(e as Error).message}\n`);
     }
@@ -187,7 +204,7 @@ function serve(settings: Settings, network: Network): void {
   host.attach(server);
 
   const watched = watchdogSeconds > 0 && watchdog(watchdogSeconds);
-  if (watched) Timer.repeat(() => feed(), 1000);
+  if (watched) Timer.repeat(() => feedWatchdog(), 1000);
   trace(`lwar-xs ${VERSION}: boot ${boots}, reset by ${reset}, watchdog ${watched ? `${watchdogSeconds} s` : "off"}, core dump ${coredumpSize()} bytes\n`);
   trace(`lwar-xs listening on udp ${address}:${port} (max ${lwar.maxPlayers} players, timeout ${lwar.timeoutMs} ms, seed ${seed})\n`);
   trace(`lwar-xs network: ${network.description}\n`);

@@ -22,6 +22,7 @@
 	#include "esp_partition.h"
 	#include "lwip/tcpip.h"
 	#include "lwip/timeouts.h"
+	#include "soc/timer_group_struct.h"
 
 	/*
 		Moddable's build gives app C files a fixed list of ESP-IDF include folders, without
@@ -85,6 +86,27 @@ static void watchLwip(void *arg)
 }
 #endif
 
+#if ESP32
+/*
+	Timer group 0's watchdog (the task watchdog's timer) in a known state before the task
+	watchdog takes it: off, its interrupt disabled and cleared. QEMU's esp32 machine keeps
+	this timer across a software reset, so after a panic the interrupt of the previous boot's
+	watchdog is still pending and fires as soon as esp_task_wdt_init allocates it, before the
+	watchdog's state exists (a LoadProhibited in task_wdt_isr). An ESP32 resets the timer
+	groups in esp_restart; there this changes nothing. sdkconfig: ESP_TASK_WDT_INIT=n, so
+	that ESP-IDF does not initialise the watchdog before this has run.
+*/
+static void quietTimerGroupWatchdog(void)
+{
+	TIMERG0.wdtwprotect.val = 0x50D83AA1;	// unlock
+	TIMERG0.wdtconfig0.val = 0;
+	TIMERG0.int_ena_timers.wdt_int_ena = 0;
+	TIMERG0.int_clr_timers.wdt_int_clr = 1;
+	TIMERG0.wdtfeed.val = 1;
+	TIMERG0.wdtwprotect.val = 0;			// lock
+}
+#endif
+
 /* watchdog(seconds): watch the calling (XS) task and lwIP's thread; true if it is on. */
 void xs_lwar_board_watchdog(xsMachine *the)
 {
@@ -98,10 +120,13 @@ void xs_lwar_board_watchdog(xsMachine *the)
 		.trigger_panic = true,
 	};
 	esp_err_t err = esp_task_wdt_reconfigure(&config);
-	if (ESP_ERR_INVALID_STATE == err)
+	if (ESP_ERR_INVALID_STATE == err) {
+		quietTimerGroupWatchdog();
 		err = esp_task_wdt_init(&config);
-	// Moddable's loop task subscribes itself when the watchdog is configured, and feeds it
-	// as it services messages: "already subscribed" (ESP_ERR_INVALID_ARG) is as good.
+	}
+	// Moddable's loop task subscribes itself when the watchdog is already running (not with
+	// ESP_TASK_WDT_INIT=n), and feeds it as it services messages: "already subscribed"
+	// (ESP_ERR_INVALID_ARG) is as good.
 	esp_err_t added = (ESP_OK == err) ? esp_task_wdt_add(NULL) : err;
 	if ((ESP_OK != added) && (ESP_ERR_INVALID_ARG != added)) {
 		xsmcSetFalse(xsResult);

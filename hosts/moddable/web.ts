@@ -35,6 +35,7 @@ import { Frame, FrameReader, Status, upgradeRequest, WS_GUID } from "./frames";
 import { ipText } from "./host";
 import { tcpAddress, tcpClose, tcpEvents, tcpFrame, tcpHead, tcpInfo, tcpListen, tcpRead, tcpRoom, tcpStats, tcpWrite } from "./net";
 import { PAGES, type BoardPage } from "./pages";
+import { BOARD_WATCH_INTERVAL_MS, BOARD_WATCHERS, WATCH_PATH, WATCH_WS_PATH, type WatchFeed } from "../../modules/watch";
 
 /** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and the board's own. */
 export const BoardWebCounter = Object.freeze({
@@ -49,6 +50,10 @@ export const BoardWebCounter = Object.freeze({
   Timeouts: 14,
   /** Requests refused as malformed or too large (400, 405, 431). */
   BadRequests: 15,
+  /** Watchers (WATCH_WS_PATH) accepted. */
+  Watchers: 16,
+  /** Watch frames a watcher did not get: its previous one was still on its way. */
+  WatchFramesSkipped: 17,
 } as const);
 
 export const WEB_COUNTER_NAMES: readonly string[] = Object.freeze(counterNames(BoardWebCounter));
@@ -82,7 +87,7 @@ export interface StreamSource {
 }
 
 /** A slot's states. */
-const S = Object.freeze({ Free: 0, Request: 1, Response: 2, Open: 3, Closing: 4 } as const);
+const S = Object.freeze({ Free: 0, Request: 1, Response: 2, Open: 3, Closing: 4, Watch: 5 } as const);
 
 /** tcpInfo's flags. */
 const Info = Object.freeze({ Open: 1, Ended: 2, Dead: 4 } as const);
@@ -117,6 +122,9 @@ class Connection {
   stream: StreamSource | null = null;
   bodyLength = 0;
   sent = 0;
+  /** A watcher's frame under way: its length, and whether its header went out. */
+  watchLength = 0;
+  watchHeadSent = false;
 
   constructor(slot: number) {
     this.slot = slot;
@@ -161,6 +169,12 @@ export class BoardWeb {
   #tick = 0;
   /** Connections with a response under way: they are written on every poll. */
   #responding = 0;
+  /** The big-screen feed (modules/watch.ts), when watchers are served; its frame's header goes out from `#watchHead`. */
+  #feed: WatchFeed | null = null;
+  #feedNow: (() => number) | null = null;
+  readonly #watchHead = new Uint8Array(4);
+  /** Watchers with a frame still on its way. */
+  #watching = 0;
 
   constructor(options: BoardWebOptions) {
     const http = options.httpConnections ?? 2;
@@ -188,6 +202,25 @@ export class BoardWeb {
     this.#streams.push({ path, source });
   }
 
+  /**
+   * Serve watchers: `/watch` is the page, `/watch/ws` a WebSocket that takes no slot, sends
+   * nothing a player would and gets a frame of `feed` every BOARD_WATCH_INTERVAL_MS, at most
+   * BOARD_WATCHERS at once. A frame (up to about 6 KB) goes out in pieces as lwIP has room;
+   * a new one is written only when every watcher has had the last.
+   */
+  watch(feed: WatchFeed, now: () => number): void {
+    this.#feed = feed;
+    this.#feedNow = now;
+    Timer.repeat(() => this.#watchTick(), BOARD_WATCH_INTERVAL_MS);
+  }
+
+  /** Watchers connected. */
+  get watchers(): number {
+    let n = 0;
+    for (const c of this.#connections) if (c.state === S.Watch) n++;
+    return n;
+  }
+
   /** Deliver messages to `core`, and disconnect its peers when their sockets close. */
   attach(core: PeerCore): void {
     this.#core = core;
@@ -207,6 +240,67 @@ export class BoardWeb {
     const connections = this.#connections;
     if (events !== 0) for (let i = 0; i < connections.length; i++) if ((events & (1 << i)) !== 0) this.#service(connections[i]);
     if (this.#responding > 0) for (let i = 0; i < connections.length; i++) if (connections[i].state === S.Response) this.#respond(connections[i]);
+    if (this.#watching > 0)
+      for (let i = 0; i < connections.length; i++) {
+        const c = connections[i];
+        if (c.state === S.Watch && c.watchLength > 0) this.#watchSend(c);
+      }
+  }
+
+  #watchTick(): void {
+    const feed = this.#feed;
+    if (feed === null) return;
+    const connections = this.#connections;
+    let watchers = 0;
+    for (let i = 0; i < connections.length; i++) if (connections[i].state === S.Watch) watchers++;
+    if (watchers === 0) {
+      feed.skip();
+      return;
+    }
+    if (this.#watching > 0) {
+      this.counters[BoardWebCounter.WatchFramesSkipped] += watchers;
+      return;
+    }
+    const n = feed.write((this.#feedNow as () => number)() >>> 0);
+    for (let i = 0; i < connections.length; i++) {
+      const c = connections[i];
+      if (c.state !== S.Watch) continue;
+      c.watchLength = n;
+      c.watchHeadSent = false;
+      c.sent = 0;
+      this.#watching++;
+      this.#watchSend(c);
+    }
+  }
+
+  /** As much of the current frame as lwIP takes now: an unmasked binary frame's header with a 16-bit length, then the payload in pieces. */
+  #watchSend(c: Connection): void {
+    const feed = this.#feed as WatchFeed;
+    const slot = c.slot;
+    const n = c.watchLength;
+    if (!c.watchHeadSent) {
+      const head = this.#watchHead;
+      head[0] = 0x82;
+      head[1] = 126;
+      head[2] = n >> 8;
+      head[3] = n & 0xff;
+      const wrote = tcpWrite(slot, head, 0, 4, true);
+      if (wrote < 0) return this.#gone(c, true);
+      if (wrote === 0) return;
+      c.watchHeadSent = true;
+    }
+    while (c.sent < n) {
+      let room = tcpRoom(slot);
+      if (room < 0) return this.#gone(c, true);
+      if (room === 0) return;
+      if (room > n - c.sent) room = n - c.sent;
+      const wrote = tcpWrite(slot, feed.frame, c.sent, room);
+      if (wrote < 0) return this.#gone(c, true);
+      if (wrote === 0) return;
+      c.sent += wrote;
+    }
+    c.watchLength = 0;
+    this.#watching--;
   }
 
   #service(c: Connection): void {
@@ -223,7 +317,7 @@ export class BoardWeb {
     }
     if (info >>> 8 > 0) {
       if (c.state === S.Request) this.#request(c);
-      else if (c.state === S.Open || c.state === S.Closing) this.#frames(c);
+      else if (c.state === S.Open || c.state === S.Closing || c.state === S.Watch) this.#frames(c);
       else this.#discard(c);
     }
     if ((info & Info.Ended) !== 0 && c.state !== S.Free && c.state !== S.Response) {
@@ -264,11 +358,11 @@ export class BoardWeb {
       this.#respondWith(c, "405 Method Not Allowed", ["Allow", "GET", "Content-Type", "text/plain"], "GET only\n");
       return;
     }
-    if (path === WS_PATH) {
-      this.#upgrade(c, eol < 0 ? "" : head.slice(eol + 2));
+    if (path === WS_PATH || (path === WATCH_WS_PATH && this.#feed !== null)) {
+      this.#upgrade(c, eol < 0 ? "" : head.slice(eol + 2), path !== WS_PATH);
       return;
     }
-    const page = path === "/index.html" ? "/" : path;
+    const page = path === "/index.html" || (path === WATCH_PATH && this.#feed !== null) ? "/" : path;
     for (const r of this.#routes) {
       if (r.path !== page) continue;
       const made = r.handler();
@@ -369,10 +463,14 @@ export class BoardWeb {
 
   // ---------------------------------------------------------------- WebSocket peers
 
-  #upgrade(c: Connection, headers: string): void {
+  #upgrade(c: Connection, headers: string, watcher: boolean): void {
     let open = 0;
-    for (const other of this.#connections) if (other.state === S.Open || other.state === S.Closing) open++;
-    if (open >= this.#maxWebSockets) {
+    let watchers = 0;
+    for (const other of this.#connections) {
+      if (other.state === S.Open || other.state === S.Closing) open++;
+      else if (other.state === S.Watch) watchers++;
+    }
+    if (watcher ? watchers >= BOARD_WATCHERS : open >= this.#maxWebSockets) {
       this.#reply(c, "503 Service Unavailable", "text/plain", "all connections taken\n", false);
       return;
     }
@@ -390,12 +488,20 @@ export class BoardWeb {
       return;
     }
     c.reader.reset();
-    c.address = `ws:${ipText(tcpAddress(c.slot))}`;
-    c.port = this.#nextPort++;
-    c.state = S.Open;
     c.since = this.#tick;
-    c.lastPlayer = this.#tick;
-    this.counters[BoardWebCounter.Connections]++;
+    if (watcher) {
+      // No peer of the server: no address, no port, no slot.
+      c.state = S.Watch;
+      c.port = 0;
+      c.watchLength = 0;
+      this.counters[BoardWebCounter.Watchers]++;
+    } else {
+      c.address = `ws:${ipText(tcpAddress(c.slot))}`;
+      c.port = this.#nextPort++;
+      c.state = S.Open;
+      c.lastPlayer = this.#tick;
+      this.counters[BoardWebCounter.Connections]++;
+    }
     // Frames the client sent with its request are in the ring already.
     if (tcpInfo(c.slot) >>> 8 > 0) this.#frames(c);
   }
@@ -409,10 +515,11 @@ export class BoardWeb {
       if (n <= 0) return;
       let i = 0;
       while (i < n) {
-        if (c.state !== S.Open && c.state !== S.Closing) return this.#discard(c);
+        if (c.state !== S.Open && c.state !== S.Closing && c.state !== S.Watch) return this.#discard(c);
         i = reader.step(rx, i, n);
         switch (reader.event) {
           case Frame.Binary: {
+            // A watcher's messages are dropped: it sends nothing a player would.
             const core = this.#core;
             if (c.state === S.Open && core !== null) core.receive(reader.payload, reader.length, c.address, c.port);
             break;
@@ -424,15 +531,16 @@ export class BoardWeb {
             this.counters[BoardWebCounter.FragmentedDropped]++;
             break;
           case Frame.Ping:
-            if (c.state === S.Open) tcpFrame(slot, Op.Pong, reader.payload, reader.length);
+            // Not in the middle of a watch frame: a pong would land inside it.
+            if (c.state === S.Open || (c.state === S.Watch && c.watchLength === 0)) tcpFrame(slot, Op.Pong, reader.payload, reader.length);
             break;
           case Frame.Close:
             // Ours answered, or theirs: answer it with its code, then the connection goes.
-            if (c.state === S.Open) this.#closeFrame(c, reader.code === Status.NoStatus ? -1 : reader.code, "");
+            if (c.state === S.Open || (c.state === S.Watch && c.watchLength === 0)) this.#closeFrame(c, reader.code === Status.NoStatus ? -1 : reader.code, "");
             return this.#gone(c, false);
           case Frame.Error:
             this.counters[BoardWebCounter.ProtocolErrors]++;
-            if (c.state === S.Open) this.#closeFrame(c, reader.code, "");
+            if (c.state === S.Open || (c.state === S.Watch && c.watchLength === 0)) this.#closeFrame(c, reader.code, "");
             return this.#gone(c, false);
         }
       }
@@ -511,6 +619,8 @@ export class BoardWeb {
   #gone(c: Connection, abort: boolean): void {
     const wasPeer = c.state === S.Open || c.state === S.Closing;
     if (c.state === S.Response) this.#responding--;
+    if (c.state === S.Watch && c.watchLength > 0) this.#watching--;
+    c.watchLength = 0;
     c.state = S.Free;
     c.body = null;
     c.stream = null;

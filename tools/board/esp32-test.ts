@@ -34,6 +34,8 @@ import { analyse, Instruments } from "../sim/instruments";
 import { buildApp, buildEnv, findFile, ROOT } from "./kit";
 import { Board, bootFailure, emulatorTools, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
 import { torture } from "./torture";
+import WebSocket from "ws";
+import { WATCH_KIND, WATCH_PATH, WATCH_WS_PATH } from "../../modules/watch";
 
 export const esp32TestCommand = defineCommand({
   name: "test:esp32",
@@ -254,6 +256,15 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     progress: () => `board: Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} free ${inst.latest("System bytes free") ?? "?"}`,
     died: board.done,
   });
+  const watched = await watchBoard(httpPort, Math.min(20, v.duration - 10));
+  say(`  a watcher at ${WATCH_WS_PATH} for ${watched.seconds} s: ${watched.error ?? `${watched.frames} frames, ${watched.players} players in the last, ${watched.entities} entities; /watch ${watched.page ? "is the page" : "is NOT the page"}`}`);
+  if (watched.error !== null) failures.push(`watch: ${watched.error}`);
+  else {
+    // Four frames a second (BOARD_WATCH_INTERVAL_MS); the match is full, so a watcher that took a slot would have been refused.
+    if (watched.frames < watched.seconds * 2) failures.push(`watch: ${watched.frames} frames in ${watched.seconds} s, expected about 4 a second`);
+    if (watched.players !== v.bots + (browsers ? 2 : 0)) failures.push(`watch: the last frame shows ${watched.players} players, expected ${v.bots + (browsers ? 2 : 0)}`);
+    if (!watched.page) failures.push(`watch: GET ${WATCH_PATH} did not give the page`);
+  }
   const pageResult = pages === null ? null : await pages;
   await new Promise((r) => setTimeout(r, 2000));
   const playEnd = now();
@@ -387,6 +398,35 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
   board = null;
   say("");
   return { failures, crashed: bootProblems.length > 0, log };
+}
+
+/** A watcher on the board for `seconds`: the frames it got and what the last one says; and whether /watch is the page. */
+async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds: number; frames: number; players: number; entities: number; page: boolean; error: string | null }> {
+  const out = { seconds, frames: 0, players: -1, entities: -1, page: false, error: null as string | null };
+  const page = await getBytes(httpPort, WATCH_PATH);
+  out.page = page !== null && page.length > 100;
+  await new Promise<void>((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${httpPort}${WATCH_WS_PATH}`);
+    const stop = setTimeout(() => {
+      ws.close();
+      resolve();
+    }, seconds * 1000);
+    ws.on("message", (data: Buffer, binary: boolean) => {
+      if (!binary || data.length < 10 || data[0] !== WATCH_KIND) {
+        out.error ??= `a message that is not a watch frame (${data.length} bytes, first ${data[0]})`;
+        return;
+      }
+      out.frames++;
+      out.players = data[6];
+      out.entities = data.readUInt16BE(7);
+    });
+    ws.on("error", (e) => {
+      out.error ??= `the watcher's connection failed: ${e.message}`;
+      clearTimeout(stop);
+      resolve();
+    });
+  });
+  return out;
 }
 
 function waitFor(test: () => boolean, ms: number): Promise<boolean> {
