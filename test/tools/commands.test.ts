@@ -6,6 +6,7 @@ import { watchCommand } from "../../tools/watch";
 import { killsCommand } from "../../tools/kills";
 import { newcomerCommand } from "../../tools/newcomer";
 import { fuzzCommand } from "../../tools/fuzz";
+import { fuzzRelayCommand } from "../../tools/fuzz/relay";
 import { relayCommand } from "../../tools/relay";
 import { soakCommand } from "../../tools/soak";
 import { budgetCommand } from "../../tools/budget";
@@ -17,7 +18,7 @@ import { esp32Command, simCommand as buildSimCommand } from "../../tools/board/b
 import { esp32TestCommand } from "../../tools/board/esp32-test";
 
 const COMMANDS: Command<OptionTable>[] = [
-  botCommand, watchCommand, killsCommand, newcomerCommand, fuzzCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
+  botCommand, watchCommand, killsCommand, newcomerCommand, fuzzCommand, fuzzRelayCommand, relayCommand, soakCommand, budgetCommand, simCommand, benchCommand, deviceBenchCommand,
   esp32Command, buildSimCommand, esp32TestCommand, esp32BenchCommand,
 ];
 

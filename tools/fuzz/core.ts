@@ -10,10 +10,11 @@
  * (server → client, from the server's address, now and then from elsewhere). The match
  * moves on 10 ms every few cases, so timeouts, resends, kicks and the game all happen.
  *
- * Mutations: bit flips, random and boundary bytes, truncation, extension (also past 512
- * bytes), copied ranges, splices of two packets, new message counts, types and timestamps,
- * and, aware of the target's state, acks and seqnos the target would take, so that the
- * mutated messages get past the reliable layer and are acted on.
+ * Mutations (mutate.ts, shared with the fuzzing relay): bit flips, random and boundary
+ * bytes, truncation, extension (also past 512 bytes), copied ranges, splices of two
+ * packets, new message counts, types and timestamps, and, aware of the target's state,
+ * acks and seqnos the target would take, so that the mutated messages get past the
+ * reliable layer and are acted on.
  *
  * What must hold: nothing throws; every packet the server and the clients send validates
  * and fits 512 bytes; every player slot, queue and entity table stays consistent; no queue
@@ -29,12 +30,13 @@ import { createServer, type Server } from "../../modules/server/server";
 import { createGame } from "../../modules/match";
 import type { Game } from "../../modules/game/game";
 import { Counter, COUNTER_COUNT, COUNTER_NAMES, createCounters } from "../../modules/protocol/counters";
-import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg } from "../../modules/protocol/constants";
 import { Fields, readChat, validatePacket } from "../../modules/protocol/codec";
 import { bytesToAscii } from "../../modules/text";
 import { Random } from "../../modules/random";
 import { Network, type MemHost } from "../../harness/link";
 import { behaviourInput } from "../../harness/behaviours";
+import { Corpus, Mutator } from "./mutate";
 
 const SERVER_ADDRESS = "mem:server";
 const SERVER_PORT = 32422;
@@ -46,21 +48,11 @@ const WITNESS_CHAT_MS = 500;
 const CASES_PER_STEP = 16;
 /** A player starts a new session this often, ms of match time. */
 const SESSION_MS = 8000;
-/** Packets kept per direction. */
-const CORPUS = 96;
-/** Room for a mutant: past 512 bytes, so oversized ones are tried too. */
-const ROOM = 640;
 /** Failures kept (each with its case and bytes, to reproduce). */
 const FAILURES_KEPT = 8;
 
 const CHATS = Object.freeze(["gg", "nice shot", "left flank", "~".repeat(127), "a", "regroup at the planet"]);
 const NAMES = Object.freeze(["Ace", "ace", "Nova", "n".repeat(31), "Player 1", "Vega"]);
-/** Bytes worth trying: boundaries, and every message type. */
-const INTERESTING = Object.freeze([0, 1, 2, 0x7f, 0x80, 0xfe, 0xff, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 200, 201, 202, 203, 204, 205]);
-
-/** Mutations that keep a packet's shape: a bit, an ack, a seqno, a timestamp, an id. */
-const GENTLE = Object.freeze([0, 8, 9, 9, 10, 12, 12]);
-
 /** Outcome rows of the report: the counters a case can move at its target, in the order they are looked at. */
 const OUTCOMES: readonly number[] = Object.freeze([
   Counter.TooShort, Counter.TooLong, Counter.BadAppId, Counter.UnknownType, Counter.WrongChannel, Counter.WrongDirection, Counter.Truncated, Counter.UnterminatedChat,
@@ -123,25 +115,6 @@ interface Player {
   retryAt: number;
 }
 
-/** A ring of valid packets of one direction. */
-class Corpus {
-  readonly bytes = new Uint8Array(CORPUS * MAX_PACKET);
-  readonly length = new Uint16Array(CORPUS);
-  /** Slot has reliable messages. */
-  readonly reliable = new Uint8Array(CORPUS);
-  count = 0;
-  #next = 0;
-  add(b: Uint8Array, n: number): void {
-    const k = this.#next;
-    this.#next = (k + 1) % CORPUS;
-    if (this.count < CORPUS) this.count++;
-    const base = k * MAX_PACKET;
-    for (let i = 0; i < n; i++) this.bytes[base + i] = b[i];
-    this.length[k] = n;
-    this.reliable[k] = b[12] !== 0 ? 1 : 0;
-  }
-}
-
 export class Fuzzer {
   readonly seed: number;
   readonly config: Config;
@@ -155,7 +128,8 @@ export class Fuzzer {
   readonly #rng: Random;
   readonly #up = new Corpus();
   readonly #down = new Corpus();
-  readonly #m = new Uint8Array(ROOM);
+  readonly #mutator: Mutator;
+  readonly #m: Uint8Array;
   readonly #before = createCounters();
   readonly #check = createCounters();
   readonly #serverOutcomes = new Uint32Array(COUNTER_COUNT + 1);
@@ -176,6 +150,8 @@ export class Fuzzer {
   constructor(seed: number) {
     this.seed = seed >>> 0;
     this.#rng = new Random(this.seed);
+    this.#mutator = new Mutator(this.#rng);
+    this.#m = this.#mutator.buffer;
     this.config = makeConfig({ timeoutMs: 5000 });
     this.net = new Network({ seed: this.seed, delayMs: 1, jitterMs: 2, capacity: 2048 });
     const sh = this.net.host(SERVER_ADDRESS, SERVER_PORT);
@@ -374,97 +350,6 @@ export class Fuzzer {
     return n;
   }
 
-  /**
-   * 1..4 mutations of the `n` bytes in #m. `ack` and `next` are what the target would take:
-   * the newest seqno it sent the sender (an ack of it is good), and the seqno it expects next.
-   */
-  #mutate(n: number, from: Corpus, ack: number, next: number, timestamp: number): number {
-    const rng = this.#rng;
-    const m = this.#m;
-    // A third of the cases are gentle: one or two changes that keep the packet's shape
-    // (acks, seqnos, timestamps, ids, a bit), so that most of them get past validation.
-    const gentle = rng.next() < 0.33;
-    for (let times = gentle ? 1 + rng.below(2) : 1 + rng.below(4); times > 0; times--) {
-      switch (gentle ? GENTLE[rng.below(GENTLE.length)] : rng.below(13)) {
-        case 0: {
-          if (n === 0) break;
-          const bit = rng.below(n * 8);
-          m[bit >> 3] ^= 1 << (bit & 7);
-          break;
-        }
-        case 1:
-          if (n > 0) m[rng.below(n)] = rng.below(256);
-          break;
-        case 2:
-          if (n > 0) m[rng.below(n)] = INTERESTING[rng.below(INTERESTING.length)];
-          break;
-        case 3:
-          n = rng.below(n + 1);
-          break;
-        case 4: {
-          // Mostly a few bytes; now and then past 512.
-          const more = rng.next() < 0.08 ? MAX_PACKET + 1 - n + rng.below(ROOM - MAX_PACKET) : 1 + rng.below(24);
-          const zero = rng.next() < 0.3;
-          for (let i = 0; i < more && n < ROOM; i++) m[n++] = zero ? 0 : rng.below(256);
-          break;
-        }
-        case 5: {
-          // Copy a range over another place.
-          if (n < 2) break;
-          const a = rng.below(n);
-          const b = rng.below(n);
-          const len = 1 + rng.below(Math.min(32, n - (a > b ? a : b)));
-          m.copyWithin(b, a, a + len);
-          break;
-        }
-        case 6: {
-          // Splice: keep our head, take another packet's tail.
-          if (from.count === 0 || n < HEADER_SIZE) break;
-          const k = rng.below(from.count);
-          const other = from.length[k];
-          const cut = HEADER_SIZE + rng.below(n - HEADER_SIZE + 1);
-          const start = HEADER_SIZE + rng.below(Math.max(1, other - HEADER_SIZE));
-          let o = cut;
-          for (let i = start; i < other && o < ROOM; i++) m[o++] = from.bytes[k * MAX_PACKET + i];
-          n = o;
-          break;
-        }
-        case 7:
-          if (n >= HEADER_SIZE) {
-            if (rng.next() < 0.5) m[12] = rng.below(rng.next() < 0.2 ? 256 : 4);
-            else m[13] = rng.below(rng.next() < 0.2 ? 256 : 4);
-          }
-          break;
-        case 8:
-          // An ack the target would take, or one just past it.
-          if (n >= HEADER_SIZE) put(m, 4, rng.next() < 0.7 ? ack : rng.next() < 0.5 ? (ack + 1) >>> 0 : rng.nextU32());
-          break;
-        case 9:
-          // The first reliable message gets the seqno the target expects (or a neighbour).
-          if (n >= HEADER_SIZE + RELIABLE_HEADER && m[12] > 0) put(m, HEADER_SIZE, (next + (rng.next() < 0.7 ? 0 : rng.below(3) - 1)) >>> 0);
-          break;
-        case 10:
-          // Timestamps: the newest applied, just after, far ahead, far behind, anything.
-          if (n >= HEADER_SIZE) {
-            const r = rng.below(5);
-            put(m, 8, r === 0 ? timestamp : r === 1 ? (timestamp + 1) >>> 0 : r === 2 ? (timestamp + 0x40000000) >>> 0 : r === 3 ? (timestamp - 0x40000000) >>> 0 : rng.nextU32());
-          }
-          break;
-        case 11:
-          // A message's type byte, when the packet still parses far enough to find one.
-          if (n > HEADER_SIZE) m[m[12] > 0 ? HEADER_SIZE + 4 : HEADER_SIZE] = INTERESTING[rng.below(INTERESTING.length)];
-          break;
-        default: {
-          // A whole random id in the first payload: a player id of slot 0..7 of some generation.
-          const o = m[12] > 0 ? HEADER_SIZE + RELIABLE_HEADER : HEADER_SIZE + 1;
-          if (n >= o + 4) put(m, o, (((1 + rng.below(3)) << 16) | rng.below(9)) >>> 0);
-          break;
-        }
-      }
-    }
-    return n;
-  }
-
   #toServer(): void {
     const rng = this.#rng;
     let n = this.#pick(this.#up);
@@ -478,7 +363,7 @@ export class Fuzzer {
     const ep = slot >= 0 ? s.endpoints[slot] : null;
     const ack = ep !== null ? (ep.firstSeq + ep.sentCount - 1) >>> 0 : 0xffffffff;
     const next = ep !== null ? (ep.lastProcessed + 1) >>> 0 : 0;
-    n = this.#mutate(n, this.#up, ack, next, ep !== null ? ep.newestTimestamp >>> 0 : 0);
+    n = this.#mutator.mutate(n, this.#up, ack, next, ep !== null ? ep.newestTimestamp >>> 0 : 0);
     this.#currentLength = n;
     this.#before.set(s.counters);
     if (stranger) s.receive(this.#m, n, "mem:stranger", 1 + rng.below(65535));
@@ -493,7 +378,7 @@ export class Fuzzer {
     if (n < 0) return;
     const c = this.players[rng.below(PLAYERS)].client;
     const ep = c.endpoint;
-    n = this.#mutate(n, this.#down, (ep.firstSeq + ep.sentCount - 1) >>> 0, (ep.lastProcessed + 1) >>> 0, ep.newestTimestamp >>> 0);
+    n = this.#mutator.mutate(n, this.#down, (ep.firstSeq + ep.sentCount - 1) >>> 0, (ep.lastProcessed + 1) >>> 0, ep.newestTimestamp >>> 0);
     this.#currentLength = n;
     this.#before.set(c.counters);
     const elsewhere = rng.next() < 0.05;
@@ -538,13 +423,6 @@ export class Fuzzer {
     for (let i = 0; i < c.length; i++) h = Math.imul(h ^ c[i], 0x01000193);
     return h >>> 0;
   }
-}
-
-function put(b: Uint8Array, o: number, v: number): void {
-  b[o] = v >>> 24;
-  b[o + 1] = (v >>> 16) & 0xff;
-  b[o + 2] = (v >>> 8) & 0xff;
-  b[o + 3] = v & 0xff;
 }
 
 /** Names that a healthy run's outcomes should include, at the server and at a client. */
