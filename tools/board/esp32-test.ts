@@ -16,9 +16,11 @@
  *      answering /status, a player under 12 Updates a second or with a chat line lost, and
  *      a heap (XS chunk, XS slot, ESP-IDF internal) not flat from the first to the last
  *      minute;
- *   5. with --recovery: a panic asked for (/crash/panic) reboots the board, which says so
- *      and serves its core dump at /coredump; a wedged XS task (/crash/wedge) is reset by
- *      the task watchdog; the board serves bots again after each.
+ *   5. the fuzzer's mutants (tools/fuzz/relay.ts) through a relay in front of 3 bots: no
+ *      reboot, no kick, every bot connected throughout with every chat line;
+ *   6. recovery: a panic asked for (/crash/panic) and a wedged XS task (/crash/wedge, the
+ *      task watchdog) each reboot the board with a core dump saved; after a power cycle of
+ *      QEMU it serves /coredump, and two bots playing throughout are back by themselves.
  * A crash is a failure: there is no second attempt.
  * Skips (exit 0, a line starting "skip:") where the ESP32 kit or ESP-IDF is absent.
  */
@@ -34,6 +36,8 @@ import { analyse, Instruments } from "../sim/instruments";
 import { buildApp, buildEnv, findFile, ROOT } from "./kit";
 import { Board, bootFailure, emulatorTools, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
 import { torture } from "./torture";
+import { describeFuzzRelay, fuzzRelay } from "../fuzz/relay";
+import { runBots } from "../botlib";
 import WebSocket from "ws";
 import { WATCH_KIND, WATCH_PATH, WATCH_WS_PATH } from "../../modules/watch";
 
@@ -45,7 +49,8 @@ export const esp32TestCommand = defineCommand({
   options: {
     duration: { type: "number", default: 60, min: 15, max: 3600, arg: "S", help: "seconds the bots and pages play" },
     torture: { type: "number", default: 180, min: 0, max: 7200, arg: "S", help: "seconds of the torture phase (0: none; at least 130 for its first-and-last-minute heap check)" },
-    recovery: { type: "flag", help: "also ask the board for a panic and a wedge, and check it reboots, says why and serves again (off by default: on QEMU the task watchdog's timer survives the reset and panics the next boot, docs/moddable.md)" },
+    fuzz: { type: "number", default: 40, min: 0, max: 3600, arg: "S", help: "seconds of the fuzzer's mutants sent to the board through a relay while 3 bots play through it (0: none)" },
+    "no-recovery": { type: "flag", help: "leave out the deliberate panic and wedge (each must reboot the board, save a core dump and let the bots back in)" },
     bots: { type: "int", default: 6, min: 1, max: 6, help: "UDP bots (with the two pages: 8 players)" },
     "no-browser": { type: "flag", help: "leave the two Chromium pages out" },
     "no-conformance": { type: "flag", help: "leave the conformance tests out" },
@@ -250,6 +255,8 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
   const pages = browsers
     ? playInChromium({ pageUrl: `http://127.0.0.1:${httpPort}/`, udpPort, udpBot: false, others: v.bots, durationS: v.duration - 8, now, say, shots })
     : null;
+  // A watcher joins the full match 5 s in, while everyone plays.
+  const watching = new Promise((r) => setTimeout(r, 5000)).then(() => watchBoard(httpPort, Math.min(20, v.duration - 10)));
   const played = await playBots({
     host: "127.0.0.1",
     port: udpPort,
@@ -261,7 +268,7 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     progress: () => `board: Chunk used ${inst.latest("Chunk used") ?? "?"} Slot used ${inst.latest("Slot used") ?? "?"} free ${inst.latest("System bytes free") ?? "?"}`,
     died: board.done,
   });
-  const watched = await watchBoard(httpPort, Math.min(20, v.duration - 10));
+  const watched = await watching;
   say(`  a watcher at ${WATCH_WS_PATH} for ${watched.seconds} s: ${watched.error ?? `${watched.frames} frames, ${watched.players} players in the last, ${watched.entities} entities; /watch ${watched.page ? "is the page" : "is NOT the page"}`}`);
   if (watched.error !== null) failures.push(`watch: ${watched.error}`);
   else {
@@ -366,12 +373,43 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     failures.push(...flatHeaps(heaps, from, to, say));
   }
 
+  // 4b. The fuzzer's mutants, through a relay in front of 3 bots (tools/fuzz/relay.ts).
+  if (v.fuzz > 0 && board !== null && !board.exited) {
+    say(`\ntest:esp32: the fuzzer's mutants through a relay for ${v.fuzz} s, 3 bots playing through it`);
+    const bannersBefore = banners;
+    const kicksOf = (st: unknown): number => {
+      const k = (st as { kicks?: Record<string, number> } | null)?.kicks ?? {};
+      return Object.values(k).reduce((a, b) => a + b, 0);
+    };
+    const kicksBefore = kicksOf(await getStatus(httpPort));
+    const abort = new AbortController();
+    let relayPort = 0;
+    const relay = fuzzRelay({
+      targetHost: "127.0.0.1", targetPort: udpPort, rate: 0.1, seed: 3, durationS: v.fuzz + 30, signal: abort.signal,
+      onListening: (port) => (relayPort = port),
+    });
+    await waitFor(() => relayPort > 0, 5000);
+    const bots = await runBots({ host: "127.0.0.1", port: relayPort, count: 3, durationS: v.fuzz, behaviour: "hunt", chatEveryS: 2, seed: 5 });
+    abort.abort();
+    const report = await relay;
+    for (const line of describeFuzzRelay(report).split("\n")) say(`  ${line}`);
+    say(`  bots: ${bots.connected}/3 connected, lost ${bots.lost}, chats sent ${bots.chatsSent}, the fewest any bot got ${bots.chatsReceivedMin}, Update ${bots.updatesPerSecond.toFixed(1)}/s`);
+    const kinds = Object.keys(report.byKind).length;
+    if (report.mutants === 0 || kinds < 5) failures.push(`fuzz: ${report.mutants} mutants of ${kinds} kinds reached the board`);
+    if (bots.connected !== 3 || bots.lost !== 0) failures.push(`fuzz: ${bots.connected} of 3 bots connected, ${bots.lost} connections lost`);
+    if (bots.chatsReceivedMin !== bots.chatsSent) failures.push(`fuzz: a bot got ${bots.chatsReceivedMin} of ${bots.chatsSent} chat lines`);
+    if (banners !== bannersBefore) failures.push("fuzz: the board rebooted");
+    const after = await getStatus(httpPort);
+    if (after === null) failures.push("fuzz: the board does not answer /status");
+    else if (kicksOf(after) !== kicksBefore) failures.push(`fuzz: the board kicked ${kicksOf(after) - kicksBefore} players under the mutants`);
+  }
+
   // 5. Recovery: a panic and a wedge, each asked for, while two bots play through them.
   // The firmware reboots itself (esp_restart); QEMU's machine does not come back from that
   // (its Ethernet and timers keep their state), so QEMU runs with -no-reboot, exits, and is
   // started again on the same flash file: the power cycle a stuck board would get. The
   // reset reason then reads power-on; what the firmware printed on its way down is checked.
-  if (v.recovery && board !== null && !board.exited) {
+  if (!v["no-recovery"] && board !== null && !board.exited) {
     say("\ntest:esp32: recovery: a panic, then a wedged XS task, with two bots playing through both");
     expectCrash = true;
     const never = new Promise<void>(() => {});
