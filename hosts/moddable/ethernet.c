@@ -19,6 +19,7 @@
 #include "mc.defines.h"
 
 #include "esp_eth.h"
+#include "esp_log.h"
 #include "esp_event.h"
 #include "esp_netif.h"
 #include "driver/gpio.h"
@@ -77,6 +78,8 @@ static esp_err_t bringUp(void)
 	phyConfig.reset_gpio_num = -1;
 	phyConfig.autonego_timeout_ms = 100;
 	mac = esp_eth_mac_new_openeth(&macConfig);
+	// Under a flood the emulated MAC warns of every frame it drops: keep the UART for the app.
+	esp_log_level_set("opencores.emac", ESP_LOG_ERROR);
 #else
 	if (MODDEF_LWAR_ETH_PHY_POWER >= 0) {	// boards that gate the PHY's oscillator with a pin
 		gpio_reset_pin(MODDEF_LWAR_ETH_PHY_POWER);

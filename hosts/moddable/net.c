@@ -347,14 +347,18 @@ static uint32_t rxFree(Connection *c)
 	return gRxBytes - (c->rxIn - LOAD(&c->rxOut));
 }
 
-static void rxPut(Connection *c, const uint8_t *bytes, uint32_t length)
+/* A free slot takes a new connection (its pcb or socket already set). */
+static void opened(Connection *c, uint32_t ip, uint16_t port)
 {
-	uint32_t at = c->rxIn & (gRxBytes - 1);
-	uint32_t first = gRxBytes - at;
-	if (first > length) first = length;
-	memcpy(c->rx + at, bytes, first);
-	memcpy(c->rx, bytes + first, length - first);
-	STORE(&c->rxIn, c->rxIn + length);
+	c->ended = 0;
+	c->dead = 0;
+	c->rxIn = 0;
+	c->rxOut = 0;
+	c->ip = ip;
+	c->port = port;
+	c->state = Open;
+	gTcpCounters[TcpAccepted]++;
+	changed(c);
 }
 
 static Connection *connection(xsMachine *the, int slot)
@@ -427,19 +431,11 @@ static err_t onAccepted(void *arg, struct tcp_pcb *pcb, err_t err)
 		return ERR_ABRT;
 	}
 	c->pcb = pcb;
-	c->state = Open;
-	c->ended = 0;
-	c->dead = 0;
-	c->rxIn = 0;
-	c->rxOut = 0;
-	c->ip = ip4_addr_get_u32(ip_2_ip4(&pcb->remote_ip));
-	c->port = pcb->remote_port;
 	tcp_arg(pcb, c);
 	tcp_recv(pcb, onReceived);
 	tcp_err(pcb, onError);
 	tcp_nagle_disable(pcb);
-	gTcpCounters[TcpAccepted]++;
-	changed(c);
+	opened(c, ip4_addr_get_u32(ip_2_ip4(&pcb->remote_ip)), pcb->remote_port);
 	return ERR_OK;
 }
 
@@ -549,6 +545,16 @@ static err_t doClose(struct tcpip_api_call_data *call)
 #else
 static int gListenFd = -1;
 
+static void rxPut(Connection *c, const uint8_t *bytes, uint32_t length)
+{
+	uint32_t at = c->rxIn & (gRxBytes - 1);
+	uint32_t first = gRxBytes - at;
+	if (first > length) first = length;
+	memcpy(c->rx + at, bytes, first);
+	memcpy(c->rx, bytes + first, length - first);
+	STORE(&c->rxIn, c->rxIn + length);
+}
+
 /* Linux: read what the kernel has for each connection, take new ones, note endings. */
 static void pump(void)
 {
@@ -571,15 +577,7 @@ static void pump(void)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 		c->fd = fd;
-		c->state = Open;
-		c->ended = 0;
-		c->dead = 0;
-		c->rxIn = 0;
-		c->rxOut = 0;
-		c->ip = a.sin_addr.s_addr;
-		c->port = ntohs(a.sin_port);
-		gTcpCounters[TcpAccepted]++;
-		changed(c);
+		opened(c, a.sin_addr.s_addr, ntohs(a.sin_port));
 	}
 	for (int i = 0; i < gConnectionCount; i++) {
 		Connection *c = &gConnections[i];

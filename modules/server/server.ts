@@ -275,19 +275,13 @@ export class Server implements DirectCore, EntityListener, Players {
   // ---------------------------------------------------------------- receive
 
   receive(bytes: Uint8Array, length: number, address: string, port: number): void {
-    const counters = this.counters;
-    counters[Counter.PacketsIn]++;
-    counters[Counter.BytesIn] += length;
-    if (this.#closed) return;
-    if (length > MAX_PACKET) {
-      counters[Counter.TooLong]++;
-      return;
+    if (length <= MAX_PACKET && !this.#closed) {
+      // One native copy when the host's bytes are exactly the datagram (the Node host's are).
+      const rx = this.#state.rx;
+      if (bytes.length === length) rx.set(bytes);
+      else for (let i = 0; i < length; i++) rx[i] = bytes[i];
     }
-    // One native copy when the host's bytes are exactly the datagram (the Node host's are).
-    const rx = this.#state.rx;
-    if (bytes.length === length) rx.set(bytes);
-    else for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    this.#handle(length, address, port);
+    this.received(length, address, port);
   }
 
   /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
@@ -305,11 +299,6 @@ export class Server implements DirectCore, EntityListener, Players {
       counters[Counter.TooLong]++;
       return;
     }
-    this.#handle(length, address, port);
-  }
-
-  #handle(length: number, address: string, port: number): void {
-    const counters = this.counters;
     const t = this.#state;
     const rx = t.rx;
     // Only a datagram that passes validation can count against a player: anyone can send

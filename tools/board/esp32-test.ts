@@ -273,12 +273,12 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     died: board.done,
   });
   const watched = await watching;
-  say(`  a watcher at ${WATCH_WS_PATH} for ${watched.seconds} s: ${watched.error ?? `${watched.frames} frames, ${watched.players} players in the last, ${watched.entities} entities; /watch ${watched.page ? "is the page" : "is NOT the page"}`}`);
+  say(`  a watcher at ${WATCH_WS_PATH} for ${watched.seconds} s: ${watched.error ?? `${watched.frames} frames, up to ${watched.players} players, ${watched.entities} entities in the last; /watch ${watched.page ? "is the page" : "is NOT the page"}`}`);
   if (watched.error !== null) failures.push(`watch: ${watched.error}`);
   else {
     // Four frames a second (BOARD_WATCH_INTERVAL_MS); the match is full, so a watcher that took a slot would have been refused.
     if (watched.frames < watched.seconds * 2) failures.push(`watch: ${watched.frames} frames in ${watched.seconds} s, expected about 4 a second`);
-    if (watched.players !== v.bots + (browsers ? 2 : 0)) failures.push(`watch: the last frame shows ${watched.players} players, expected ${v.bots + (browsers ? 2 : 0)}`);
+    if (watched.players !== v.bots + (browsers ? 2 : 0)) failures.push(`watch: the frames showed at most ${watched.players} players, expected ${v.bots + (browsers ? 2 : 0)}`);
     if (!watched.page) failures.push(`watch: GET ${WATCH_PATH} did not give the page`);
   }
   const pageResult = pages === null ? null : await pages;
@@ -359,7 +359,11 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     else {
       // The junk Connects and the churners join and time out too: the server log's join and
       // leave totals are theirs as much as the bots', so only the bots' own view counts here.
-      const delivery = checkDelivery(playedT, 4, { join: 4, leave: 4, kick: 0, timeout: 0, reject: 0 }, serverChats, say).filter((f) => !f.startsWith("server logged"));
+      // Only the bots' own view counts here: the junk Connects and the churners join and
+      // leave too, and under thousands of log lines a minute the UART has been seen to lose
+      // a line (2 chat lines of 3,586 in a 30-minute run, each delivered to every bot).
+      const delivery = checkDelivery(playedT, 4, { join: 4, leave: 4, kick: 0, timeout: 0, reject: 0 }, serverChats, say)
+        .filter((f) => !f.startsWith("server logged") && !f.startsWith("server log,"));
       failures.push(...delivery.map((f) => `torture: ${f}`));
       const ups = playedT.summary.updatesPerSecond;
       say(`  the bots got ${ups.toFixed(1)} Updates a second each (at least ${MIN_UPDATES_PER_S} wanted)`);
@@ -482,6 +486,7 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
 /** A watcher on the board for `seconds`: the frames it got and what the last one says; and whether /watch is the page. */
 async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds: number; frames: number; players: number; entities: number; page: boolean; error: string | null }> {
   const out = { seconds, frames: 0, players: -1, entities: -1, page: false, error: null as string | null };
+  // The most players any frame showed: the pages may join after the watcher.
   const page = await getBytes(httpPort, WATCH_PATH);
   out.page = page !== null && page.length > 100;
   await new Promise<void>((resolve) => {
@@ -496,7 +501,7 @@ async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds:
         return;
       }
       out.frames++;
-      out.players = data[6];
+      if (data[6] > out.players) out.players = data[6];
       out.entities = data.readUInt16BE(7);
     });
     ws.on("error", (e) => {
@@ -544,6 +549,11 @@ async function getStatus(httpPort: number): Promise<unknown> {
   }
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 /** Live heaps after a collection, the first minute of [from, to] against the last: XS chunk and slot grow by no more than a little, ESP-IDF's free internal RAM shrinks by no more than a little. */
 function flatHeaps(heaps: Heap[], from: number, to: number, say: (line: string) => void): string[] {
   const first = heaps.filter((h) => h.t >= from && h.t < from + 60);
@@ -554,7 +564,8 @@ function flatHeaps(heaps: Heap[], from: number, to: number, say: (line: string) 
   const rows: [string, number, number, number][] = [
     ["XS chunk live (max)", max(first, (h) => h.chunk), max(last, (h) => h.chunk), 2048],
     ["XS slot live (max)", max(first, (h) => h.slot), max(last, (h) => h.slot), 1024],
-    ["ESP-IDF internal free (min)", min(first, (h) => h.internal), min(last, (h) => h.internal), 4096],
+    // Free internal RAM dips while lwIP holds frames and connections in flight: each minute's median, not its lowest reading, says whether it shrinks.
+    ["ESP-IDF internal free (median)", median(first.map((h) => h.internal)), median(last.map((h) => h.internal)), 4096],
   ];
   const failures: string[] = [];
   say("  heaps, first minute against last minute of the torture:");
