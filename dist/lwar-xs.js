@@ -5246,18 +5246,12 @@ var Server = class {
   }
   // ---------------------------------------------------------------- receive
   receive(bytes, length, address, port) {
-    const counters = this.counters;
-    counters[Counter.PacketsIn]++;
-    counters[Counter.BytesIn] += length;
-    if (this.#closed) return;
-    if (length > MAX_PACKET) {
-      counters[Counter.TooLong]++;
-      return;
+    if (length <= MAX_PACKET && !this.#closed) {
+      const rx = this.#state.rx;
+      if (bytes.length === length) rx.set(bytes);
+      else for (let i = 0; i < length; i++) rx[i] = bytes[i];
     }
-    const rx = this.#state.rx;
-    if (bytes.length === length) rx.set(bytes);
-    else for (let i = 0; i < length; i++) rx[i] = bytes[i];
-    this.#handle(length, address, port);
+    this.received(length, address, port);
   }
   /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
   get rxBuffer() {
@@ -5273,10 +5267,6 @@ var Server = class {
       counters[Counter.TooLong]++;
       return;
     }
-    this.#handle(length, address, port);
-  }
-  #handle(length, address, port) {
-    const counters = this.counters;
     const t = this.#state;
     const rx = t.rx;
     if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;
