@@ -560,7 +560,6 @@ function flatHeaps(heaps: Heap[], from: number, to: number, say: (line: string) 
   const last = heaps.filter((h) => h.t > to - 60 && h.t <= to);
   if (first.length < 3 || last.length < 3 || to - from < 120) return [`torture: too few heap: lines to compare the first minute with the last (${first.length} and ${last.length}; the phase needs at least 130 s)`];
   const max = (hs: Heap[], f: (h: Heap) => number) => Math.max(...hs.map(f));
-  const min = (hs: Heap[], f: (h: Heap) => number) => Math.min(...hs.map(f));
   const rows: [string, number, number, number][] = [
     ["XS chunk live (max)", max(first, (h) => h.chunk), max(last, (h) => h.chunk), 2048],
     ["XS slot live (max)", max(first, (h) => h.slot), max(last, (h) => h.slot), 1024],
