@@ -7,6 +7,7 @@
 import { pathToFileURL } from "node:url";
 import { defineCommand, EXIT_FAILURE, EXIT_OK } from "../cli";
 import { KillCause } from "../modules/client/client";
+import { causeOfTemplate } from "../modules/client/kills";
 import { Kind, kindOf } from "../modules/game/templates";
 import { deathCause, deathKiller, deathValue, LogEvent } from "../modules/server/events";
 import { ClientState } from "../modules/client/client";
@@ -54,21 +55,6 @@ export interface KillReport {
   /** Server deaths by KillCause, and disagreements as "server → inferred" counts. */
   byCause: number[];
   confusions: Map<string, number>;
-}
-
-/** The server's Death cause (a template id) as a KillCause. */
-export function causeOfTemplate(template: number): number {
-  switch (kindOf(template)) {
-    case Kind.Sun:
-      return KillCause.Sun;
-    case Kind.Planet:
-      return KillCause.Planet;
-    case Kind.Ship:
-      return KillCause.Ram;
-    case Kind.Shot:
-      return KillCause.Shot;
-  }
-  return KillCause.Unknown;
 }
 
 export const CAUSE_NAMES: readonly string[] = Object.freeze(["unknown", "shot", "sun", "planet", "ram", "edge"]);

@@ -30,6 +30,21 @@ import {
 /** What a kill is put down to. Edge is reserved: the arena's edge bounces ships and kills nobody. */
 export const KillCause = Object.freeze({ Unknown: 0, Shot: 1, Sun: 2, Planet: 3, Ram: 4, Edge: 5 } as const);
 
+/** The server's Death cause (a template id) as a KillCause. */
+export function causeOfTemplate(template: number): number {
+  switch (kindOf(template)) {
+    case Kind.Sun:
+      return KillCause.Sun;
+    case Kind.Planet:
+      return KillCause.Planet;
+    case Kind.Ship:
+      return KillCause.Ram;
+    case Kind.Shot:
+      return KillCause.Shot;
+  }
+  return KillCause.Unknown;
+}
+
 /** victim and killer are player ids (killer -1 when none); weapon is the projectile template id or -1. */
 export type KillListener = (victim: number, killer: number, cause: number, weapon: number) => void;
 

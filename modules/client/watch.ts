@@ -9,7 +9,7 @@
  * what dealt the blow): no inference. Chat lines come with their text.
  */
 import { ClientState, KillCause, type Client } from "./client";
-import { Kind, kindOf } from "../game/templates";
+import { causeOfTemplate } from "./kills";
 import { getI16, getU16, getU32 } from "../protocol/bytes";
 import { writeAdd, writeChat, writeId, writeName } from "../protocol/codec";
 import { MAX_PLAYERS, Msg, NAME_LENGTH, NO_PLAYER, UPDATE_ENTRY } from "../protocol/constants";
@@ -20,20 +20,6 @@ import { WATCH_ENTITY, WATCH_EVENT, WATCH_HEADER, WATCH_KIND, WATCH_PLAYER, WATC
 /** Entries in one synthetic Update. */
 const UPDATE_MAX = 255;
 
-/** A death cause (the template that dealt the blow) as a KillCause. */
-function killCause(template: number): number {
-  switch (kindOf(template)) {
-    case Kind.Sun:
-      return KillCause.Sun;
-    case Kind.Planet:
-      return KillCause.Planet;
-    case Kind.Ship:
-      return KillCause.Ram;
-    case Kind.Shot:
-      return KillCause.Shot;
-  }
-  return KillCause.Unknown;
-}
 
 export class WatchSource {
   readonly #c: Client;
@@ -169,7 +155,7 @@ export class WatchSource {
         const ks = deathKiller(value);
         const template = deathCause(value);
         const killer = ks >= 0 && ks < MAX_PLAYERS && c.present[ks] !== 0 ? c.playerIds[ks] : -1;
-        const cause = killCause(template);
+        const cause = causeOfTemplate(template);
         c.onKill(c.playerIds[slot], ks === slot ? c.playerIds[slot] : killer, cause, cause === KillCause.Shot ? template : -1);
       }
     }
