@@ -8,7 +8,9 @@
  * time, so the app's microsecond clock counts instructions (µs × 1000 / 2^N). Prints the
  * app's own lines, then Xtensa instructions per 10 ms tick (mean, median, p99, worst) and
  * what they take on a 240 MHz ESP32 core with the calibrated cycles per instruction
- * (docs/performance.md, "On the emulated ESP32").
+ * (docs/performance.md, "On the emulated ESP32"), and per received datagram: by
+ * `server.receive` alone, and through the board's own path (net.c's ring, the host's drain,
+ * `server.received`).
  */
 import { parseKernelNames } from "../../harness/kernels";
 import fs from "node:fs";
@@ -18,7 +20,7 @@ import { buildEnv, findFile, ROOT, runMcconfig } from "../../tools/board/kit";
 import { Board, bootFailure, emulatorTools, mergeFlash } from "../../tools/board/qemu";
 import { defineCommand, EXIT_FAILURE } from "../../cli";
 import { DEFAULT_CASE } from "../../harness/trace";
-import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
+import { MODULES_FRAGMENT, deviceTrace, drainDifferences, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
 
 /**
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
   if (missing.length > 0) esp32BenchCommand.fail(`cannot run on the emulated ESP32:\n  ${missing.join("\n  ")}`);
 
   const here = path.join(ROOT, "bench", "device");
+  const stale = drainDifferences();
+  if (stale.length > 0) esp32BenchCommand.fail(`${stale.join("; ")}: the bench times the board's receive path with that copy; make it the host's again`);
   const o = defaultDeviceCase(DEFAULT_CASE);
   o.players = v.players;
   o.capacity = v.capacity;
@@ -104,7 +108,13 @@ async function main(): Promise<void> {
   const flash = path.join(out, "flash.bin");
   mergeFlash(path.dirname(args), flash, env);
 
-  const seen: { summary: string | null; receive: string | null; failed: string | null; warning: boolean } = { summary: null, receive: null, failed: null, warning: false };
+  const seen: { summary: string | null; receive: string | null; board: string | null; failed: string | null; warning: boolean } = {
+    summary: null,
+    receive: null,
+    board: null,
+    failed: null,
+    warning: false,
+  };
   let finished: () => void = () => {};
   const done = new Promise<void>((r) => (finished = r));
   const log = path.join(out, "board.log");
@@ -122,6 +132,7 @@ async function main(): Promise<void> {
       if (line.startsWith("WARNING")) seen.warning = true;
       if (line.startsWith(SUMMARY) && line.includes(" µs per 10 ms tick")) seen.summary = line;
       if (line.startsWith(`${SUMMARY}receive `)) seen.receive = line;
+      if (line.startsWith(`${SUMMARY}the board's path: ack`)) seen.board = line;
       if (failure !== null || line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `)) {
         seen.failed = line;
         finished();
@@ -146,7 +157,15 @@ async function main(): Promise<void> {
   say(`Xtensa instructions per 10 ms tick (guest µs × ${perUs}): mean ${instr(f.mean)}, median ${instr(f.median)}, p99 ${instr(f.p99)}, heaviest ${instr(f.worst)}`);
   const m = seen.receive === null ? null : /receive ([0-9.,]+) µs per datagram/.exec(seen.receive);
   const rx = m === null ? null : Number(m[1].replace(/,/g, ""));
-  if (rx !== null) say(`Xtensa instructions per received datagram (an ack + Input): ${((rx * perUs) / 1000).toFixed(1)} k (${((rx * perUs * CPI.mid) / MHZ).toFixed(0)} µs on the ESP32)`);
+  if (rx !== null) say(`Xtensa instructions per received datagram (an ack + Input, server.receive alone): ${((rx * perUs) / 1000).toFixed(1)} k (${((rx * perUs * CPI.mid) / MHZ).toFixed(0)} µs on the ESP32)`);
+  const b = seen.board === null ? null : /ack \+ Input ([0-9.]+) µs, ack ([0-9.]+) µs per datagram \((\d+) and (\d+) waiting.*nothing ([0-9.]+) µs; server.received alone ([0-9.]+) µs/.exec(seen.board);
+  if (b !== null) {
+    const k = (text: string) => `${((Number(text) * perUs) / 1000).toFixed(1)} k`;
+    say(
+      `receive through the board's path: ack + Input ${k(b[1])} instructions, ack ${k(b[2])} (each of ${b[3]} and ${b[4]} waiting at a drain: ` +
+        `net.c's ring, udpNext, the address table, server.received); a drain that finds nothing ${k(b[5])}; server.received alone ${k(b[6])} an ack + Input`,
+    );
+  } else say("receive through the board's path: the app printed no figure");
   const share = (cpi: number) => ((100 * esp(f.mean, cpi)) / 10).toFixed(0);
   say(
     `on a ${MHZ} MHz ESP32 core at ${CPI.mid} cycles per instruction (${CPI.low}..${CPI.high}): ` +

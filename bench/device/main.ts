@@ -24,6 +24,7 @@ import nativeMicroseconds from "./clock";
 import { commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
 import type { KernelName, Kernels } from "../../modules/native";
 import { parseKernelNames } from "../../harness/kernels";
+import { type BoardReceive, timeBoardReceive, useBoardNames } from "./board-receive";
 
 declare function trace(...items: (string | number | boolean)[]): void;
 
@@ -139,6 +140,8 @@ interface Activity {
   live: Heap;
   /** The typical client datagram's receive cost, timed after the window (driver.timeReceive). */
   receive: { usPerDatagram: number; shape: string; distinct: number };
+  /** The same datagrams (and bare acks) through the board's own path: net.c's ring, the host's drain, server.received; null off ESP32. */
+  board: BoardReceive | null;
 }
 
 /** What each window step did (datagrams received, packets and Updates sent), from an untimed replay. */
@@ -151,6 +154,7 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   Debug.gc();
   const before = heap();
   const r = new Replay(o, bytes);
+  useBoardNames(r);
   r.warm();
   const c = r.server.counters;
   let p = r.windowStart;
@@ -170,7 +174,8 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   const live = heap();
   // Then the typical client datagram into the server as the window left it.
   const receive = timeReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
-  return { inPkts, outPkts, updates, stats, entities, before, live, receive };
+  const board = timeBoardReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
+  return { inPkts, outPkts, updates, stats, entities, before, live, receive, board };
 }
 
 function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: number, perStep: Float32Array | null, act: Activity, base: Heap): void {
@@ -291,6 +296,14 @@ function run(): void {
   report(header, clock, result, runs, perStep, act, base);
   const rx = act.receive;
   say(`lwar-xs device bench: receive ${us(rx.usPerDatagram)} µs per datagram (${rx.shape}; ${RECEIVE_DATAGRAMS} replayed from ${rx.distinct} clients, dry walk subtracted)`);
+  const b = act.board;
+  say(
+    b === null
+      ? "lwar-xs device bench: the board's path: not timed here (udpNext reads a socket on this platform, not net.c's ring)"
+      : `lwar-xs device bench: the board's path: ack + Input ${b.ackInputUs.toFixed(3)} µs, ack ${b.ackUs.toFixed(3)} µs per datagram ` +
+          `(${b.perDrain} and ${b.ackPerDrain} waiting at each drain, one from each client; net.c's ring, udpNext, the host's address table, server.received; ` +
+          `a drain that finds nothing ${b.emptyDrainUs.toFixed(3)} µs; server.received alone ${b.receivedUs.toFixed(3)} µs per ack + Input; dry walk subtracted)`,
+  );
   say("lwar-xs device bench: done");
 }
 

@@ -2,7 +2,8 @@
  * The Moddable SDK modules the device bench app imports, declared so that `npm run
  * typecheck` (which includes bench/) checks bench/device/main.ts without the SDK. mcconfig
  * does not read this file: it compiles main.ts against the SDK's own typings, so these
- * declarations must stay a subset of those.
+ * declarations must stay a subset of those. They cover hosts/moddable/host.ts too, which the
+ * app imports for the board's receive path.
  */
 
 declare module "Resource" {
@@ -19,6 +20,8 @@ declare module "time" {
     readonly ticks: number;
     /** A microsecond counter, on hosts whose build includes the SDK's microseconds module. */
     readonly microseconds?: number;
+    /** `end - start` in ms, across the counter's wrap. */
+    delta(start: number, end?: number): number;
   };
   export default Time;
 }
@@ -28,6 +31,8 @@ declare module "timer" {
     private constructor();
     private brand: boolean;
     static set(callback: (timer: Timer) => void, delay?: number, repeat?: number): Timer;
+    static repeat(callback: (timer: Timer) => void, interval: number): Timer;
+    static clear(timer: Timer | undefined | null): void;
   }
   export default Timer;
 }

@@ -29,6 +29,7 @@
 
 #include "xsmc.h"
 #include "xsHost.h"
+#include "mc.defines.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -308,6 +309,66 @@ void xs_lwar_udp_send(xsMachine *the)
 		gUdpCounters[UdpSendErrors]++;
 	xsmcSetInteger(xsResult, result);
 }
+
+#if MODDEF_LWAR_BENCH_RING
+/*
+	For the device bench only (bench/device/manifest.json defines lwar.bench.ring; the firmware
+	does not): the UDP ring without a socket, and a datagram placed in it as onDatagram()
+	places one from lwIP's thread, so that the XS task's drain can be timed with no network.
+	ESP32 only: on Linux udpNext() reads the kernel's socket, and benchRingOpen() returns false.
+*/
+
+/* benchRingOpen(slots): the ring alone, bound to nothing; false where udpNext() has no ring. */
+void xs_lwar_bench_ring_open(xsMachine *the)
+{
+#if ESP32
+	int slots = xsmcToInteger(xsArg(0));
+	if ((slots < 1) || (slots > 256))
+		xsRangeError("benchRingOpen: slots %d (1 to 256)", slots);
+	if (gRing)
+		xsUnknownError("benchRingOpen: open already");
+	gRing = c_calloc(slots, sizeof(Datagram));
+	if (!gRing)
+		xsUnknownError("benchRingOpen: no memory for %d slots", slots);
+	gRingSlots = slots;
+	xsmcSetTrue(xsResult);
+#else
+	xsmcSetFalse(xsResult);
+#endif
+}
+
+/*
+	benchRingPut(bytes, offset, length, ip, port, publish): bytes[offset .. offset + length)
+	and its sender (ip in network byte order) into the next slot, as onDatagram() copies a
+	datagram; udpNext() sees it only when `publish` is true (a dry walk writes the slot and
+	leaves it unseen). The ring must have room.
+*/
+void xs_lwar_bench_ring_put(xsMachine *the)
+{
+#if ESP32
+	void *data;
+	xsUnsignedValue size;
+	xsmcGetBufferReadable(xsArg(0), &data, &size);
+	int offset = xsmcToInteger(xsArg(1));
+	int length = xsmcToInteger(xsArg(2));
+	uint32_t ip = (uint32_t)xsmcToInteger(xsArg(3));
+	int port = xsmcToInteger(xsArg(4));
+	int publish = xsmcToBoolean(xsArg(5));
+	if ((offset < 0) || (length < 0) || (length > MAX_DATAGRAM) || ((xsUnsignedValue)(offset + length) > size))
+		xsRangeError("benchRingPut: %d bytes at %d of %d", length, offset, (int)size);
+	uint32_t in = gRingIn;
+	if (!gRing || ((in - LOAD(&gRingOut)) >= gRingSlots))
+		xsUnknownError("benchRingPut: no ring, or no room in it");
+	Datagram *d = &gRing[in % gRingSlots];
+	memcpy(d->data, (uint8_t *)data + offset, length);
+	d->length = length;
+	d->ip = ip;
+	d->port = port;
+	if (publish)
+		STORE(&gRingIn, in + 1);
+#endif
+}
+#endif
 
 // ------------------------------------------------------------------ TCP
 

@@ -2,7 +2,9 @@
  * The device bench's inputs, checked without the Moddable SDK: the trace file that
  * `npm run bench:device:trace` writes replays to the recorded totals, the module list it
  * writes names real modules, and the per-step costs line up with timeReplay's timed walk.
- * Building and running the app itself needs the SDK: `npm run bench:device`.
+ * The board's receive path it times takes the host's own steps, and the peers it names as
+ * the board does replay the same match. Building and running the app itself needs the SDK:
+ * `npm run bench:device`.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -11,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../harness/trace";
 import { Counter } from "../../modules/protocol/counters";
-import { deviceTrace, modulesFragment } from "../../bench/device/generate";
+import { deviceTrace, drainDifferences, modulesFragment } from "../../bench/device/generate";
+import { isBareAck, lastBareAcks, peerIp, useBoardAddresses } from "../../bench/device/peers";
 import { StepRecorder } from "../../bench/device/steps";
 import { caseLabel, decodeTraceFile, defaultDeviceCase, encodeTraceFile } from "../../bench/device/tracefile";
 
@@ -69,6 +72,41 @@ describe("device bench", function () {
       assert.equal(f.modules[m], "../../" + m);
       assert.ok(existsSync(join(ROOT, m + ".ts")) || existsSync(join(ROOT, m + ".js")), `${m} has no source`);
     }
+  });
+
+  it("times the board's receive path with the host's own drain, word for word", function () {
+    assert.deepEqual(drainDifferences(), []);
+  });
+
+  it("names the peers as the board does, and the match replays the same", function () {
+    // hosts/moddable/host.ts ipText, which the device uses (it cannot load on Node).
+    const dotted = (ip: number) => `${ip & 0xff}.${(ip >>> 8) & 0xff}.${(ip >>> 16) & 0xff}.${ip >>> 24}`;
+    assert.equal(dotted(peerIp(0)), "192.168.4.2");
+    const { header, trace } = decodeTraceFile(file);
+    const r = new Replay(header.options, trace);
+    useBoardAddresses(r, dotted);
+    r.warm();
+    r.walk(r.windowStart, r.windowTicks, true, null, null);
+    const c = r.server.counters;
+    assert.equal(c[Counter.PacketsOut], header.packetsOut);
+    assert.equal(c[Counter.BytesOut], header.bytesOut);
+    // Each client's last bare ack and ack + Input, received again from its board address,
+    // take the normal path: counted in, nothing else counted.
+    const acks = lastBareAcks(r, r.windowTicks);
+    const inputs = r.lastAckInputs(r.windowStart, r.windowTicks);
+    assert.equal(acks.length, 8);
+    assert.ok(inputs.length >= 4, `${inputs.length} clients' last datagrams are an ack + Input`);
+    for (const at of acks) assert.ok(isBareAck(r.datagramAt(at).bytes));
+    const before = c.slice();
+    const reader = r.replayer.reader;
+    for (const at of acks.concat(inputs)) {
+      const d = r.datagramAt(at);
+      r.server.receive(d.bytes, d.bytes.length, dotted(peerIp(d.client)), reader.port[d.client]);
+    }
+    for (let i = 0; i < c.length; i++) {
+      if (i !== Counter.PacketsIn && i !== Counter.BytesIn) assert.equal(c[i], before[i], `counter ${i}`);
+    }
+    assert.equal(c[Counter.PacketsIn], before[Counter.PacketsIn] + acks.length + inputs.length);
   });
 
   it("recovers each step's cost from timeReplay's clock readings", function () {
