@@ -192,14 +192,20 @@ export function keepConnected(b: Bot, now: number, fresh: () => Client): void {
   const c = b.client;
   const st = c.state;
   if (st === ClientState.Connected) {
+    // Back after a loss: by the try under way, or by the late answer to a try already given
+    // up (its Join reaches the fresh client on the same socket, which takes it).
     if (!b.everConnected) b.everConnected = true;
-    else if (b.retry.tryingSince >= 0) b.reconnected++;
+    else if (b.retry.tryingSince >= 0 || b.retry.failures > 0) b.reconnected++;
     if (b.retry.tryingSince >= 0 || b.retry.failures > 0) b.retry.connected();
     return;
   }
   const ended = st === ClientState.Kicked || st === ClientState.TimedOut || st === ClientState.Rejected;
   if (ended || (st === ClientState.Connecting && b.retry.givenUp(now))) {
-    if (c.selfId >= 0) b.lost++;
+    if (c.selfId >= 0) {
+      // Joined, even if this connection ended before a tick saw it Connected (a busy machine).
+      b.lost++;
+      b.everConnected = true;
+    }
     b.lastEnd = ended ? st : ClientState.TimedOut;
     b.retry.failed(now, st === ClientState.Rejected && c.rejectReason === RejectReason.ServerFull);
     retire(b);

@@ -9,7 +9,11 @@ import { createServer, type Server } from "../../modules/server/server";
 import { NAME_LENGTH } from "../../modules/protocol/constants";
 import { bytesToAscii } from "../../modules/text";
 import { NodeHost } from "../../hosts/node/host";
-import { runBots } from "../../tools/botlib";
+import { type Bot, keepConnected, runBots } from "../../tools/botlib";
+import { ClientState, createClient, type Client } from "../../modules/client/client";
+import { COUNTER_COUNT } from "../../modules/protocol/counters";
+import { Random } from "../../modules/random";
+import { FakeHost } from "../helpers/fake-host";
 import { Reconnect, RECONNECT_ATTEMPT_MS, reconnectDelay } from "../../modules/client/reconnect";
 
 describe("reconnect schedule", function () {
@@ -42,6 +46,28 @@ describe("reconnect schedule", function () {
 
 describe("bots reconnect", function () {
   this.timeout(60_000);
+
+  it("a connection that ended before any tick saw it connected still counts as lost, and the return as a reconnect", function () {
+    // On a busy machine a bot can take its Join and its Kick (a server shutting down) between two of its ticks.
+    const host = new FakeHost();
+    const fresh = (): Client => createClient(makeConfig(), host, "10.0.0.1", 32422);
+    const client = fresh();
+    const bot = {
+      client, host: null as never, rng: new Random(1), nextChat: 0, chats: 0, maxPlayersSeen: 0, connectedAt: -1, chatsReceived: 0, updateTicks: 0, lastUpdateTimestamp: -1,
+      name: "rb1", ship: -1, weapon: -1, retry: new Reconnect(), lost: 0, reconnected: 0, lastEnd: ClientState.Idle, retired: new Uint32Array(COUNTER_COUNT), retiredStats: 0, everConnected: false,
+    } as Bot;
+    client.selfId = 0x10003;
+    client.state = ClientState.Kicked;
+    keepConnected(bot, 1000, fresh);
+    assert.equal(bot.lost, 1);
+    assert.notEqual(bot.client, client, "a fresh client");
+    assert.equal(bot.client.state, ClientState.Idle);
+    keepConnected(bot, 2000, fresh);
+    assert.equal(bot.client.state, ClientState.Connecting, "tried again when due");
+    bot.client.state = ClientState.Connected;
+    keepConnected(bot, 2100, fresh);
+    assert.equal(bot.reconnected, 1);
+  });
 
   async function start(port: number): Promise<{ host: NodeHost; server: Server; port: number }> {
     const host = new NodeHost();
