@@ -11,7 +11,7 @@ import { type Client, ClientState, createClient } from "../modules/client/client
 import { createGame } from "../modules/match";
 import { Random } from "../modules/random";
 import { INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../modules/protocol/codec";
-import { NO_PLAYER } from "../modules/protocol/constants";
+import { NO_PLAYER } from "../modules/game/entities";
 import { Network, type LinkOptions, type MemHost } from "./link";
 import { POS_SHIFT } from "../modules/units";
 

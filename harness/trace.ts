@@ -24,7 +24,7 @@ import {
   EndReason, HASH_EVERY_MS, Rec, RecordingReader, RecordWriter, encodeHeader, type RecordingHeader,
 } from "../modules/recording/format";
 import { Replayer, stateHash } from "../modules/recording/replay";
-import { NO_PLAYER } from "../modules/protocol/constants";
+import { NO_PLAYER } from "../modules/game/entities";
 import { Scenario } from "./scenario";
 import { POS_SHIFT } from "../modules/units";
 

@@ -5,9 +5,10 @@
  * (modules/server/updates.ts PriorityPlanner, modules/server/entries.ts and
  * modules/server/entity-sync.ts, modules/game/shots.ts JsShotsStep and modules/game/ships.ts
  * JsShipsStep); the interface and the calling convention are in modules/native.ts. The
- * array and word numbers, and the wire offsets the loops write at, come from kernels.h,
- * generated from modules/native-layout.ts and modules/protocol/constants.ts
- * (npm run build:native-header).
+ * array and word numbers, the wire offsets the loops write at and every other constant
+ * they use (LW_*) come from kernels.h, generated from modules/native-layout.ts,
+ * modules/protocol/constants.ts, modules/server/updates.ts and modules/game/entities.ts
+ * (npm run build:native-header); nothing here declares its own.
  *
  * Built into the Moddable app (hosts/moddable/kernels.js declares the functions) and into
  * tools/xs/build/lwxs, which exposes them as xs.kernels. Only xs.h and xsmc.h's buffer
@@ -71,9 +72,9 @@ static inline int32_t sar(int32_t a, int32_t n)
 }
 
 /*
- * The game's gravity table read as Game reads it (see OCT_MIN in modules/game/game.ts): for
- * u, r² at 1/8 wu (as JavaScript's int32 of it), the pull's value, and the table word, whose
- * top bits are the shift, in *word.
+ * The game's gravity table read as ships.ts and shots.ts read it (the layout and OCT_MIN are
+ * in modules/game/gravity.ts): for u, r² at 1/8 wu (as JavaScript's int32 of it), the pull's
+ * value, and the table word, whose top bits are the shift, in *word.
  */
 static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor, int32_t tmask, int32_t dshift, int32_t *word)
 {
@@ -84,13 +85,6 @@ static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor,
 }
 
 /* ------------------------------------------------------------------ planner */
-
-#define WHEEL 8
-#define SETS (2 + 2 * WHEEL)
-#define FRESH 0
-#define CARRIED 1
-#define MAX_UPDATE_GAP 4
-#define NO_PLAYER 0xffffffffu
 
 /* plan(layout, m0, m1, m2, m3, slot) -> count */
 void xs_lwar_plan(xsMachine *the)
@@ -104,7 +98,7 @@ void xs_lwar_plan(xsMachine *the)
 	int32_t *ticks = I32(&m, PLAN_MEM_TICK);
 	uint16_t *list = U16(&m, PLAN_MEM_LIST);
 	int32_t tick = ticks[slot] + 1;
-	int32_t base = slot * SETS * words;
+	int32_t base = slot * LW_SETS * words;
 	int32_t own = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_INDEX)[slot] : -1;
 	int32_t limit = w[PLAN_WORD_LIMIT];
 	int32_t n = 0;
@@ -113,10 +107,10 @@ void xs_lwar_plan(xsMachine *the)
 	if (own >= 0 && U8(&m, PLAN_MEM_KNOWN)[slot * w[PLAN_WORD_CAPACITY] + own] != 0)
 		list[n++] = (uint16_t)own;
 	w[PLAN_WORD_OWN_END] = n;
-	wheel = 2 + 2 * (tick & (WHEEL - 1));
+	wheel = 2 + 2 * (tick & (LW_WHEEL - 1));
 	for (set = 0; set < 4; set++) {
 		int32_t from = base + (set < 2 ? set : wheel + set - 2) * words;
-		int32_t start = set == CARRIED ? I32(&m, PLAN_MEM_CURSOR)[slot] : 0;
+		int32_t start = set == LW_CARRIED ? I32(&m, PLAN_MEM_CURSOR)[slot] : 0;
 		int32_t j0 = start >> 5;
 		uint32_t cut = 0xffffffffu << (start & 31);
 		int32_t c;
@@ -142,9 +136,9 @@ void xs_lwar_plan(xsMachine *the)
 			}
 			sets[from + j] = (int32_t)((all & ~part) | bits);
 		}
-		if (set == FRESH)
+		if (set == LW_FRESH)
 			w[PLAN_WORD_FRESH_END] = n;
-		else if (set == CARRIED)
+		else if (set == LW_CARRIED)
 			w[PLAN_WORD_CARRIED_END] = n;
 	}
 	w[PLAN_WORD_PLANNED] = n;
@@ -167,7 +161,7 @@ void xs_lwar_commit(xsMachine *the)
 	int32_t words = w[PLAN_WORD_WORDS];
 	int32_t cap = w[PLAN_WORD_CAPACITY];
 	int32_t tick = I32(&m, PLAN_MEM_TICK)[slot];
-	int32_t base = slot * SETS * words;
+	int32_t base = slot * LW_SETS * words;
 	int32_t fx = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_X)[slot] : 0;
 	int32_t fy = w[PLAN_WORD_HAS_FOCUS] ? I32(&m, PLAN_MEM_FOCUS_Y)[slot] : 0;
 	int32_t shift = w[PLAN_WORD_POS_SHIFT];
@@ -179,11 +173,11 @@ void xs_lwar_commit(xsMachine *the)
 		int32_t i = list[k];
 		int32_t set;
 		if (k >= sent)
-			set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
+			set = k >= ownEnd && k < freshEnd ? LW_FRESH : LW_CARRIED;
 		else {
 			int32_t by;
-			if (owner[i] == NO_PLAYER || (evx[i] == 0 && evy[i] == 0))
-				by = MAX_UPDATE_GAP;
+			if (owner[i] == LW_NO_PLAYER || (evx[i] == 0 && evy[i] == 0))
+				by = LW_MAX_UPDATE_GAP;
 			else {
 				int32_t dx = wrap32((int64_t)ex[i] - fx) >> shift;
 				int32_t dy = wrap32((int64_t)ey[i] - fy) >> shift;
@@ -193,11 +187,11 @@ void xs_lwar_commit(xsMachine *the)
 				if (dy < 0)
 					dy = -dy;
 				d = dx > dy ? dx + ((dy * 13) >> 5) : dy + ((dx * 13) >> 5);
-				by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
+				by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : LW_MAX_UPDATE_GAP;
 				if (by < 2 && steady != NULL && steady[i] != 0)
 					by = 2;
 			}
-			set = 2 + 2 * ((tick + by) & (WHEEL - 1)) + (by == MAX_UPDATE_GAP ? 0 : 1);
+			set = 2 + 2 * ((tick + by) & (LW_WHEEL - 1)) + (by == LW_MAX_UPDATE_GAP ? 0 : 1);
 			if (k >= freshEnd && k < carriedEnd)
 				cursor = i + 1;
 		}
@@ -205,8 +199,8 @@ void xs_lwar_commit(xsMachine *the)
 	}
 	if (cursor >= 0)
 		I32(&m, PLAN_MEM_CURSOR)[slot] = cursor < cap ? cursor : 0;
-	due = base + (2 + 2 * (tick & (WHEEL - 1))) * words;
-	carried = base + CARRIED * words;
+	due = base + (2 + 2 * (tick & (LW_WHEEL - 1))) * words;
+	carried = base + LW_CARRIED * words;
 	for (j = 0; j < 2 * words; j++) {
 		int32_t bits = sets[due + j];
 		if (bits == 0)
@@ -232,13 +226,13 @@ void xs_lwar_notify(xsMachine *the)
 	uint8_t *known = U8(&m, PLAN_MEM_KNOWN);
 	const int32_t *actions = I32(&m, PLAN_MEM_ACTIONS);
 	int32_t words = w[PLAN_WORD_WORDS], cap = w[PLAN_WORD_CAPACITY];
-	int32_t base = slot * SETS * words;
+	int32_t base = slot * LW_SETS * words;
 	int32_t j;
 	for (j = 0; j < n; j++) {
 		int32_t a = actions[j];
 		int32_t i = a < 0 ? ~a : a;
 		int32_t k = slot * cap + i;
-		int32_t first = base + (i >> 5), end = first + SETS * words, at;
+		int32_t first = base + (i >> 5), end = first + LW_SETS * words, at;
 		uint32_t mask = ~(1u << (i & 31));
 		if (a < 0 && known[k] == 0)
 			continue;
@@ -312,7 +306,7 @@ void xs_lwar_pack(xsMachine *the)
 
 /* ------------------------------------------------------------------ projectiles */
 
-/* game.ts sweep(): whether a point moving from d0 to d1 (relative) passes within r of 0 */
+/* geometrySweep (modules/game/geometry.ts): whether a point moving from d0 to d1 (relative) passes within r of 0 */
 static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t r)
 {
 	int64_t fx, fy, a, l, c, rr = (int64_t)r * r;

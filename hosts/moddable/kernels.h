@@ -20,6 +20,16 @@
 #define LW_ADD_SIZE 9
 #define LW_REMOVE_SIZE 4
 
+/* The owner of entities that belong to nobody (modules/game/entities.ts) */
+#define LW_NO_PLAYER 0xffffffffu
+
+/* The priority planner's due-tick wheel and bit sets (modules/server/updates.ts) */
+#define LW_WHEEL 8
+#define LW_SETS 18
+#define LW_FRESH 0
+#define LW_CARRIED 1
+#define LW_MAX_UPDATE_GAP 4
+
 /* plan: arrays, then scalar words (modules/native-layout.ts) */
 enum { PLAN_MEM_X = 0, PLAN_MEM_Y = 1, PLAN_MEM_VX = 2, PLAN_MEM_VY = 3, PLAN_MEM_OWNER = 4, PLAN_MEM_STEADY = 5,
 	PLAN_MEM_FOCUS_X = 6, PLAN_MEM_FOCUS_Y = 7, PLAN_MEM_FOCUS_INDEX = 8, PLAN_MEM_SETS = 9, PLAN_MEM_TICK = 10,

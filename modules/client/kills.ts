@@ -21,7 +21,8 @@
  * Fixed memory: every table is made in the constructor, and nothing here allocates.
  */
 import type { Client } from "./client";
-import { MAX_PLAYERS, NO_PLAYER } from "../protocol/constants";
+import { MAX_PLAYERS } from "../protocol/constants";
+import { NO_PLAYER } from "../game/entities";
 import {
   Kind, kindOf, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_HP, SHIP_TYPES, SHOT_BASE, SHOT_TYPES, TEMPLATE_COUNT,
   TEMPLATE_RADIUS, WEAPON_DAMAGE, WEAPON_VELOCITY,

@@ -5,14 +5,13 @@
  * gravity.ts), their marks in the broad-phase grid, and what a planet does to a ship that
  * touches it.
  */
-import { ANGLE_TURN, POS_ONE } from "../units";
+import { ANGLE_TURN, POS_ONE, STEP_HZ } from "../units";
 import { EntityError, NO_PLAYER } from "./entities";
 import { deathsDamage, GENTLE } from "./deaths";
 import { geometryUnit, ONE } from "./geometry";
 import {
   MAX_PLANET_RADIUS, MAX_SHOT_RADIUS, ORBIT_INNER, ORBIT_OUTER, ORBIT_SPEED_FACTOR, PLANET_BASE, PLANET_DAMAGE_BASE,
-  PLANET_DAMAGE_FACTOR, PLANET_GM, PLANET_RESTITUTION, PLANET_TYPES, SHIP_BASE, SHIP_TYPES, SHOT_MAX_VELOCITY, STEP_HZ,
-  SUN_GM, TEMPLATE_RADIUS, TemplateId,
+  PLANET_DAMAGE_FACTOR, PLANET_GM, PLANET_RESTITUTION, PLANET_TYPES, SHIP_BASE, SHIP_TYPES, SHOT_MAX_VELOCITY, SUN_GM, TEMPLATE_RADIUS, TemplateId,
 } from "./templates";
 import { TWO_PI } from "./trig";
 import { GameCounter, type GameWorld, PLANET_BIT } from "./world";

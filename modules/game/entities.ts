@@ -7,6 +7,10 @@
  */
 import { Arena } from "../arena";
 
+/**
+ * The owner of entities that belong to nobody (sun, planets): the player id an Add carries for
+ * them (docs/protocol.md), and the kernels' LW_NO_PLAYER (kernels.h, npm run build:native-header).
+ */
 export const NO_PLAYER = 0xffffffff;
 
 /** Receives pool changes. Implemented by the server; one object, no closures. */

@@ -42,7 +42,7 @@ import { NativeShipsStep } from "./ships-native";
 import { JsShotsStep, type ShotsStep } from "./shots";
 import { NativeShotsStep } from "./shots-native";
 import { spawnClearance, spawnDue, spawnJoin, spawnShip } from "./spawn";
-import { STEP_HZ } from "./templates";
+import { STEP_HZ } from "../units";
 import { GameCounter, GameWorld, worldHash, worldRecount } from "./world";
 
 export { GAME_COUNTER_COUNT, GAME_COUNTER_NAMES, GameCounter } from "./world";

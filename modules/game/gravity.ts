@@ -19,7 +19,8 @@
  * impulse integrator, exact on average): a projectile gets the sun's pull every other step,
  * a ship a planet's every 4th step unless it is in one of the planet's grid cells.
  */
-import { STEP_HZ, SUN_GM } from "./templates";
+import { STEP_HZ } from "../units";
+import { SUN_GM } from "./templates";
 
 export const OCT_MIN = 16;
 export const OCT_MAX = 30;

@@ -9,7 +9,7 @@
  * native kernel `ship`). The game's step calls `move()` and never branches.
  */
 import { INPUT_SHOOTING } from "../input";
-import { POS_ONE } from "../units";
+import { POS_ONE, STEP_HZ } from "../units";
 import { bodiesShipContact } from "./bodies";
 import { deathsDamage, GENTLE } from "./deaths";
 import { geometrySweep, geometryUnit, ONE } from "./geometry";
@@ -18,8 +18,7 @@ import { D_SHIFT, S_SHIFT, T_MASK, U_FLOOR } from "./gravity";
 import { createShipMotion, motionLimit, motionSteer, type ShipMotion } from "./motion";
 import { shotsFire } from "./shots";
 import {
-  ARENA_RADIUS, BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION, STEP_HZ,
-  TemplateId,
+  ARENA_RADIUS, BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION, TemplateId,
 } from "./templates";
 import { GameCounter, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT, REACH, SHIP_BIT } from "./world";
 

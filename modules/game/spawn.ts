@@ -6,12 +6,12 @@
  * as SPAWN_ENEMY_CLEARANCE asks), on a circular orbit around the sun. A new ship is guarded:
  * it takes no damage for SPAWN_GUARD_STEPS, or until it fires (shotsFire).
  */
-import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT } from "../units";
+import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT, STEP_HZ } from "../units";
 import { EntityError, NO_PLAYER } from "./entities";
 import { geometryUnit } from "./geometry";
 import {
   JOIN_SPAWN_STEPS, Kind, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MAX_SPEED, SHIP_TYPES, SHOT_TYPES, SPAWN_ATTEMPTS,
-  SPAWN_CLEARANCE, SPAWN_ENEMY_CLEARANCE, SPAWN_GUARD_STEPS, SPAWN_MAX, SPAWN_MIN, STEP_HZ, SUN_GM, TEMPLATE_KIND,
+  SPAWN_CLEARANCE, SPAWN_ENEMY_CLEARANCE, SPAWN_GUARD_STEPS, SPAWN_MAX, SPAWN_MIN, SUN_GM, TEMPLATE_KIND,
   TEMPLATE_RADIUS,
 } from "./templates";
 import { cosQ, sinQ } from "./trig";

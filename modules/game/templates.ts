@@ -8,6 +8,7 @@
  * step, headings in 1/4096 turn. The world is y-up; a heading of 0 points along +x and
  * grows counter-clockwise ("left").
  */
+import { STEP_HZ } from "../units";
 
 /** Template ids (Add.typeId). Contiguous ranges: planets, ships, projectiles. */
 export const TemplateId = Object.freeze({
@@ -52,7 +53,8 @@ export function kindOf(typeId: number): number {
 
 // ---------------------------------------------------------------- world
 
-export const STEP_HZ = 30;
+// STEP_HZ is declared with the units it defines (modules/units.ts); the page takes it from here too.
+export { STEP_HZ };
 export const STEP_MS = 1000 / STEP_HZ;
 export const DT = 1 / STEP_HZ;
 /** Ships bounce off this circle; projectiles beyond it vanish. Well inside int16. */

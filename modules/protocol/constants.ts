@@ -9,8 +9,6 @@ export const NAME_LENGTH = 32;
 export const CHAT_LENGTH = 128;
 export const MAX_PLAYERS = 8;
 export const DEFAULT_PORT = 32422;
-/** Player id of entities that belong to nobody (sun, planets). */
-export const NO_PLAYER = 0xffffffff;
 /** Bytes of one entity in an Update message. */
 export const UPDATE_ENTRY = 15;
 /**

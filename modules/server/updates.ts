@@ -86,14 +86,16 @@ export type PlannerFocus = Focus;
 /** Longest gap, in update ticks, between two Updates of one entity to one client. */
 export const MAX_UPDATE_GAP = 4;
 /** Due-tick wheel: a power of two above MAX_UPDATE_GAP. */
-const WHEEL = 8;
+export const WHEEL = 8;
 /**
  * Bit sets per slot: new, carried over, then two per wheel tick: those that reach the
  * MAX_UPDATE_GAP guard at that tick (they go first) and those due earlier by their distance.
+ * The planner's kernels (hosts/moddable/kernels.c) take these from kernels.h, generated
+ * from here (npm run build:native-header).
  */
-const FRESH = 0;
-const CARRIED = 1;
-const SETS = 2 + 2 * WHEEL;
+export const FRESH = 0;
+export const CARRIED = 1;
+export const SETS = 2 + 2 * WHEEL;
 
 export interface PriorityOptions {
   /** Entities nearer than these distances (wu) are due every 1, 2 and 3 update ticks; the rest every 4. */

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { CHAT_DEFAULT_RTT_MS, CHAT_MARGIN_MS, CHAT_PENDING, Client, ClientState, DISCONNECT_WAIT_MS } from "../../modules/client/client";
 import { makeConfig, type Config } from "../../modules/config";
 import { Counter } from "../../modules/protocol/counters";
-import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
+import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import {
   headerAck, headerRel, headerTimestamp, headerUnrel, INPUT_FORWARD, INPUT_SHOOTING, writeAdd, writeChat, writeHeader,

@@ -13,7 +13,13 @@ import { KERNEL_NAMES } from "../../harness/kernels";
 import { type BindingLayout, NATIVE_LAYOUT, names } from "../../modules/native-layout";
 import { AddAt, UpdateEntryAt } from "../../modules/protocol/constants";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
-import { cName, HEADER_PATH, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH } from "../../tools/native/header";
+import { NO_PLAYER } from "../../modules/game/entities";
+import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
+import {
+  cName, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
+} from "../../tools/native/header";
+
+const KERNELS_PATH = HEADER_PATH.replace(/kernels\.h$/, "kernels.c");
 
 /** Every `NAME = value` of the header's enums and defines. */
 function headerNumbers(): Map<string, number> {
@@ -63,6 +69,25 @@ describe("native layout", function () {
     const numbers = headerNumbers();
     for (const [k, v] of Object.entries(UpdateEntryAt)) assert.equal(numbers.get(`LW_ENTRY_${cName(k)}`), v, `entry ${k}`);
     for (const [k, v] of Object.entries(AddAt)) assert.equal(numbers.get(`LW_ADD_${cName(k)}`), v, `Add ${k}`);
+  });
+
+  it("the header's planner constants and NO_PLAYER are the TypeScript's", function () {
+    const numbers = headerNumbers();
+    const expected: Record<string, number> = { WHEEL, SETS, FRESH, CARRIED, MAX_UPDATE_GAP };
+    assert.deepEqual(PLANNER_CONSTANTS, expected);
+    for (const [k, v] of Object.entries(expected)) assert.equal(numbers.get(`LW_${k}`), v, k);
+    const noPlayer = /#define LW_NO_PLAYER 0x([0-9a-f]+)u\n/.exec(readFileSync(HEADER_PATH, "utf8"));
+    assert.ok(noPlayer !== null, "LW_NO_PLAYER is in the header");
+    assert.equal(Number.parseInt(noPlayer[1], 16), NO_PLAYER);
+  });
+
+  it("kernels.c declares no number of its own: its constants come from the header", function () {
+    const text = readFileSync(KERNELS_PATH, "utf8");
+    // Object-like macros only (a function-like one has "(" right after its name). VIEWS is the
+    // calling convention's count of views (m0..m3), not a shared constant.
+    const own = [...text.matchAll(/^#define ([A-Za-z_][A-Za-z0-9_]*)[ \t]/gm)].map((m) => m[1]).filter((n) => n !== "VIEWS");
+    assert.deepEqual(own, []);
+    for (const k of [...Object.keys(PLANNER_CONSTANTS), "NO_PLAYER"]) assert.match(text, new RegExp(`\\bLW_${k}\\b`), `kernels.c uses LW_${k}`);
   });
 
   it("the codec writes an Update entry and an Add at the offsets the header gives the C", function () {

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import {
-  FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK, NO_PLAYER,
-  RejectReason, UPDATE_ENTRY,
+  FROM_CLIENT, FROM_SERVER, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, NO_ACK, RejectReason, UPDATE_ENTRY,
 } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { createCounters } from "../../modules/protocol/counters";
 import {

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
 import { Counter } from "../../modules/protocol/counters";
-import { MAX_PACKET, Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
+import { MAX_PACKET, Msg, NAME_LENGTH } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
 import { setU32 } from "../../modules/protocol/bytes";
 import { INPUT_SHOOTING } from "../../modules/protocol/codec";
 import { GameCounter } from "../../modules/game/game";

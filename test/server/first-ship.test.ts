@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { type Client, ClientState, type ClientListener } from "../../modules/client/client";
 import type { Game } from "../../modules/game/game";
-import { JOIN_SPAWN_STEPS, SHIP_BASE, STEP_HZ } from "../../modules/game/templates";
+import { JOIN_SPAWN_STEPS, SHIP_BASE } from "../../modules/game/templates";
+import { STEP_HZ } from "../../modules/units";
 import { Msg } from "../../modules/protocol/constants";
 import { Fields, readAdd } from "../../modules/protocol/codec";
 import { TestMatch } from "../../harness/match";

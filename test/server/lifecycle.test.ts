@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
 import { Counter } from "../../modules/protocol/counters";
-import { Msg, NAME_LENGTH, NO_PLAYER } from "../../modules/protocol/constants";
+import { Msg, NAME_LENGTH } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
 import { headerAck, headerRel } from "../../modules/protocol/codec";
 import { setU32 } from "../../modules/protocol/bytes";
 import { LogEvent, KickReason } from "../../modules/server/events";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
 import { createCounters } from "../../modules/protocol/counters";
-import { FROM_SERVER, MAX_PACKET, Msg, NO_PLAYER, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { FROM_SERVER, MAX_PACKET, Msg, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
 import { TestMatch } from "../../harness/match";
 import { ANGLE_TURN, POS_ONE, fromWu, fromWuPerSecond, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";

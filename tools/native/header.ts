@@ -1,6 +1,7 @@
 /**
- * Writes the native bindings' numbers from their one declaration (modules/native-layout.ts)
- * and the wire layouts the C shares (modules/protocol/constants.ts):
+ * Writes the native bindings' numbers from their one declaration (modules/native-layout.ts),
+ * the wire layouts the C shares (modules/protocol/constants.ts) and the other constants its
+ * loops use (the planner's sets, modules/server/updates.ts; NO_PLAYER, modules/game/entities.ts):
  *   hosts/moddable/kernels.h   C enums and defines, for hosts/moddable/kernels.c (and lwxs)
  *   modules/native-words.ts    the words and codes as const enums, for the JavaScript
  * `--check` writes nothing and exits 1 when either file is stale (test/native/layout.test.ts
@@ -12,6 +13,11 @@ import { type BindingLayout, NATIVE_LAYOUT, names, wordCount } from "../../modul
 
 export { wordCount };
 import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UpdateEntryAt } from "../../modules/protocol/constants";
+import { NO_PLAYER } from "../../modules/game/entities";
+import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
+
+/** The planner's constants as the C names them (LW_ and the name), from modules/server/updates.ts. */
+export const PLANNER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ WHEEL, SETS, FRESH, CARRIED, MAX_UPDATE_GAP });
 
 export const HEADER_PATH = fileURLToPath(new URL("../../hosts/moddable/kernels.h", import.meta.url));
 export const WORDS_PATH = fileURLToPath(new URL("../../modules/native-words.ts", import.meta.url));
@@ -58,6 +64,10 @@ export function renderHeader(): string {
   for (const [k, v] of Object.entries(UpdateEntryAt)) out.push(`#define LW_ENTRY_${cName(k)} ${v}`);
   for (const [k, v] of Object.entries(AddAt)) out.push(`#define LW_ADD_${k === "size" ? "SIZE" : cName(k)} ${v}`);
   out.push(`#define LW_REMOVE_SIZE ${REMOVE_SIZE}`);
+  out.push("", "/* The owner of entities that belong to nobody (modules/game/entities.ts) */");
+  out.push(`#define LW_NO_PLAYER 0x${(NO_PLAYER >>> 0).toString(16)}u`);
+  out.push("", "/* The priority planner's due-tick wheel and bit sets (modules/server/updates.ts) */");
+  for (const [k, v] of Object.entries(PLANNER_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = cName(key);
     out.push("", `/* ${key}: arrays, then scalar words (modules/native-layout.ts) */`);
