@@ -838,9 +838,8 @@ var TEMPLATE_NAME = Object.freeze([
   "cannon",
   "torpedo"
 ]);
-var STEP_HZ2 = 30;
-var STEP_MS = 1e3 / STEP_HZ2;
-var DT = 1 / STEP_HZ2;
+var STEP_MS = 1e3 / STEP_HZ;
+var DT = 1 / STEP_HZ;
 var ARENA_RADIUS = 3e3;
 var SUN_GM = 24e6;
 var PLANET_GM = Object.freeze([15e4, 3e5, 6e5]);
@@ -959,7 +958,7 @@ var T_MASK = 32767;
 var D_SHIFT = 15;
 var S_SHIFT = 25;
 function gravityBuild(table2) {
-  const G = 65536 * SUN_GM / (STEP_HZ2 * STEP_HZ2);
+  const G = 65536 * SUN_GM / (STEP_HZ * STEP_HZ);
   for (let e = OCT_MIN; e <= OCT_MAX; e++) {
     const top = G / (2 ** e * Math.sqrt(2 ** e));
     let s = 0;
@@ -1396,7 +1395,7 @@ function spawnShip(w, slot) {
   if (best < 0) w.counters[GameCounter.CrowdedSpawns]++;
   const i = e.add(SHIP_BASE + st, w.playerId[slot], bx, by);
   if (i < 0) throw new EntityError("no entity slot left for a ship");
-  let v = Math.round(Math.sqrt(SUN_GM / br) * POS_ONE / STEP_HZ2);
+  let v = Math.round(Math.sqrt(SUN_GM / br) * POS_ONE / STEP_HZ);
   if (v > SHIP_MAX_SPEED[st]) v = SHIP_MAX_SPEED[st];
   e.vx[i] = 0 - (sinQ(sine, ba) * v >> 14);
   e.vy[i] = cosQ(sine, ba) * v >> 14;
@@ -1525,7 +1524,7 @@ var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
 var ORBIT_FRACTION = 18;
 var ORBIT_TURN_MASK = 1073741823;
 var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
-var PLANET_DAMAGE = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+var PLANET_DAMAGE = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
 function bodiesCreate(w) {
   const e = w.entities;
   const rng = w.rng;
@@ -1538,8 +1537,8 @@ function bodiesCreate(w) {
     const omega = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
     w.orbitRadius[k] = Math.round(r * POS_ONE);
     w.orbitR32[k] = Math.round(r * 32);
-    w.orbitOmega[k] = Math.round(omega / STEP_HZ2 / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
-    w.orbitSpeed[k] = Math.round(omega * r / STEP_HZ2 * POS_ONE);
+    w.orbitOmega[k] = Math.round(omega / STEP_HZ / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
+    w.orbitSpeed[k] = Math.round(omega * r / STEP_HZ * POS_ONE);
     w.orbitPhase[k] = rng.nextU32() >>> 2;
     let shift = 0;
     const ratio = PLANET_GM[t] / SUN_GM;
@@ -1886,7 +1885,7 @@ function shotsHit(w, i, s) {
 
 // modules/game/ships.ts
 var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
-var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ2 / POS_ONE * 65536);
+var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
 var FAR_PULL = 2;
 var JsShipsStep = class {
   #w;
@@ -2461,7 +2460,7 @@ var Game = class {
     let n = 0;
     while (now >= this.#nextStepAt) {
       if (n === MAX_CATCH_UP) {
-        this.counters[GameCounter.StepsSkipped] += Math.floor((now - this.#nextStepAt) * STEP_HZ2 / 1e3) + 1;
+        this.counters[GameCounter.StepsSkipped] += Math.floor((now - this.#nextStepAt) * STEP_HZ / 1e3) + 1;
         this.#nextStepAt = now + STEP_GAP_0;
         this.#stepGap = 1;
         break;
