@@ -5,6 +5,12 @@
  * mcconfig (those arrive as strings):
  *   port, maxPlayers, timeoutMs, seed (world seed; default random), statusSeconds
  *   (0 = no status lines);
+ *   The settings of modules/board-settings.ts (the Wi-Fi network, the access point, the
+ *   board's name, players, bots, timeout, seed) are taken from the board's flash first when
+ *   stored there from /settings (hosts/moddable/setup.ts): the build's values are defaults;
+ *   resetButton: the GPIO of a button that, held for 5 s as the board starts, forgets every
+ *   stored setting (-1 = none); bootFault: panic before the image is kept (the emulator's
+ *   update test only: an image that does not come up);
  *   httpPort (the game page and its WebSocket; 0 = none), webConnections (WebSocket
  *   connections at most), hostName (the mDNS name; empty = none);
  *   ssid, password: join a Wi-Fi network as a station (done by the SDK before main runs);
@@ -35,11 +41,12 @@ import { deathValue, LogEvent } from "./modules/server/events";
 import { ModdableHost } from "./hosts/moddable/host";
 import { BOARD_WEB_DROPS, BoardWeb, describePeer, TCP_STAT_NAMES, WEB_COUNTER_NAMES } from "./hosts/moddable/web";
 import { UDP_STAT_NAMES, UdpStat } from "./hosts/moddable/host";
-import { bootCount, coredumpRead, coredumpSize, crash, feed as feedWatchdog, resetReason, watchdog } from "./hosts/moddable/board";
+import { appSlot, bootCount, buttonDown, coredumpRead, coredumpSize, crash, feed as feedWatchdog, markValid, resetReason, restart, rolledBack, watchdog } from "./hosts/moddable/board";
 import { internalFree, internalLowest, peakChunk, peakSlot } from "./hosts/moddable/heap";
 import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
-import { intSetting, textSetting } from "./hosts/moddable/settings";
+import { buildSetting, intSetting, textSetting } from "./hosts/moddable/settings";
+import { BoardSetup, factoryReset, SETUP_COUNTER_NAMES } from "./hosts/moddable/setup";
 import { commit, notify, pack, plan, ship, shots, sync } from "./hosts/moddable/kernels";
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
@@ -129,7 +136,33 @@ function readSettings(): Settings | null {
   }
 }
 
+/** Milliseconds the reset button must be held as the board starts. */
+const RESET_HOLD_MS = 5000;
+
 export default function main(): void {
+  const button = intSetting("resetButton", -1);
+  if (button >= 0 && buttonDown(button) === 1) {
+    // Held as the board starts: forget everything if it stays down for RESET_HOLD_MS.
+    trace(`lwar-xs: the button on GPIO ${button} is down: hold it ${RESET_HOLD_MS / 1000} s for a factory reset\n`);
+    let held = 0;
+    Timer.repeat((id) => {
+      held += 100;
+      if (buttonDown(button) !== 1) {
+        Timer.clear(id);
+        trace("lwar-xs: button released: no reset\n");
+        start();
+      } else if (held >= RESET_HOLD_MS) {
+        Timer.clear(id);
+        trace(`lwar-xs: factory reset: ${factoryReset()} stored values forgotten; restarting\n`);
+        restart();
+      }
+    }, 100);
+    return;
+  }
+  start();
+}
+
+function start(): void {
   const settings = readSettings();
   if (settings === null) return;
   startNetwork((network) => serve(settings, network));
@@ -164,7 +197,7 @@ function serve(settings: Settings, network: Network): void {
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
   if (httpPort > 0) {
     try {
-      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, httpConnections, idleMs: lwar.timeoutMs, portal: network.portal ? pageUrl(address) : null });
+      web = new BoardWeb({ port: httpPort, maxConnections: webConnections, httpConnections, idleMs: lwar.timeoutMs, portal: network.portal ? `${pageUrl(address)}welcome` : null });
       host.addPeers(web);
       web.attach(server);
       // The big screen (/watch): no slot; a frame of the whole match every 250 ms to at most 2 watchers.
@@ -175,13 +208,15 @@ function serve(settings: Settings, network: Network): void {
     }
   }
   const page = web;
+  let setup: BoardSetup | null = null;
+  if (page !== null) setup = new BoardSetup(page, { version: VERSION, now: () => host.now(), buildValue: buildSetting, networkNote: () => network.note });
   report = new Reporter({
     server, game, seed, host: "moddable", describePeer,
     tickCost: host.tickCost,
     now: () => host.now(),
     sendErrors: () => host.sendErrors,
     web: page === null ? null : { counters: page.counters, names: WEB_COUNTER_NAMES, drops: BOARD_WEB_DROPS, open: () => page.open },
-    board: boardReport(host, page, { version: VERSION, resetReason: reset, bootCount: boots }),
+    board: boardReport(host, page, setup, { version: VERSION, resetReason: reset, bootCount: boots, appSlot: appSlot(), rolledBack: rolledBack() }),
   });
   const r = report;
   if (page !== null) {
@@ -202,6 +237,18 @@ function serve(settings: Settings, network: Network): void {
     }
   }
   host.attach(server);
+
+  if (intSetting("bootFault", 0) !== 0) {
+    trace("lwar-xs: bootFault is set: panicking before this image is kept\n");
+    crash(1);
+  }
+  // The server listens: this image is good. After an update, the bootloader keeps it from now on.
+  const kept = markValid();
+  const slot = appSlot();
+  const abandoned = rolledBack();
+  if (slot !== "")
+    trace(`lwar-xs app slot ${slot}${kept === 1 ? ": the update came up and is kept" : ""}${abandoned !== "" ? `; the update in ${abandoned} did not come up: the board went back to this one` : ""}\n`);
+  if (setup !== null) trace(`lwar-xs setup: ${setup.adminSet ? "admin password set" : "no admin password yet: the first visitor of /settings sets it"}; ${pageUrl(address)}settings\n`);
 
   const watched = watchdogSeconds > 0 && watchdog(watchdogSeconds);
   if (watched) Timer.repeat(() => feedWatchdog(), 1000);
@@ -229,10 +276,17 @@ function serve(settings: Settings, network: Network): void {
 }
 
 /** The board's own counters and facts for /status, /metrics and the status line: net.c's UDP ring and TCP slots. */
-function boardReport(host: ModdableHost, web: BoardWeb | null, facts: { version: string; resetReason: string; bootCount: number }): BoardReport {
+function boardReport(
+  host: ModdableHost,
+  web: BoardWeb | null,
+  setup: BoardSetup | null,
+  facts: { version: string; resetReason: string; bootCount: number; appSlot: string; rolledBack: string },
+): BoardReport {
   const names: string[] = [];
   for (const n of UDP_STAT_NAMES) names.push(`udp.${n}`);
   for (const n of TCP_STAT_NAMES) names.push(`tcp.${n}`);
+  const setupAt = names.length;
+  for (const n of SETUP_COUNTER_NAMES) names.push(n);
   const counters = new Uint32Array(names.length);
   const udpCount = UDP_STAT_NAMES.length;
   const started = host.now();
@@ -243,12 +297,19 @@ function boardReport(host: ModdableHost, web: BoardWeb | null, facts: { version:
     refresh() {
       counters.set(host.udpCounters());
       if (web !== null) counters.set(web.tcp, udpCount);
+      if (setup !== null) {
+        setup.refresh();
+        counters.set(setup.counters, setupAt);
+      }
     },
     get facts() {
       return [
         ["version", facts.version],
         ["resetReason", facts.resetReason],
         ["bootCount", facts.bootCount],
+        ["appSlot", facts.appSlot],
+        ["rolledBackFrom", facts.rolledBack],
+        ["adminPasswordSet", setup !== null && setup.adminSet],
         ["boardUptimeS", Math.round((host.now() - started) / 1000)],
       ] as const;
     },

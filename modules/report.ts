@@ -69,7 +69,7 @@ export interface BoardReport {
   /** Bring `counters` up to date (it is read right after). */
   refresh(): void;
   /** Facts for `/status` and the status line, as name and value. */
-  readonly facts: readonly (readonly [string, string | number])[];
+  readonly facts: readonly (readonly [string, string | number | boolean])[];
 }
 
 export interface ReportOptions {

@@ -10,7 +10,11 @@
 	- the last panic's core dump, kept in the "coredump" flash partition, to read out over
 	  HTTP (/coredump) and erase.
 	- crash(kind), for the emulator's torture test only (main.ts serves it when the
-	  "crashRoute" setting is on): a panic, or a wedged XS task.
+	  "crashRoute" setting is on): a panic, or a wedged XS task;
+	- updates over the air: which app slot runs, whether the last update was rolled back,
+	  and marking a new image good once it serves (ESP-IDF's app rollback: an image that
+	  reboots before that is abandoned by the bootloader for the previous one);
+	- restart(), and a button's level (the BOOT button, GPIO 0, for a factory reset).
 */
 
 #include "xsmc.h"
@@ -23,6 +27,8 @@
 	#include "lwip/tcpip.h"
 	#include "lwip/timeouts.h"
 	#include "soc/timer_group_struct.h"
+	#include "app_update/include/esp_ota_ops.h"
+	#include "driver/gpio.h"
 
 	/*
 		Moddable's build gives app C files a fixed list of ESP-IDF include folders, without
@@ -202,3 +208,89 @@ void xs_lwar_board_crash(xsMachine *the)
 #endif
 	(void)kind;
 }
+
+/* restart(): reboot the board now (the simulator: nothing). */
+void xs_lwar_board_restart(xsMachine *the)
+{
+#if ESP32
+	esp_restart();
+#endif
+}
+
+/*
+	markValid(): this image serves: keep it. 1 when it was on trial (the first boot after an
+	update) and is now kept, 0 when it was kept already, -1 when it cannot say (the simulator,
+	or an error).
+*/
+void xs_lwar_board_mark_valid(xsMachine *the)
+{
+	int result = -1;
+#if ESP32
+	esp_ota_img_states_t state;
+	const esp_partition_t *running = esp_ota_get_running_partition();
+	if (running && (ESP_OK == esp_ota_get_state_partition(running, &state))) {
+		if (ESP_OTA_IMG_PENDING_VERIFY == state)
+			result = (ESP_OK == esp_ota_mark_app_valid_cancel_rollback()) ? 1 : -1;
+		else
+			result = 0;
+	}
+	else if (running)
+		result = 0;		// flashed over the wire, never updated: no state to keep
+#endif
+	xsmcSetInteger(xsResult, result);
+}
+
+/* appSlot(): the label of the app slot that runs ("ota_0"); "" on the simulator. */
+void xs_lwar_board_app_slot(xsMachine *the)
+{
+#if ESP32
+	const esp_partition_t *running = esp_ota_get_running_partition();
+	xsmcSetString(xsResult, running ? (char *)running->label : "");
+#else
+	xsmcSetString(xsResult, "");
+#endif
+}
+
+/* rolledBack(): the label of an app slot the bootloader abandoned (an update that did not come up); "" when none. */
+void xs_lwar_board_rolled_back(xsMachine *the)
+{
+#if ESP32
+	const esp_partition_t *invalid = esp_ota_get_last_invalid_partition();
+	xsmcSetString(xsResult, invalid ? (char *)invalid->label : "");
+#else
+	xsmcSetString(xsResult, "");
+#endif
+}
+
+/* updateRoom(): bytes the next app slot holds (the largest image an update may bring); 0 when there is none. */
+void xs_lwar_board_update_room(xsMachine *the)
+{
+#if ESP32
+	const esp_partition_t *next = esp_ota_get_next_update_partition(NULL);
+	xsmcSetInteger(xsResult, next ? next->size : 0);
+#else
+	xsmcSetInteger(xsResult, 0);
+#endif
+}
+
+/* buttonDown(pin): 1 while the button on `pin` (to ground, with the pull-up on) is held; 0 when not, or no such pin. */
+void xs_lwar_board_button_down(xsMachine *the)
+{
+	int pin = xsmcToInteger(xsArg(0));
+	int down = 0;
+#if ESP32
+	static int configured = -1;
+	if ((pin >= 0) && (pin < 40)) {
+		if (configured != pin) {
+			gpio_reset_pin(pin);
+			gpio_set_direction(pin, GPIO_MODE_INPUT);
+			gpio_set_pull_mode(pin, GPIO_PULLUP_ONLY);
+			configured = pin;
+		}
+		down = (0 == gpio_get_level(pin));
+	}
+#endif
+	(void)pin;
+	xsmcSetInteger(xsResult, down);
+}
+

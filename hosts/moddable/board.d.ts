@@ -16,3 +16,15 @@ export function coredumpRead(offset: number, buffer: Uint8Array): number;
 export function coredumpErase(): void;
 /** 1: a panic; 2: the XS task wedged. For the emulator's torture test only. */
 export function crash(kind: number): void;
+/** Reboot now (the simulator: nothing). */
+export function restart(): void;
+/** This image serves: keep it (ESP-IDF's app rollback). 1: it was on trial after an update and is kept now; 0: kept already; -1: cannot say. */
+export function markValid(): number;
+/** The label of the app slot that runs ("ota_0"); "" on the simulator. */
+export function appSlot(): string;
+/** The label of an app slot the bootloader abandoned (an update that did not come up); "" when none. */
+export function rolledBack(): string;
+/** Bytes the next app slot holds: the largest image an update may bring; 0 when there is none. */
+export function updateRoom(): number;
+/** 1 while the button on `pin` (to ground) is held, else 0. */
+export function buttonDown(pin: number): number;

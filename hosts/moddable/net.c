@@ -390,6 +390,10 @@ typedef struct {
 	uint8_t *rx;
 	uint32_t rxIn;			// written by lwIP's thread (ESP32)
 	uint32_t rxOut;			// written by the XS task
+#if ESP32
+	struct pbuf *held;		// what did not fit the ring (ours; lwIP's thread only), from heldAt
+	uint32_t heldAt;
+#endif
 } Connection;
 
 static Connection gConnections[MAX_CONNECTIONS];
@@ -415,6 +419,10 @@ static void opened(Connection *c, uint32_t ip, uint16_t port)
 	c->dead = 0;
 	c->rxIn = 0;
 	c->rxOut = 0;
+#if ESP32
+	c->held = NULL;
+	c->heldAt = 0;
+#endif
 	c->ip = ip;
 	c->port = port;
 	c->state = Open;
@@ -432,6 +440,27 @@ static Connection *connection(xsMachine *the, int slot)
 #if ESP32
 static struct tcp_pcb *gListener = NULL;
 
+/* Copy `length` bytes of `p` from `from` into the ring (which has room), and open the TCP window by as many. */
+static void rxTake(Connection *c, struct pbuf *p, uint32_t from, uint32_t length)
+{
+	uint32_t at = c->rxIn & (gRxBytes - 1);
+	uint32_t first = gRxBytes - at;
+	if (first > length) first = length;
+	pbuf_copy_partial(p, c->rx + at, first, from);
+	pbuf_copy_partial(p, c->rx, length - first, from + first);
+	STORE(&c->rxIn, c->rxIn + length);
+	if (c->pcb) tcp_recved(c->pcb, length);
+	changed(c);
+}
+
+/*
+	Flow control is the ring's: what fits goes in, and the TCP window opens by that much; the
+	rest (a segment of up to an MSS, or a reassembled run of them, can be more than a ring) is
+	held here, and so is everything after it, in order, with the window still closed for it:
+	the held bytes are at most one TCP window (CONFIG_LWIP_TCP_WND_DEFAULT) a connection, what
+	lwIP itself would keep for a slow reader. The XS task's reads make room and move the held
+	bytes in (refill), freeing each pbuf once it is all in the ring.
+*/
 static err_t onReceived(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 {
 	Connection *c = arg;
@@ -440,40 +469,41 @@ static err_t onReceived(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t er
 		changed(c);
 		return ERR_OK;
 	}
-	if (p->tot_len > gRxBytes) {
-		// More than a whole ring at once (a reassembled run of segments): not a client of ours.
-		tcp_err(pcb, NULL);
-		c->pcb = NULL;
-		c->dead = 1;
-		gTcpCounters[TcpAborted]++;
-		changed(c);
+	if (c->held) {
+		pbuf_cat(c->held, p);
+		return ERR_OK;
+	}
+	uint32_t length = p->tot_len;
+	uint32_t n = rxFree(c);
+	if (n > length) n = length;
+	if (n) rxTake(c, p, 0, n);
+	if (n == length) {
 		pbuf_free(p);
-		tcp_abort(pcb);
-		return ERR_ABRT;
+		return ERR_OK;
 	}
-	if (p->tot_len > rxFree(c)) {
-		// lwIP keeps it and offers it again (its refused_data), within the TCP window.
-		gTcpCounters[TcpHeld]++;
-		return ERR_MEM;
-	}
-	uint16_t length = p->tot_len;
-	uint32_t at = c->rxIn & (gRxBytes - 1);
-	uint32_t first = gRxBytes - at;
-	if (first > length) first = length;
-	pbuf_copy_partial(p, c->rx + at, first, 0);
-	pbuf_copy_partial(p, c->rx, length - first, first);
-	STORE(&c->rxIn, c->rxIn + length);
-	tcp_recved(pcb, length);
-	pbuf_free(p);
-	changed(c);
+	gTcpCounters[TcpHeld]++;
+	c->heldAt = n;
+	__atomic_store_n(&c->held, p, __ATOMIC_RELEASE);
 	return ERR_OK;
 }
+
+static void dropHeld(Connection *c)
+{
+	struct pbuf *p = c->held;
+	if (!p) return;
+	__atomic_store_n(&c->held, NULL, __ATOMIC_RELEASE);
+	pbuf_free(p);
+}
+
+/* In lwIP's thread, after a read made room: held bytes into the ring, and the pbufs that are all in it freed. */
+static err_t doRefill(struct tcpip_api_call_data *call);
 
 /* lwIP has freed the pcb (a reset, or an abort of its own): forget it. */
 static void onError(void *arg, err_t err)
 {
 	Connection *c = arg;
 	c->pcb = NULL;
+	dropHeld(c);
 	c->dead = 1;
 	gTcpCounters[TcpResets]++;
 	changed(c);
@@ -512,6 +542,31 @@ typedef struct {
 	int backlog;
 	int result;
 } TcpOp;
+
+static err_t doRefill(struct tcpip_api_call_data *call)
+{
+	TcpOp *op = (TcpOp *)call;
+	Connection *c = op->c;
+	struct pbuf *p = c->held;
+	if (!p) return ERR_OK;
+	uint32_t n = rxFree(c);
+	uint32_t left = p->tot_len - c->heldAt;
+	if (n > left) n = left;
+	if (!n) return ERR_OK;
+	rxTake(c, p, c->heldAt, n);
+	c->heldAt += n;
+	uint32_t skip = 0;
+	while (p && (c->heldAt - skip >= p->len)) {
+		skip += p->len;
+		p = p->next;
+	}
+	if (skip) {
+		struct pbuf *rest = pbuf_free_header(c->held, skip);
+		c->heldAt -= skip;
+		__atomic_store_n(&c->held, rest, __ATOMIC_RELEASE);
+	}
+	return ERR_OK;
+}
 
 static err_t doListen(struct tcpip_api_call_data *call)
 {
@@ -596,6 +651,7 @@ static err_t doClose(struct tcpip_api_call_data *call)
 		else
 			gTcpCounters[TcpClosed]++;
 	}
+	dropHeld(c);
 	c->pcb = NULL;
 	c->state = Free;
 	c->ended = 0;
@@ -767,6 +823,20 @@ void xs_lwar_tcp_address(xsMachine *the)
 	xsmcSetNumber(xsResult, c->ip);
 }
 
+/* After the XS task took bytes from a ring: move what lwIP's thread held for it in (ESP32; the simulator reads only what fits). */
+static void refill(Connection *c)
+{
+#if ESP32
+	if (__atomic_load_n(&c->held, __ATOMIC_ACQUIRE)) {
+		TcpOp op;
+		op.c = c;
+		tcpip_api_call(doRefill, &op.call);
+	}
+#else
+	(void)c;
+#endif
+}
+
 /* tcpRead(slot, buffer, offset, max): copy up to `max` waiting bytes into buffer at `offset`; how many. */
 void xs_lwar_tcp_read(xsMachine *the)
 {
@@ -787,6 +857,7 @@ void xs_lwar_tcp_read(xsMachine *the)
 	memcpy((uint8_t *)data + offset, c->rx + at, first);
 	memcpy((uint8_t *)data + offset + first, c->rx, n - first);
 	STORE(&c->rxOut, out + n);
+	if (n) refill(c);
 	xsmcSetInteger(xsResult, n);
 }
 
@@ -920,6 +991,7 @@ void xs_lwar_tcp_head(xsMachine *the)
 				text[k] = ((ch & 0x80) || !ch) ? '?' : ch;	// the head stays ASCII: a valid string
 			}
 			STORE(&c->rxOut, out + i + 1);
+			refill(c);
 			return;
 		}
 	}

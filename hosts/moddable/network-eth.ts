@@ -21,7 +21,7 @@ export function startNetwork(ready: (network: Network) => void): void {
   const description = `Ethernet (${driver()})`;
   if (err !== 0) {
     trace(`lwar-xs Ethernet: bring-up failed, esp_err_t 0x${err.toString(16)}\n`);
-    ready({ address: "0.0.0.0", description: `${description}: bring-up failed`, portal: false, named: false, status: () => "" });
+    ready({ address: "0.0.0.0", description: `${description}: bring-up failed`, portal: false, named: false, note: "Ethernet did not come up.", status: () => "" });
     return;
   }
   let waited = 0;
@@ -33,6 +33,6 @@ export function startNetwork(ready: (network: Network) => void): void {
       return;
     }
     Timer.clear(id);
-    ready({ address, description: `${description}, DHCP after ${waited} ms`, portal: false, named: true, status: () => "" });
+    ready({ address, description: `${description}, DHCP after ${waited} ms`, portal: false, named: true, note: "", status: () => "" });
   }, POLL_MS);
 }

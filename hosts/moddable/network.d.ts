@@ -12,6 +12,8 @@ export interface Network {
   portal: boolean;
   /** The board joined a network others are on: claim a `.local` name there with mDNS. */
   named: boolean;
+  /** Why the board is not on the network it was set to join ("" when nothing is wrong): on the setup pages. */
+  note: string;
   /** Appended to the status line ("" for nothing), e.g. the captive DNS's answers. */
   status(): string;
 }

@@ -36,6 +36,7 @@ import { ipText } from "./host";
 import { tcpAddress, tcpClose, tcpEvents, tcpFrame, tcpHead, tcpInfo, tcpListen, tcpRead, tcpRoom, tcpStats, tcpWrite } from "./net";
 import { PAGES, type BoardPage } from "./pages";
 import { BOARD_WATCH_INTERVAL_MS, BOARD_WATCHERS, WATCH_PATH, WATCH_WS_PATH, type WatchFeed } from "../../modules/watch";
+import { headerValue } from "../../modules/admin";
 
 /** What the web transport counts, as indices into `BoardWeb.counters`: the Node host's (modules/carriage.ts), and the board's own. */
 export const BoardWebCounter = Object.freeze({
@@ -86,8 +87,30 @@ export interface StreamSource {
   read(offset: number, into: Uint8Array): number;
 }
 
+/** A reply a request route makes: its status line's code and text ("401 Unauthorized"), type, body and further headers. */
+export interface Reply {
+  status: string;
+  type: string;
+  body: string;
+  /** Header names and values, in turn. */
+  headers?: string[];
+}
+
+/**
+ * A route that takes any method and reads the request's body (`Content-Length` bytes; a
+ * chunked one is refused with 411) as it comes, in pieces of at most the receive ring.
+ */
+export interface RequestRoute {
+  /** The head has come. A reply ends the request now; null reads the body (`length` bytes; none: `end` at once). */
+  begin(method: string, query: string, headers: string, length: number): Reply | null;
+  /** A piece of the body, in `bytes` up to `length`. A reply refuses the rest: it is read and dropped, then the reply goes. */
+  data(bytes: Uint8Array, length: number): Reply | null;
+  /** The body has all come (`complete`), and the reply; or it never will (the client ended, reset or went quiet): the reply is ignored. */
+  end(complete: boolean): Reply | null;
+}
+
 /** A slot's states. */
-const S = Object.freeze({ Free: 0, Request: 1, Response: 2, Open: 3, Closing: 4, Watch: 5 } as const);
+const S = Object.freeze({ Free: 0, Request: 1, Response: 2, Open: 3, Closing: 4, Watch: 5, Body: 6 } as const);
 
 /** tcpInfo's flags. */
 const Info = Object.freeze({ Open: 1, Ended: 2, Dead: 4 } as const);
@@ -101,6 +124,10 @@ const SWEEP_MS = 1000;
 const REQUEST_S = 5;
 const RESPONSE_S = 20;
 const CLOSING_S = 2;
+/** Seconds a request's body may go without a byte. */
+const BODY_IDLE_S = 10;
+/** Bytes of a request's body taken in one poll at most. */
+const BODY_SLICE = 4096;
 
 /** net.c's TCP counters (tcpStats), in its order. */
 const TcpStat = Object.freeze({ Accepted: 0, Refused: 1, Resets: 2, Held: 3, Closed: 4, Aborted: 5, WriteErrors: 6 } as const);
@@ -125,6 +152,10 @@ class Connection {
   /** A watcher's frame under way: its length, and whether its header went out. */
   watchLength = 0;
   watchHeadSent = false;
+  /** A request's body under way: its route, the bytes still to come, and a refusal to send once they have. */
+  route: RequestRoute | null = null;
+  remaining = 0;
+  refusal: Reply | null = null;
 
   constructor(slot: number) {
     this.slot = slot;
@@ -158,6 +189,7 @@ export class BoardWeb {
   readonly #portal: string | null;
   readonly #routes: { path: string; handler: () => RouteResponse }[] = [];
   readonly #streams: { path: string; source: StreamSource }[] = [];
+  readonly #requestRoutes: { path: string; route: RequestRoute }[] = [];
   /** A stream's piece on its way out. */
   readonly #chunk = new Uint8Array(1024);
   /** Frames are read into this, one connection at a time. */
@@ -195,6 +227,11 @@ export class BoardWeb {
   /** Answer GET of `path` with what `handler` makes, each time. */
   route(path: string, handler: () => RouteResponse): void {
     this.#routes.push({ path, handler });
+  }
+
+  /** Answer any method on `path` with `route`, which reads the request's body as it comes. */
+  routeRequest(path: string, route: RequestRoute): void {
+    this.#requestRoutes.push({ path, route });
   }
 
   /** Answer GET of `path` with the bytes of `source`, read in pieces as they go out. */
@@ -240,6 +277,10 @@ export class BoardWeb {
     const connections = this.#connections;
     if (events !== 0) for (let i = 0; i < connections.length; i++) if ((events & (1 << i)) !== 0) this.#service(connections[i]);
     if (this.#responding > 0) for (let i = 0; i < connections.length; i++) if (connections[i].state === S.Response) this.#respond(connections[i]);
+    for (let i = 0; i < connections.length; i++) {
+      const c = connections[i];
+      if (c.state === S.Body && tcpInfo(c.slot) >>> 8 > 0) this.#body(c);
+    }
     if (this.#watching > 0)
       for (let i = 0; i < connections.length; i++) {
         const c = connections[i];
@@ -317,6 +358,7 @@ export class BoardWeb {
     }
     if (info >>> 8 > 0) {
       if (c.state === S.Request) this.#request(c);
+      else if (c.state === S.Body) this.#body(c);
       else if (c.state === S.Open || c.state === S.Closing || c.state === S.Watch) this.#frames(c);
       else this.#discard(c);
     }
@@ -353,6 +395,11 @@ export class BoardWeb {
     const target = line.slice(sp1 + 1, sp2);
     const q = target.indexOf("?");
     const path = q < 0 ? target : target.slice(0, q);
+    for (const r of this.#requestRoutes)
+      if (r.path === path) {
+        this.#begin(c, r.route, method, q < 0 ? "" : target.slice(q + 1), eol < 0 ? "" : head.slice(eol + 2));
+        return;
+      }
     if (method !== "GET") {
       this.counters[BoardWebCounter.BadRequests]++;
       this.#respondWith(c, "405 Method Not Allowed", ["Allow", "GET", "Content-Type", "text/plain"], "GET only\n");
@@ -398,6 +445,71 @@ export class BoardWeb {
     // A view of the resource in flash: nothing is copied into the heap. Browsers all take gzip: the board keeps no other copy.
     const body = new Uint8Array(new Resource(found.resource));
     this.#respondWith(c, "200 OK", ["Content-Type", found.type, "Content-Encoding", "gzip", "Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff"], body);
+  }
+
+  #begin(c: Connection, route: RequestRoute, method: string, query: string, headers: string): void {
+    if (headerValue(headers, "transfer-encoding") !== null) {
+      this.counters[BoardWebCounter.BadRequests]++;
+      this.#replyWith(c, { status: "411 Length Required", type: "text/plain", body: "send the body with a Content-Length\n" });
+      return;
+    }
+    const given = headerValue(headers, "content-length");
+    if (given !== null && !/^[0-9]{1,10}$/.test(given)) {
+      this.#reply(c, "400 Bad Request", "text/plain", "bad Content-Length\n", true);
+      return;
+    }
+    const length = given === null ? 0 : Number(given);
+    const refused = route.begin(method, query, headers, length);
+    if (refused !== null) {
+      this.#replyWith(c, refused);
+      return;
+    }
+    c.route = route;
+    c.refusal = null;
+    c.remaining = length;
+    if (length === 0) {
+      this.#bodyEnd(c);
+      return;
+    }
+    // curl waits a second for this before a body over 1 KB; browsers never ask.
+    if ((headerValue(headers, "expect") ?? "").toLowerCase() === "100-continue") tcpWrite(c.slot, "HTTP/1.1 100 Continue\r\n\r\n", 0, 25);
+    c.state = S.Body;
+    c.since = this.#tick;
+    if (tcpInfo(c.slot) >>> 8 > 0) this.#body(c);
+  }
+
+  /** The body's bytes waiting now, to the route (or dropped, after a refusal): at most BODY_SLICE a poll, so that a long upload never holds the XS task (the game, the watchdog's feed) for long. */
+  #body(c: Connection): void {
+    const rx = this.#rx;
+    for (let taken = 0; c.remaining > 0; ) {
+      if (taken >= BODY_SLICE) {
+        // The rest on the next poll (#poll comes back to a body under way).
+        return;
+      }
+      const n = tcpRead(c.slot, rx, 0, c.remaining < rx.length ? c.remaining : rx.length);
+      if (n <= 0) return;
+      c.remaining -= n;
+      taken += n;
+      c.since = this.#tick;
+      const route = c.route;
+      if (route !== null && c.refusal === null) c.refusal = route.data(rx, n);
+    }
+    this.#bodyEnd(c);
+  }
+
+  #bodyEnd(c: Connection): void {
+    const route = c.route as RequestRoute;
+    const refusal = c.refusal;
+    c.route = null;
+    c.refusal = null;
+    const reply = refusal ?? route.end(true);
+    this.#replyWith(c, reply ?? { status: "500 Internal Server Error", type: "text/plain", body: "no reply\n" });
+  }
+
+  #replyWith(c: Connection, reply: Reply): void {
+    const headers = ["Content-Type", reply.type, "Cache-Control", "no-store"];
+    if (reply.headers !== undefined) for (const h of reply.headers) headers.push(h);
+    this.#respondWith(c, reply.status, headers, reply.body);
   }
 
   /** A refusal: counted as a bad request or a refused upgrade. */
@@ -620,6 +732,10 @@ export class BoardWeb {
     const wasPeer = c.state === S.Open || c.state === S.Closing;
     if (c.state === S.Response) this.#responding--;
     if (c.state === S.Watch && c.watchLength > 0) this.#watching--;
+    const route = c.route;
+    c.route = null;
+    c.refusal = null;
+    if (route !== null) route.end(false);
     c.watchLength = 0;
     c.state = S.Free;
     c.body = null;
@@ -641,6 +757,8 @@ export class BoardWeb {
       const age = tick - c.since;
       if (c.state === S.Request) {
         if (age > REQUEST_S) this.#timedOut(c);
+      } else if (c.state === S.Body) {
+        if (age > BODY_IDLE_S) this.#timedOut(c);
       } else if (c.state === S.Response) {
         if (age > RESPONSE_S) this.#timedOut(c);
       } else if (c.state === S.Closing) {

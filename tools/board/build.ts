@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { defineCommand, EXIT_FAILURE } from "../../cli";
-import { buildApp, buildEnv, missingTools, ROOT, sizeReport, VARIANTS, type Variant } from "./kit";
+import { buildApp, buildEnv, missingTools, packageVersion, ROOT, sizeReport, VARIANTS, writeRelease, type Variant } from "./kit";
 
 const variants = Object.keys(VARIANTS) as Variant[];
 
@@ -23,8 +23,11 @@ export const esp32Command = defineCommand({
       help: variants.map((v) => `${v}: ${VARIANTS[v].about}`).join("; "),
     },
     target: { type: "string", arg: "NAME", help: "a Moddable board target, built as -p esp32/NAME (default: bare -p esp32)" },
-    out: { type: "string", arg: "DIR", defaultText: "build/esp32/VARIANT", help: "output folder (made if missing)" },
-    release: { type: "flag", help: "a release build (no xsbug); the default is the variant's (-d, or -i for the emulator)" },
+    out: { type: "string", arg: "DIR", defaultText: "build/esp32/VARIANT", help: "output folder (made if missing; for the two variants of a release, DIR/VARIANT)" },
+    release: {
+      type: "flag",
+      help: "a release build (no xsbug; the default is the variant's -d, or -i for the emulator), and its release files in OUT/release: lwar-xs-VARIANT-VERSION.bin, one image to flash at 0x0, and ESP Web Tools' manifest.json; without --variant, the Wi-Fi and the wired variants (OUT/VARIANT)",
+    },
     set: { type: "strings", arg: "NAME=VALUE", help: "a config setting for the app, e.g. --set ssid=MyNetwork --set password=secret" },
   },
   notes:
@@ -63,12 +66,22 @@ async function buildEsp32(): Promise<void> {
   if (missing.length > 0) esp32Command.fail(`cannot build for ${platform}:\n  ${missing.join("\n  ")}`);
   if (v.target !== undefined && !fs.existsSync(path.join(env.MODDABLE as string, "build", "devices", "esp32", "targets", v.target)))
     esp32Command.usage(`--target ${v.target}: no such target in ${env.MODDABLE}/build/devices/esp32/targets`);
-  const out = path.resolve(v.out ?? path.join(ROOT, "build", "esp32", variant + (v.target !== undefined ? `-${v.target}` : "")));
+  // A release with no --variant is one for each variant a maker flashes: Wi-Fi and wired.
+  const explicit = process.argv.some((a) => a === "--variant" || a.startsWith("--variant="));
+  const which: Variant[] = v.release && !explicit ? ["wifi", "wired"] : [variant];
+  for (const one of which) {
+    const folder = one + (v.target !== undefined ? `-${v.target}` : "");
+    const out = path.resolve(v.out !== undefined ? (which.length > 1 ? path.join(v.out, folder) : v.out) : path.join(ROOT, "build", "esp32", folder));
+    if (!(await buildOne(one, platform, out, v.release, v.set, env))) process.exit(EXIT_FAILURE);
+  }
+}
+
+async function buildOne(variant: Variant, platform: string, out: string, release: boolean, settings: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
   const log = path.join(out, "build.log");
   fs.mkdirSync(out, { recursive: true });
-  say(`build:esp32: the ${variant} variant (${VARIANTS[variant].about}) for ${platform}`);
+  say(`build:esp32: the ${variant} variant (${VARIANTS[variant].about}) for ${platform}${release ? ", a release" : ""}`);
   try {
-    const built = await buildApp({ variant, platform, out, mode: v.release ? "" : undefined, settings: v.set, say, log, env });
+    const built = await buildApp({ variant, platform, out, mode: release ? "" : undefined, settings, say, log, env });
     const size = sizeReport(built, env);
     const report = path.join(out, "size.txt");
     fs.writeFileSync(report, `${built.app}: ${size.image} B${size.partition > 0 ? ` of a ${size.partition} B app partition` : ""}\n\n${size.text}`);
@@ -76,13 +89,21 @@ async function buildEsp32(): Promise<void> {
     say(`firmware: ${built.bin}/ (xs_esp32.bin, bootloader.bin, partition-table.bin)`);
     say(`size report: ${report}`);
     if (built.idfBuild !== null) say(`flash: cd ${built.idfBuild} && python -m esptool --chip esp32 -b 460800 write-flash @flash_args`);
+    if (release) {
+      let version = packageVersion();
+      for (const s of settings) if (s.startsWith("version=")) version = s.slice(8);
+      const r = writeRelease(built, variant, version, path.join(out, "release"), env);
+      say(`release: ${r.image} (${r.bytes} B): python -m esptool --chip esp32 write-flash 0x0 ${path.basename(r.image)}`);
+      say(`release: ${r.manifest}: ESP Web Tools' manifest (serve it beside the image over HTTPS to flash from a web page)`);
+    }
     say(
       `build:esp32: ${variant} for ${platform} built in ${built.seconds.toFixed(0)} s: image ${size.image} B` +
         (size.partition > 0 ? `, ${Math.round((100 * (size.partition - size.image)) / size.partition)} % of the ${Math.round(size.partition / 1024)} KiB app partition free` : ""),
     );
+    return true;
   } catch (e) {
     say(`build:esp32: ${(e as Error).message}`);
-    process.exit(EXIT_FAILURE);
+    return false;
   }
 }
 

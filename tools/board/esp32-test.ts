@@ -20,7 +20,12 @@
  *      reboot, no kick, every bot connected throughout with every chat line;
  *   6. recovery: a panic asked for (/crash/panic) and a wedged XS task (/crash/wedge, the
  *      task watchdog) each reboot the board with a core dump saved; after a power cycle of
- *      QEMU it serves /coredump, and two bots playing throughout are back by themselves.
+ *      QEMU it serves /coredump, and two bots playing throughout are back by themselves;
+ *   7. a release image set up and updated over HTTP (tools/board/release-test.ts): flashed
+ *      into a blank chip with esptool, the first setup, stored settings that take effect and
+ *      survive reboots, a wrong password refused and counted, damaged and truncated images
+ *      refused, an update taken and kept, one that does not come up rolled back, a factory
+ *      reset.
  * A crash is a failure: there is no second attempt.
  * Skips (exit 0, a line starting "skip:") where the ESP32 kit or ESP-IDF is absent.
  */
@@ -36,6 +41,7 @@ import { analyse, Instruments } from "../sim/instruments";
 import { buildApp, buildEnv, findFile, ROOT } from "./kit";
 import { Board, bootFailure, emulatorTools, freeTcpPort, freeUdpPort, mergeFlash } from "./qemu";
 import { torture } from "./torture";
+import { releasePhase } from "./release-test";
 import { describeFuzzRelay, fuzzRelay } from "../fuzz/relay";
 import { runBots } from "../botlib";
 import WebSocket from "ws";
@@ -51,6 +57,7 @@ export const esp32TestCommand = defineCommand({
     torture: { type: "number", default: 180, min: 0, max: 7200, arg: "S", help: "seconds of the torture phase (0: none; at least 130 for its first-and-last-minute heap check)" },
     fuzz: { type: "number", default: 40, min: 0, max: 3600, arg: "S", help: "seconds of the fuzzer's mutants sent to the board through a relay while 3 bots play through it (0: none)" },
     "no-recovery": { type: "flag", help: "leave out the deliberate panic and wedge (each must reboot the board, save a core dump and let the bots back in)" },
+    "no-release": { type: "flag", help: "leave out the release image's setup and updates over HTTP (three more builds and about six boots)" },
     bots: { type: "int", default: 6, min: 1, max: 6, help: "UDP bots (with the two pages: 8 players)" },
     "no-browser": { type: "flag", help: "leave the two Chromium pages out" },
     "no-conformance": { type: "flag", help: "leave the conformance tests out" },
@@ -133,6 +140,13 @@ async function main(): Promise<void> {
 
   for (let attempt = 1; ; attempt++) {
     const r = await play(v, env, qemu, out, flash, attempt);
+    if (r.failures.length === 0 && !v["no-release"]) {
+      say("test:esp32: a release image, set up and updated over HTTP as a maker would (Ethernet stands in for Wi-Fi)");
+      const t = performance.now();
+      const more = await releasePhase({ qemu, env, out: path.join(out, "release-test"), say });
+      say(`  the release phase took ${((performance.now() - t) / 1000).toFixed(0)} s${more.length === 0 ? "" : `, ${more.length} failure${more.length === 1 ? "" : "s"}`}`);
+      r.failures.push(...more);
+    }
     if (r.failures.length === 0) {
       say(`test:esp32: PASS${attempt > 1 ? ` on attempt ${attempt}` : ""} (UART log: ${r.log})`);
       process.exit(0);

@@ -157,7 +157,7 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
   o.say(`build: every import of the ${imports.reached} modules reached from main resolves on ${o.platform}`);
   fs.mkdirSync(o.out, { recursive: true });
   // The firmware reports package.json's version (banner, /status) unless a setting says otherwise.
-  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const version = packageVersion();
   const args = [...(mode === "" ? [] : [mode]), "-m", "-p", o.platform, "-t", "build", "-o", o.out, path.join(ROOT, manifest), `version=${version}`, ...(o.settings ?? [])];
   await runMcconfig({ args, cwd: ROOT, log: o.log, env: o.env, say: o.say });
   const seconds = (Date.now() - t0) / 1000;
@@ -251,4 +251,41 @@ function parseSize(s: string): number {
   if (m === null) return 0;
   const n = Number(m[1]);
   return m[2].toUpperCase() === "K" ? n * 1024 : m[2].toUpperCase() === "M" ? n * 1024 * 1024 : n;
+}
+
+/** package.json's version: what the firmware reports unless `--set version=…` says otherwise. */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
+export interface Release {
+  /** The merged image, flashed at 0x0: bootloader, partition table, OTA data and app at their offsets. */
+  image: string;
+  /** ESP Web Tools' manifest for it. */
+  manifest: string;
+  bytes: number;
+}
+
+/**
+ * A release of a built firmware, in `dir`: `lwar-xs-VARIANT-VERSION.bin`, one image for
+ * `esptool write-flash 0x0 FILE` (esptool's merge-bin of the build's flash_args: the gaps
+ * are 0xFF, as erased flash is), and `manifest.json` for ESP Web Tools (flashing from a web
+ * page): its name, version and one build for the ESP32 with that image at offset 0.
+ */
+export function writeRelease(built: Built, variant: string, version: string, dir: string, env: NodeJS.ProcessEnv): Release {
+  if (built.idfBuild === null) throw new Error("no ESP-IDF build folder (flash_args): cannot merge a release image");
+  if (!/^[0-9A-Za-z.+-]+$/.test(version)) throw new Error(`version "${version}": a release's file name takes letters, digits, ".", "+" and "-" only`);
+  fs.mkdirSync(dir, { recursive: true });
+  const name = `lwar-xs-${variant}-${version}.bin`;
+  const image = path.join(dir, name);
+  execFileSync("python", ["-m", "esptool", "--chip", "esp32", "merge-bin", "-o", image, "@flash_args"], { cwd: built.idfBuild, env, stdio: ["ignore", "pipe", "pipe"] });
+  const manifest = path.join(dir, "manifest.json");
+  const webTools = {
+    name: `lwar-xs (${variant})`,
+    version,
+    new_install_prompt_erase: true,
+    builds: [{ chipFamily: "ESP32", parts: [{ path: name, offset: 0 }] }],
+  };
+  fs.writeFileSync(manifest, `${JSON.stringify(webTools, null, 2)}\n`);
+  return { image, manifest, bytes: fs.statSync(image).size };
 }

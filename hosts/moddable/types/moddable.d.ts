@@ -83,10 +83,45 @@ declare module "wifi" {
     /** Most stations at once. */
     max?: number;
   }
+  interface StationOptions {
+    ssid: string;
+    password?: string;
+  }
   class WiFi {
+    /** Join `options` (when given), and tell `onNotify` of what happens: WiFi.gotIP, WiFi.disconnected... */
+    constructor(options: StationOptions | undefined, onNotify: (message: string, value?: number) => void);
+    close(): void;
     static accessPoint(options: AccessPointOptions): void;
+    static connect(options?: StationOptions): void;
+    static disconnect(): void;
+    static readonly gotIP: string;
+    static readonly lostIP: string;
+    static readonly connected: string;
+    static readonly disconnected: string;
   }
   export default WiFi;
+}
+
+declare module "preference" {
+  /** Values kept in flash (NVS on ESP32), by domain and name (each at most 15 characters). */
+  class Preference {
+    static set(domain: string, name: string, value: string | number | boolean | ArrayBuffer): void;
+    static get(domain: string, name: string): string | number | boolean | ArrayBuffer | undefined;
+    static delete(domain: string, name: string): void;
+    static keys(domain: string): string[];
+  }
+  export default Preference;
+}
+
+declare module "ota" {
+  /** Writes a new app image into the next app slot (ESP32); `complete` checks it and boots it next. */
+  class OTA {
+    constructor();
+    write(data: ArrayBuffer | Uint8Array): void;
+    cancel(): void;
+    complete(): void;
+  }
+  export default OTA;
 }
 
 /** Read-only bytes outside the heap (a resource in flash). */
