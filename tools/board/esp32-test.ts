@@ -143,7 +143,12 @@ async function main(): Promise<void> {
     if (r.failures.length === 0 && !v["no-release"]) {
       say("test:esp32: a release image, set up and updated over HTTP as a maker would (Ethernet stands in for Wi-Fi)");
       const t = performance.now();
-      const more = await releasePhase({ qemu, env, out: path.join(out, "release-test"), say });
+      let more: string[];
+      try {
+        more = await releasePhase({ qemu, env, out: path.join(out, "release-test"), say });
+      } catch (e) {
+        more = [`release: ${(e as Error).message}`];
+      }
       say(`  the release phase took ${((performance.now() - t) / 1000).toFixed(0)} s${more.length === 0 ? "" : `, ${more.length} failure${more.length === 1 ? "" : "s"}`}`);
       r.failures.push(...more);
     }
