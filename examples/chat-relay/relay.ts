@@ -16,7 +16,7 @@
  * Host-free: a host gives datagrams to `receive` and calls `tick` every few ms (main.ts on
  * Moddable, the in-memory link in the tests). Everything is allocated in the constructors.
  */
-import { DUPLICATE, Endpoint, finishPacket, PROCESS } from "../../modules/transport/index";
+import { ACK_BAD, Endpoint, finishPacket, PROCESS } from "../../modules/transport/index";
 import {
   Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerAck, headerRel,
   lwarChannel, MAX_MESSAGES, MAX_PACKET, Msg, readChat, readId, RELIABLE_HEADER, validatePacket, writeChat, writeId,
@@ -118,20 +118,12 @@ export class ChatRelay {
       this.#endpoints[slot].reset(now);
       counters[Counter.Joins]++;
     }
+    // The transport's receive step: the ack, then each reliable message in order, counted.
     const ep = this.#endpoints[slot];
-    if (!ep.acknowledge(headerAck(bytes), now)) {
-      counters[Counter.BadAck]++;
-      return;
-    }
-    ep.heard(now);
+    if (ep.acceptAck(headerAck(bytes), now, counters) === ACK_BAD) return;
     for (let m = 0; m < rel; m++) {
       const p = offsets[m];
-      const verdict = ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER));
-      if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
-        continue;
-      }
-      counters[Counter.ReliableReceived]++;
+      if (ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER), counters) !== PROCESS) continue;
       const type = bytes[p - 1];
       if (type === Msg.Connect) this.#broadcast(Msg.Join, this.#id[slot], bytes, 0, 0);
       else if (type === Msg.Chat) {
@@ -272,20 +264,11 @@ export class ChatClient {
     if (!this.#connected || !validatePacket(bytes, length, FROM_SERVER, counters, offsets)) return;
     const ep = this.endpoint;
     const now = this.#host.now();
-    if (!ep.acknowledge(headerAck(bytes), now)) {
-      counters[Counter.BadAck]++;
-      return;
-    }
-    ep.heard(now);
+    if (ep.acceptAck(headerAck(bytes), now, counters) === ACK_BAD) return;
     const rel = headerRel(bytes);
     for (let m = 0; m < rel; m++) {
       const p = offsets[m];
-      const verdict = ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER));
-      if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
-        continue;
-      }
-      counters[Counter.ReliableReceived]++;
+      if (ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER), counters) !== PROCESS) continue;
       const type = bytes[p - 1];
       if (type === Msg.Join && this.selfId < 0) this.selfId = readId(bytes, p);
       else if (type === Msg.Chat && this.onLine !== null) {

@@ -17,7 +17,7 @@ import {
   updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, MAX_MESSAGES, writeChat, writeInput,
   writeName, writeSelection,
 } from "../protocol/codec";
-import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, PROCESS } from "../transport/endpoint";
+import { ACK_BAD, CURRENT, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
 import { lwarChannel } from "../protocol/channel";
 import { KillTracker, type KillListener } from "./kills";
 
@@ -430,11 +430,8 @@ export class Client implements Core {
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     const now = this.host.now();
     const ep = this.endpoint;
-    if (!ep.acknowledge(headerAck(rx), now)) {
-      counters[Counter.BadAck]++;
-      return;
-    }
-    ep.heard(now);
+    // The transport's receive step (Endpoint.acceptAck, acceptReliable, acceptUnreliable).
+    if (ep.acceptAck(headerAck(rx), now, counters) === ACK_BAD) return;
     this.#rxAt = now;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;
@@ -447,12 +444,7 @@ export class Client implements Core {
       const p = offsets[m];
       const seq = getU32(rx, p - RELIABLE_HEADER);
       const type = rx[p - 1];
-      const verdict = ep.acceptReliable(seq);
-      if (verdict !== PROCESS) {
-        counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
-        continue;
-      }
-      counters[Counter.ReliableReceived]++;
+      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
       processed++;
       this.lastReliableAt = now;
       this.#reliable(type, p);
@@ -474,8 +466,7 @@ export class Client implements Core {
       return;
     }
     if (verdict !== CURRENT) {
-      if (verdict === FUTURE) counters[Counter.FutureTimestamp]++;
-      else counters[Counter.StaleUnreliable] += unrel;
+      ep.dropUnreliable(verdict, unrel, counters);
       return;
     }
     for (let m = rel; m < rel + unrel; m++) {

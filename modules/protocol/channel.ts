@@ -8,14 +8,21 @@ import { queuedSize } from "./codec";
 import { APP_ID, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
 import { Counter } from "./counters";
 
+/** Where the transport's receive step counts in lwar's counters (createCounters()). */
+const LWAR_RECEIVE_INDEX = Object.freeze({
+  badAck: Counter.BadAck, duplicate: Counter.DuplicateReliable, outOfOrder: Counter.OutOfOrderReliable,
+  received: Counter.ReliableReceived, stale: Counter.StaleUnreliable, future: Counter.FutureTimestamp,
+});
+
 /**
  * An Endpoint Channel for lwar messages, with a queue of `queueBytes` and the given
  * resend interval. With `counters` (createCounters()), the endpoints add what they send to
- * its ReliableSent and ReliableResent.
+ * its ReliableSent and ReliableResent. The receive step counts in lwar's counters whatever
+ * array its caller passes (LWAR_RECEIVE_INDEX).
  */
 export function lwarChannel(queueBytes: number, resendMs: number, counters: Uint32Array | null = null): Channel {
   return new Channel({
     appId: APP_ID, maxPacket: MAX_PACKET, sizes: typeTable().size, typeBase: TYPE_BASE, measure: queuedSize, queueBytes, resendMs,
-    counters, sentIndex: Counter.ReliableSent, resentIndex: Counter.ReliableResent,
+    counters, sentIndex: Counter.ReliableSent, resentIndex: Counter.ReliableResent, receiveIndex: LWAR_RECEIVE_INDEX,
   });
 }

@@ -7,11 +7,12 @@
  * preallocated `Fields` object. Nothing here allocates.
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
+import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL } from "../transport/frame";
 import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { Counter } from "./counters";
 import {
   APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
-  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UPDATE_ENTRY, typeTable, types,
+  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UNRELIABLE_HEADER, UPDATE_ENTRY, typeTable, types,
 } from "./constants";
 
 /* Packet header, 14 bytes
@@ -23,11 +24,11 @@ import {
  * then rel × { uint32 seqno, uint8 type, payload }, then unrel × { uint8 type, payload }
  */
 export function writeHeader(b: Uint8Array, ack: number, timestamp: number, rel: number, unrel: number): number {
-  setU32(b, 0, APP_ID);
-  setU32(b, 4, ack);
-  setU32(b, 8, timestamp);
-  b[12] = rel;
-  b[13] = unrel;
+  setU32(b, HEADER_APP_ID, APP_ID);
+  setU32(b, HEADER_ACK, ack);
+  setU32(b, HEADER_TIMESTAMP, timestamp);
+  b[HEADER_REL] = rel;
+  b[HEADER_UNREL] = unrel;
   return HEADER_SIZE;
 }
 // The header's fields, read: the transport's framing (modules/transport/frame.ts).
@@ -90,8 +91,12 @@ export const MAX_MESSAGES = (MAX_PACKET - HEADER_SIZE) >> 1;
 
 /** APP_ID as a signed 32-bit integer, as DataView.getInt32 reads it. */
 const APP_ID_I32 = APP_ID | 0;
-/** Bytes 12..14 of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
+/** Bytes 12..14 (HEADER_REL, HEADER_UNREL, the first type) of an ack + Input packet: 0 reliable, 1 unreliable, type Input. */
 const INPUT_SHAPE = (1 << 8) | Msg.Input;
+/** An ack alone: the header. An ack with one Input: then the Input's type, and its five booleans at INPUT_AT. */
+const ACK_LENGTH = HEADER_SIZE;
+const INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+const ACK_INPUT_LENGTH = INPUT_AT + 5;
 
 /*
  * What clients send most, checked first:
@@ -102,10 +107,10 @@ const INPUT_SHAPE = (1 << 8) | Msg.Input;
  * reads tell (on XS each typed-array access is costly). Else validatePacket. `v` views `b`.
  */
 export function validateFromClient(v: DataView, b: Uint8Array, length: number, counters: Uint32Array, offsets: Uint16Array): boolean {
-  if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
-    const shape = v.getInt32(12) >> 8;
-    if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-      offsets[0] = HEADER_SIZE + 1;
+  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
+    const shape = v.getInt32(HEADER_REL) >> 8;
+    if (length === ACK_LENGTH ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
+      offsets[0] = INPUT_AT;
       return true;
     }
   }
@@ -134,7 +139,8 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     return false;
   }
   // APP_ID 0xf27087c5, byte by byte: as one number it is above 2^31, a double on XS.
-  if (b[0] !== 0xf2 || b[1] !== 0x70 || b[2] !== 0x87 || b[3] !== 0xc5) {
+  const id = HEADER_APP_ID;
+  if (b[id] !== 0xf2 || b[id + 1] !== 0x70 || b[id + 2] !== 0x87 || b[id + 3] !== 0xc5) {
     counters[Counter.BadAppId]++;
     return false;
   }
@@ -143,11 +149,11 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
   const senders = t.senders;
   const reliableRow = t.reliable;
   let o = HEADER_SIZE;
-  const rel = b[12];
-  const total = rel + b[13];
+  const rel = b[HEADER_REL];
+  const total = rel + b[HEADER_UNREL];
   for (let m = 0; m < total; m++) {
     const reliable = m < rel;
-    const p = o + (reliable ? RELIABLE_HEADER : 1);
+    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
     if (p > length) {
       counters[Counter.Truncated]++;
       return false;

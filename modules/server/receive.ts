@@ -11,10 +11,10 @@
  * that leaves or is to be kicked in that packet is never announced. The tables are in
  * state.ts.
  */
-import { Counter } from "../protocol/counters";
 import { Msg } from "../protocol/constants";
 import { readInputView } from "../protocol/codec";
-import { CURRENT, DUPLICATE, type Endpoint, PROCESS, STALE } from "../transport/endpoint";
+import { ACK_BAD, CURRENT, type Endpoint, PROCESS } from "../transport/endpoint";
+import { HEADER_ACK, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "../transport/frame";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
@@ -30,34 +30,38 @@ export class Receiver {
     this.#session = session;
   }
 
-  /** Act on the validated datagram in `state.rx` from `slot`, walking the offsets validatePacket recorded. */
+  /**
+   * Act on the validated datagram in `state.rx` from `slot`, walking the offsets
+   * validatePacket recorded: the transport's receive step (Endpoint.acceptAck,
+   * acceptReliable, acceptUnreliable), with the header read through `state.rxView`.
+   */
   handle(slot: number, now: number): void {
     const t = this.#state;
     const rx = t.rx;
     const ep = t.endpoints[slot];
-    const counters = t.counters;
     const v = t.rxView;
-    const ack = v.getInt32(4);
+    // Signed: the transport compares acks modulo 2^32.
+    const ack = v.getInt32(HEADER_ACK);
     const announced = t.announced[slot] !== 0;
-    // The usual case, an ack of nothing new from an announced player, without the call.
-    if (((ack - ep.firstSeq) | 0) < 0 && announced) ep.heard(now);
-    else if (!this.#acknowledged(slot, ep, ack, now)) return;
-    const rel = rx[12];
-    const unrel = rx[13];
+    // The usual case, an ack of nothing new, as acceptAck takes it (the peer heard) without the call.
+    if (((ack - ep.firstSeq) | 0) < 0) ep.heard(now);
+    else if (ep.acceptAck(ack, now, t.counters) === ACK_BAD) {
+      this.#session.misbehave(slot);
+      return;
+    } else t.frontSince[slot] = now; // ACK_NEW: the new front starts its wait now
+
+    const rel = rx[HEADER_REL];
+    const unrel = rx[HEADER_UNREL];
     const offsets = t.offsets;
     if (rel !== 0) {
+      // The counters only where something may be counted: the usual datagram counts nothing here.
+      const counters = t.counters;
       const id = t.playerId(slot);
       const active = t.active;
       const pendingKick = t.pendingKick;
       for (let m = 0; m < rel; m++) {
         const p = offsets[m];
-        const seq = v.getUint32(p - 5);
-        const verdict = ep.acceptReliable(seq);
-        if (verdict !== PROCESS) {
-          counters[verdict === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
-          continue;
-        }
-        counters[Counter.ReliableReceived]++;
+        if (ep.acceptReliable(v.getUint32(p - RELIABLE_HEADER), counters) !== PROCESS) continue;
         this.#reliable(slot, id, rx[p - 1], p);
         if (active[slot] === 0 || pendingKick[slot] !== 0) return;
       }
@@ -67,10 +71,9 @@ export class Receiver {
     if (unrel === 0) return;
     // Stale when older than the newest applied, not believed when further ahead than our
     // clock has moved since (signed, modulo 2^32).
-    const verdict = ep.acceptUnreliable(v.getInt32(8), now);
+    const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
     if (verdict !== CURRENT) {
-      if (verdict === STALE) counters[Counter.StaleUnreliable] += unrel;
-      else counters[Counter.FutureTimestamp]++;
+      ep.dropUnreliable(verdict, unrel, t.counters);
       return;
     }
     const input = t.input;
@@ -82,23 +85,6 @@ export class Receiver {
         input[slot] = readInputView(v, rx, p);
       }
     }
-  }
-
-  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
-  #acknowledged(slot: number, ep: Endpoint, ack: number, now: number): boolean {
-    // Most datagrams acknowledge nothing new: only call when the ack is past our queue's front.
-    if (((ack - ep.firstSeq) | 0) >= 0) {
-      const front = ep.firstSeq;
-      if (!ep.acknowledge(ack, now)) {
-        this.#state.counters[Counter.BadAck]++;
-        this.#session.misbehave(slot);
-        return false;
-      }
-      // Progress: the new front (if any) starts its wait now.
-      if (ep.firstSeq !== front) this.#state.frontSince[slot] = now;
-    }
-    ep.heard(now);
-    return true;
   }
 
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */

@@ -22,8 +22,24 @@
  * a call on every read.) Writers put messages straight into `buf`: one at a time with
  * `queue`, or several at once (a native loop, say) between `reserve` and `commit`. Nothing
  * allocates after construction.
+ *
+ * The receive step, one for every owner (server, client, another app), on a datagram the
+ * owner has validated, its messages' payload offsets in hand:
+ *   if (ep.acceptAck(ack, now, counters) === ACK_BAD) drop the datagram;
+ *   for each reliable message, in order: if (ep.acceptReliable(seqno, counters) === PROCESS) act on it;
+ *   verdict = ep.acceptUnreliable(timestamp, now): CURRENT, act on the unreliable ones;
+ *     else ep.dropUnreliable(verdict, unrel, counters).
+ * The steps count what they drop and take in the owner's `counters`, at the indices the
+ * channel names (EndpointConfig.receiveIndex); what the messages mean is the owner's. The
+ * hot path (an ack of nothing new, current unreliable messages) passes no more than it
+ * needs: counters go only to the calls that may count.
  */
 import { HEADER_SIZE, RELIABLE_HEADER } from "./frame";
+
+/** Results of `acceptAck`: it acknowledged nothing new; it moved the queue's front; a bad ack (counted). */
+export const ACK_OLD = 0;
+export const ACK_NEW = 1;
+export const ACK_BAD = 2;
 
 /** Results of `acceptUnreliable`. */
 export const CURRENT = 0;
@@ -39,6 +55,25 @@ export const OUT_OF_ORDER = 2;
 
 /** Largest datagram when the configuration names none: header included, well under any MTU. */
 export const DEFAULT_MAX_PACKET = 512;
+
+/** Where the receive step counts, as indices into the counters its caller passes. */
+export interface ReceiveIndex {
+  /** Datagrams dropped for acknowledging a seqno never sent. */
+  readonly badAck: number;
+  /** Reliable messages dropped: processed before, or ahead of the next expected. */
+  readonly duplicate: number;
+  readonly outOfOrder: number;
+  /** Reliable messages taken. */
+  readonly received: number;
+  /** Unreliable messages dropped for a stamp older than the newest applied. */
+  readonly stale: number;
+  /** Datagrams whose unreliable messages were dropped for a stamp from the future. */
+  readonly future: number;
+}
+
+/** The receive step's counts when the configuration names no indices: a Uint32Array(RECEIVE_COUNTS) holds them. */
+export const RECEIVE_INDEX: ReceiveIndex = /* @__PURE__ */ Object.freeze({ badAck: 0, duplicate: 1, outOfOrder: 2, received: 3, stale: 4, future: 5 });
+export const RECEIVE_COUNTS = 6;
 
 /** What an Endpoint needs to know of the application whose messages it carries. */
 export interface EndpointConfig {
@@ -72,6 +107,8 @@ export interface EndpointConfig {
   readonly counters?: Uint32Array | null;
   readonly sentIndex?: number;
   readonly resentIndex?: number;
+  /** Where the receive step counts (RECEIVE_INDEX if absent). */
+  readonly receiveIndex?: ReceiveIndex;
 }
 
 /**
@@ -90,6 +127,13 @@ export class Channel {
   readonly counters: Uint32Array;
   readonly sentIndex: number;
   readonly resentIndex: number;
+  /** The receive step's indices (EndpointConfig.receiveIndex), as numbers: one property read each. */
+  readonly badAckIndex: number;
+  readonly duplicateIndex: number;
+  readonly outOfOrderIndex: number;
+  readonly receivedIndex: number;
+  readonly staleIndex: number;
+  readonly futureIndex: number;
   /** The app id's two 16-bit halves: small integers (the id itself is a double on XS when ≥ 2^31). */
   readonly idHigh: number;
   readonly idLow: number;
@@ -103,6 +147,7 @@ export class Channel {
     const counters = config.counters ?? null;
     const sentIndex = config.sentIndex ?? -1;
     const resentIndex = config.resentIndex ?? -1;
+    const r = config.receiveIndex ?? RECEIVE_INDEX;
     if (!Number.isInteger(maxPacket) || maxPacket < HEADER_SIZE + RELIABLE_HEADER || maxPacket > 65535) throw new RangeError(`maxPacket of ${maxPacket} bytes`);
     if (!Number.isInteger(queueBytes) || queueBytes < maxPacket) throw new RangeError(`reliable queue must hold at least ${maxPacket} bytes`);
     if (!Number.isInteger(appId) || appId < 0 || appId > 0xffffffff) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
@@ -111,6 +156,8 @@ export class Channel {
     if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
     if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
       throw new RangeError("counters needs sentIndex and resentIndex within it");
+    for (const i of [r.badAck, r.duplicate, r.outOfOrder, r.received, r.stale, r.future])
+      if (!Number.isInteger(i) || i < 0) throw new RangeError(`receive counter index ${i}`);
     this.appId = appId;
     this.queueBytes = queueBytes;
     this.resendMs = config.resendMs;
@@ -121,6 +168,12 @@ export class Channel {
     this.counters = counters ?? new Uint32Array(1);
     this.sentIndex = counters !== null ? sentIndex : 0;
     this.resentIndex = counters !== null ? resentIndex : 0;
+    this.badAckIndex = r.badAck;
+    this.duplicateIndex = r.duplicate;
+    this.outOfOrderIndex = r.outOfOrder;
+    this.receivedIndex = r.received;
+    this.staleIndex = r.stale;
+    this.futureIndex = r.future;
     this.idHigh = (appId >>> 16) & 0xffff;
     this.idLow = appId & 0xffff;
     Object.freeze(this);
@@ -358,16 +411,45 @@ export class Endpoint {
 
   // ---------------------------------------------------------------- receiving
 
-  /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
-  acceptReliable(seq: number): number {
+  /**
+   * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
+   * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
+   * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
+   * heard, and the caller drops the datagram.
+   */
+  acceptAck(ack: number, now: number, counters: Uint32Array): number {
+    let result = ACK_OLD;
+    // Most datagrams acknowledge nothing new: only call when the ack is past the queue's front.
+    if (((ack - this.firstSeq) | 0) >= 0) {
+      if (!this.acknowledge(ack, now)) {
+        counters[this.channel.badAckIndex]++;
+        return ACK_BAD;
+      }
+      result = ACK_NEW;
+    }
+    (this as Own).lastHeard = now;
+    return result;
+  }
+
+  /**
+   * Decide what to do with an incoming reliable seqno, and count it: PROCESS advances the
+   * cursor (received); DUPLICATE and OUT_OF_ORDER are dropped.
+   */
+  acceptReliable(seq: number, counters: Uint32Array): number {
     const s = this as Own;
     const last = s.lastProcessed;
     if (seq === ((last + 1) >>> 0)) {
       s.lastProcessed = seq;
       s.ackDue = true;
+      counters[this.channel.receivedIndex]++;
       return PROCESS;
     }
-    return ((seq - last) | 0) > 0 ? OUT_OF_ORDER : DUPLICATE;
+    if (((seq - last) | 0) > 0) {
+      counters[this.channel.outOfOrderIndex]++;
+      return OUT_OF_ORDER;
+    }
+    counters[this.channel.duplicateIndex]++;
+    return DUPLICATE;
   }
 
   /**
@@ -375,7 +457,8 @@ export class Endpoint {
    * newest), STALE (older than the newest applied), or FUTURE: further ahead of the newest
    * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
    * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
-   * make every genuine packet stale for as long as the stamp is ahead.
+   * make every genuine packet stale for as long as the stamp is ahead. The owner drops the
+   * messages of any other verdict than CURRENT through `dropUnreliable`.
    */
   acceptUnreliable(timestamp: number, now: number): number {
     if (this.hasTimestamp) {
@@ -388,6 +471,12 @@ export class Endpoint {
     this.newestAt = now;
     this.hasTimestamp = true;
     return CURRENT;
+  }
+
+  /** Count the `messages` unreliable messages of a datagram that acceptUnreliable found STALE (each) or FUTURE (once). */
+  dropUnreliable(verdict: number, messages: number, counters: Uint32Array): void {
+    if (verdict === STALE) counters[this.channel.staleIndex] += messages;
+    else counters[this.channel.futureIndex]++;
   }
 
   // ---------------------------------------------------------------- sending

@@ -12,6 +12,12 @@
  * A payload's size follows from its type (EndpointConfig.sizes, EndpointConfig.measure).
  */
 export const HEADER_SIZE = 14;
+/** Where each header field starts: every reader and writer of a header takes them from here. */
+export const HEADER_APP_ID = 0;
+export const HEADER_ACK = 4;
+export const HEADER_TIMESTAMP = 8;
+export const HEADER_REL = 12;
+export const HEADER_UNREL = 13;
 /** Bytes before a reliable message's payload: seqno u32, type u8. */
 export const RELIABLE_HEADER = 5;
 /** Bytes before an unreliable message's payload: type u8. */
@@ -21,14 +27,16 @@ export const NO_ACK = 0xffffffff;
 
 /** The header's ack, timestamp and message counts, of a packet at least HEADER_SIZE long. */
 export function headerAck(b: Uint8Array): number {
-  return ((b[4] << 24) | (b[5] << 16) | (b[6] << 8) | b[7]) >>> 0;
+  const o = HEADER_ACK;
+  return ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
 }
 export function headerTimestamp(b: Uint8Array): number {
-  return ((b[8] << 24) | (b[9] << 16) | (b[10] << 8) | b[11]) >>> 0;
+  const o = HEADER_TIMESTAMP;
+  return ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
 }
 export function headerRel(b: Uint8Array): number {
-  return b[12];
+  return b[HEADER_REL];
 }
 export function headerUnrel(b: Uint8Array): number {
-  return b[13];
+  return b[HEADER_UNREL];
 }

@@ -4,7 +4,10 @@
  * of lwar: lwar's settings are modules/protocol's lwarChannel().
  */
 export {
-  Channel, CURRENT, DEFAULT_MAX_PACKET, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
-  type EndpointConfig,
+  ACK_BAD, ACK_NEW, ACK_OLD, Channel, CURRENT, DEFAULT_MAX_PACKET, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS,
+  OUT_OF_ORDER, PROCESS, RECEIVE_COUNTS, RECEIVE_INDEX, STALE, type EndpointConfig, type ReceiveIndex,
 } from "./endpoint";
-export { HEADER_SIZE, headerAck, headerRel, headerTimestamp, headerUnrel, NO_ACK, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";
+export {
+  HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, headerAck, headerRel, headerTimestamp, headerUnrel,
+  NO_ACK, RELIABLE_HEADER, UNRELIABLE_HEADER,
+} from "./frame";

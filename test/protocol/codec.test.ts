@@ -265,7 +265,7 @@ describe("codec: golden packets", () => {
     assert.equal(golden.length, 64);
     const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
-    ep.acceptReliable(0);
+    ep.acceptReliable(0, createCounters());
     writeId(ep.buf, ep.queue(Msg.Join, 4), 0x00010003);
     const name = ascii("Ann");
     writeName(ep.buf, ep.queue(Msg.Name, 36), 0x00010003, name, 0, name.length);

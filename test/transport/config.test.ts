@@ -5,7 +5,10 @@
  * heard(), resetReceive(), seedRtt(), the counters sink, and the checks on misuse.
  */
 import assert from "node:assert/strict";
-import { Channel, Endpoint, finishPacket, type EndpointConfig, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS, RELIABLE_HEADER } from "../../modules/transport/index";
+import {
+  ACK_BAD, Channel, CURRENT, Endpoint, finishPacket, type EndpointConfig, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS,
+  RECEIVE_COUNTS, RECEIVE_INDEX, RELIABLE_HEADER, STALE,
+} from "../../modules/transport/index";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { lwarChannel } from "../../modules/protocol/channel";
 import { Msg } from "../../modules/protocol/constants";
@@ -47,7 +50,7 @@ describe("Endpoint: an application's own configuration", () => {
   it("writes the configured app id, our ack and the timestamp in the header", () => {
     const ep = new Endpoint(appConfig());
     ep.reset(0, 0, 7);
-    ep.acceptReliable(7);
+    ep.acceptReliable(7, new Uint32Array(RECEIVE_COUNTS));
     const out = new Uint8Array(64).fill(0xee);
     const end = ep.fill(out, 1, 0x01020304);
     finishPacket(out, 0);
@@ -210,7 +213,7 @@ describe("Endpoint: state behind methods", () => {
     const out = new Uint8Array(64);
     ep.reset(0);
     assert.equal(ep.due(1000), false, "nothing queued, nothing owed");
-    assert.equal(ep.acceptReliable(0), PROCESS);
+    assert.equal(ep.acceptReliable(0, new Uint32Array(RECEIVE_COUNTS)), PROCESS);
     assert.equal(ep.due(0), true, "an ack is owed");
     ep.fill(out, 0, 0);
     assert.equal(ep.due(0), false);
@@ -219,6 +222,32 @@ describe("Endpoint: state behind methods", () => {
     ep.fill(out, 1, 1);
     assert.equal(ep.due(50), false);
     assert.equal(ep.due(51), true, "50 ms without an ack");
+  });
+
+  it("the receive step counts at RECEIVE_INDEX, or at the indices the configuration names", () => {
+    const plain = new Endpoint(appConfig());
+    const c = new Uint32Array(RECEIVE_COUNTS);
+    plain.reset(0);
+    assert.equal(plain.acceptAck(3, 1, c), ACK_BAD);
+    plain.acceptReliable(0, c);
+    plain.acceptReliable(0, c);
+    plain.acceptReliable(5, c);
+    plain.acceptUnreliable(100, 1);
+    plain.dropUnreliable(plain.acceptUnreliable(50, 2), 2, c);
+    plain.dropUnreliable(plain.acceptUnreliable(100 + 0x10000000, 3), 1, c);
+    const r = RECEIVE_INDEX;
+    assert.deepEqual([c[r.badAck], c[r.received], c[r.duplicate], c[r.outOfOrder], c[r.stale], c[r.future]], [1, 1, 1, 1, 2, 1]);
+    const own = new Endpoint(appConfig({ receiveIndex: { badAck: 10, duplicate: 11, outOfOrder: 12, received: 13, stale: 14, future: 15 } }));
+    const d = new Uint32Array(16);
+    own.reset(0);
+    own.acceptAck(3, 1, d);
+    own.acceptReliable(0, d);
+    own.acceptReliable(0, d);
+    own.acceptUnreliable(100, 1);
+    assert.equal(own.acceptUnreliable(50, 2), STALE);
+    own.dropUnreliable(STALE, 2, d);
+    assert.deepEqual(Array.from(d), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 2, 0]);
+    assert.throws(() => new Channel(appConfig({ receiveIndex: { ...RECEIVE_INDEX, stale: -1 } })), RangeError);
   });
 
   it("heard() sets lastHeard; reset() starts it at now", () => {
@@ -233,13 +262,13 @@ describe("Endpoint: state behind methods", () => {
     const ep = new Endpoint(appConfig());
     ep.reset(0);
     ping(ep, 1);
-    assert.equal(ep.acceptReliable(0), PROCESS);
+    assert.equal(ep.acceptReliable(0, new Uint32Array(RECEIVE_COUNTS)), PROCESS);
     ep.acceptUnreliable(5000, 0);
     ep.resetReceive(0x80000000);
     assert.equal(ep.lastProcessed, 0x7fffffff);
     assert.equal(ep.ackDue, false);
-    assert.equal(ep.acceptUnreliable(10, 1), 0, "an older stamp is current again");
-    assert.equal(ep.acceptReliable(0x80000000), PROCESS);
+    assert.equal(ep.acceptUnreliable(10, 1), CURRENT, "an older stamp is current again");
+    assert.equal(ep.acceptReliable(0x80000000, new Uint32Array(RECEIVE_COUNTS)), PROCESS);
     assert.equal(ep.count, 1);
   });
 

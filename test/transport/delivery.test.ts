@@ -53,7 +53,7 @@ class Pusher implements Core {
     let o = HEADER_SIZE;
     for (let m = 0; m < headerRel(b); m++) {
       const seq = getU32(b, o);
-      if (this.ep.acceptReliable(seq) === PROCESS) this.received.push(getU32(b, o + RELIABLE_HEADER));
+      if (this.ep.acceptReliable(seq, this.counters) === PROCESS) this.received.push(getU32(b, o + RELIABLE_HEADER));
       o += RELIABLE_HEADER + 4;
     }
     if (headerUnrel(b) > 0) {

@@ -7,7 +7,9 @@ import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
 import { Counter, createCounters } from "../../modules/protocol/counters";
-import { CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/endpoint";
+import {
+  ACK_BAD, ACK_NEW, ACK_OLD, CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
+} from "../../modules/transport/endpoint";
 import { lwarChannel } from "../../modules/protocol/channel";
 
 const FROM_ANY = 3;
@@ -203,24 +205,49 @@ describe("Endpoint: misuse", () => {
 });
 
 describe("Endpoint: receiving across the wrap", () => {
-  it("acceptReliable processes only last + 1, through the wrap", () => {
+  it("acceptAck acknowledges what is new and hears the peer; a bad ack is counted and not heard", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
+    const c = createCounters();
+    ep.reset(0, 0xfffffffe);
+    push(ep, 1);
+    push(ep, 2);
+    ep.fill(new Uint8Array(MAX_PACKET), 5, 5);
+    assert.equal(ep.acceptAck(0xfffffffd, 10, c), ACK_OLD);
+    assert.equal(ep.lastHeard, 10);
+    assert.equal(ep.count, 2);
+    assert.equal(ep.acceptAck(0xfffffffe, 20, c), ACK_NEW);
+    assert.equal(ep.firstSeq, 0xffffffff);
+    assert.equal(ep.acceptAck(1, 30, c), ACK_BAD, "acks a seqno never sent");
+    assert.equal(c[Counter.BadAck], 1);
+    assert.equal(ep.lastHeard, 20);
+    assert.equal(ep.acceptAck(0xffffffff | 0, 40, c), ACK_NEW, "a signed ack is the same ack");
+    assert.deepEqual([ep.count, ep.firstSeq, ep.lastHeard, c[Counter.BadAck]], [0, 0, 40, 1]);
+  });
+
+  it("acceptReliable processes only last + 1, through the wrap, and counts each", () => {
+    const ep = new Endpoint(lwarChannel(1024, 100));
+    const c = createCounters();
     ep.reset(0, 0, 0xfffffffe);
     assert.equal(ep.lastProcessed, 0xfffffffd);
-    assert.equal(ep.acceptReliable(0xffffffff), OUT_OF_ORDER);
-    assert.equal(ep.acceptReliable(0xfffffffe), PROCESS);
-    assert.equal(ep.acceptReliable(0xfffffffe), DUPLICATE);
-    assert.equal(ep.acceptReliable(0xffffffff), PROCESS);
-    assert.equal(ep.acceptReliable(1), OUT_OF_ORDER);
-    assert.equal(ep.acceptReliable(0), PROCESS);
-    assert.equal(ep.acceptReliable(0xffffffff), DUPLICATE);
-    assert.equal(ep.acceptReliable(0xfffffff0), DUPLICATE);
-    assert.equal(ep.acceptReliable(1), PROCESS);
+    assert.equal(ep.acceptReliable(0xffffffff, c), OUT_OF_ORDER);
+    assert.equal(ep.acceptReliable(0xfffffffe, c), PROCESS);
+    assert.equal(ep.acceptReliable(0xfffffffe, c), DUPLICATE);
+    assert.equal(ep.acceptReliable(0xffffffff, c), PROCESS);
+    assert.equal(ep.acceptReliable(1, c), OUT_OF_ORDER);
+    assert.equal(ep.acceptReliable(0, c), PROCESS);
+    assert.equal(ep.acceptReliable(0xffffffff, c), DUPLICATE);
+    assert.equal(ep.acceptReliable(0xfffffff0, c), DUPLICATE);
+    assert.equal(ep.acceptReliable(1, c), PROCESS);
     assert.equal(ep.lastProcessed, 1);
+    assert.deepEqual(
+      [c[Counter.ReliableReceived], c[Counter.DuplicateReliable], c[Counter.OutOfOrderReliable]],
+      [4, 3, 2],
+    );
   });
 
   it("acceptUnreliable ignores timestamps older than the newest applied, across the wrap", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
+    const c = createCounters();
     ep.reset(0);
     assert.equal(ep.acceptUnreliable(0xfffffff0, 0), CURRENT);
     assert.equal(ep.acceptUnreliable(0xffffffef, 0), STALE);
@@ -228,10 +255,13 @@ describe("Endpoint: receiving across the wrap", () => {
     assert.equal(ep.acceptUnreliable(5, 21), CURRENT);
     assert.equal(ep.acceptUnreliable(0xffffffff, 22), STALE);
     assert.equal(ep.newestTimestamp, 5);
+    ep.dropUnreliable(STALE, 3, c);
+    assert.equal(c[Counter.StaleUnreliable], 3, "dropUnreliable counts each stale message");
   });
 
   it("acceptUnreliable does not believe a timestamp further ahead than our clock has moved", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
+    const c = createCounters();
     ep.reset(0);
     assert.equal(ep.acceptUnreliable(1000, 50), CURRENT);
     // 1 s of slack, plus 1/64 of the time elapsed.
@@ -242,6 +272,8 @@ describe("Endpoint: receiving across the wrap", () => {
     // A peer silent for 10 s comes back 10 s further on: plausible.
     assert.equal(ep.acceptUnreliable(11100, 10150), CURRENT);
     assert.equal(ep.acceptUnreliable(11100 + 64 * 1000, 10150 + 64 * 1000 - FUTURE_SLACK_MS), CURRENT, "clock drift of 1/64");
+    ep.dropUnreliable(FUTURE, 3, c);
+    assert.deepEqual([c[Counter.FutureTimestamp], c[Counter.StaleUnreliable]], [1, 0], "dropUnreliable counts a packet from the future once");
   });
 
   it("two endpoints exchange 40 messages through the wrap, exactly once and in order", () => {
@@ -261,7 +293,7 @@ describe("Endpoint: receiving across the wrap", () => {
       assert.ok(validatePacket(out, end, FROM_ANY, counters));
       let o = HEADER_SIZE;
       for (let m = 0; m < headerRel(out); m++) {
-        if (b.acceptReliable(getU32(out, o)) === PROCESS) got.push(getU32(out, o + RELIABLE_HEADER));
+        if (b.acceptReliable(getU32(out, o), counters) === PROCESS) got.push(getU32(out, o + RELIABLE_HEADER));
         o += RELIABLE_HEADER + 4;
       }
       // Every other reply is lost, so some messages are sent again.
