@@ -167,10 +167,16 @@ var NodeHost = class {
 
 // modules/transport/frame.ts
 var HEADER_SIZE = 14;
+var HEADER_APP_ID = 0;
+var HEADER_ACK = 4;
+var HEADER_TIMESTAMP = 8;
+var HEADER_REL = 12;
+var HEADER_UNREL = 13;
 var RELIABLE_HEADER = 5;
+var UNRELIABLE_HEADER = 1;
 var NO_ACK = 4294967295;
 function headerRel(b) {
-  return b[12];
+  return b[HEADER_REL];
 }
 
 // modules/protocol/constants.ts
@@ -2549,11 +2555,11 @@ function setU32(b, o, v) {
 
 // modules/protocol/codec.ts
 function writeHeader(b, ack, timestamp, rel, unrel) {
-  setU32(b, 0, APP_ID);
-  setU32(b, 4, ack);
-  setU32(b, 8, timestamp);
-  b[12] = rel;
-  b[13] = unrel;
+  setU32(b, HEADER_APP_ID, APP_ID);
+  setU32(b, HEADER_ACK, ack);
+  setU32(b, HEADER_TIMESTAMP, timestamp);
+  b[HEADER_REL] = rel;
+  b[HEADER_UNREL] = unrel;
   return HEADER_SIZE;
 }
 function payloadSize(b, o, type, end) {
@@ -2596,11 +2602,14 @@ function countBadSize(size, counters) {
 var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
 var APP_ID_I32 = APP_ID | 0;
 var INPUT_SHAPE = 1 << 8 | Msg.Input;
+var ACK_LENGTH = HEADER_SIZE;
+var INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+var ACK_INPUT_LENGTH = INPUT_AT + 5;
 function validateFromClient(v, b, length, counters, offsets) {
-  if ((length === 14 || length === 20) && v.getInt32(0) === APP_ID_I32) {
-    const shape = v.getInt32(12) >> 8;
-    if (length === 14 ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-      offsets[0] = HEADER_SIZE + 1;
+  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
+    const shape = v.getInt32(HEADER_REL) >> 8;
+    if (length === ACK_LENGTH ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
+      offsets[0] = INPUT_AT;
       return true;
     }
   }
@@ -2615,7 +2624,8 @@ function validatePacket(b, length, from, counters, offsets) {
     counters[Counter.TooLong]++;
     return false;
   }
-  if (b[0] !== 242 || b[1] !== 112 || b[2] !== 135 || b[3] !== 197) {
+  const id = HEADER_APP_ID;
+  if (b[id] !== 242 || b[id + 1] !== 112 || b[id + 2] !== 135 || b[id + 3] !== 197) {
     counters[Counter.BadAppId]++;
     return false;
   }
@@ -2624,11 +2634,11 @@ function validatePacket(b, length, from, counters, offsets) {
   const senders = t.senders;
   const reliableRow = t.reliable;
   let o = HEADER_SIZE;
-  const rel = b[12];
-  const total = rel + b[13];
+  const rel = b[HEADER_REL];
+  const total = rel + b[HEADER_UNREL];
   for (let m = 0; m < total; m++) {
     const reliable = m < rel;
-    const p = o + (reliable ? RELIABLE_HEADER : 1);
+    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
     if (p > length) {
       counters[Counter.Truncated]++;
       return false;
@@ -2771,6 +2781,9 @@ function writeReject(b, o, reason) {
 }
 
 // modules/transport/endpoint.ts
+var ACK_OLD = 0;
+var ACK_NEW = 1;
+var ACK_BAD = 2;
 var CURRENT = 0;
 var STALE = 1;
 var FUTURE = 2;
@@ -2779,6 +2792,7 @@ var PROCESS = 0;
 var DUPLICATE = 1;
 var OUT_OF_ORDER = 2;
 var DEFAULT_MAX_PACKET = 512;
+var RECEIVE_INDEX = /* @__PURE__ */ Object.freeze({ badAck: 0, duplicate: 1, outOfOrder: 2, received: 3, stale: 4, future: 5 });
 var Channel = class {
   appId;
   queueBytes;
@@ -2791,6 +2805,13 @@ var Channel = class {
   counters;
   sentIndex;
   resentIndex;
+  /** The receive step's indices (EndpointConfig.receiveIndex), as numbers: one property read each. */
+  badAckIndex;
+  duplicateIndex;
+  outOfOrderIndex;
+  receivedIndex;
+  staleIndex;
+  futureIndex;
   /** The app id's two 16-bit halves: small integers (the id itself is a double on XS when ≥ 2^31). */
   idHigh;
   idLow;
@@ -2803,6 +2824,7 @@ var Channel = class {
     const counters = config.counters ?? null;
     const sentIndex = config.sentIndex ?? -1;
     const resentIndex = config.resentIndex ?? -1;
+    const r = config.receiveIndex ?? RECEIVE_INDEX;
     if (!Number.isInteger(maxPacket) || maxPacket < HEADER_SIZE + RELIABLE_HEADER || maxPacket > 65535) throw new RangeError(`maxPacket of ${maxPacket} bytes`);
     if (!Number.isInteger(queueBytes) || queueBytes < maxPacket) throw new RangeError(`reliable queue must hold at least ${maxPacket} bytes`);
     if (!Number.isInteger(appId) || appId < 0 || appId > 4294967295) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
@@ -2811,6 +2833,8 @@ var Channel = class {
     if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
     if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
       throw new RangeError("counters needs sentIndex and resentIndex within it");
+    for (const i of [r.badAck, r.duplicate, r.outOfOrder, r.received, r.stale, r.future])
+      if (!Number.isInteger(i) || i < 0) throw new RangeError(`receive counter index ${i}`);
     this.appId = appId;
     this.queueBytes = queueBytes;
     this.resendMs = config.resendMs;
@@ -2821,6 +2845,12 @@ var Channel = class {
     this.counters = counters ?? new Uint32Array(1);
     this.sentIndex = counters !== null ? sentIndex : 0;
     this.resentIndex = counters !== null ? resentIndex : 0;
+    this.badAckIndex = r.badAck;
+    this.duplicateIndex = r.duplicate;
+    this.outOfOrderIndex = r.outOfOrder;
+    this.receivedIndex = r.received;
+    this.staleIndex = r.stale;
+    this.futureIndex = r.future;
     this.idHigh = appId >>> 16 & 65535;
     this.idLow = appId & 65535;
     Object.freeze(this);
@@ -3035,23 +3065,51 @@ var Endpoint = class {
     return p > 65535 ? 65535 : p;
   }
   // ---------------------------------------------------------------- receiving
-  /** Decide what to do with an incoming reliable seqno; PROCESS advances the cursor. */
-  acceptReliable(seq) {
+  /**
+   * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
+   * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
+   * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
+   * heard, and the caller drops the datagram.
+   */
+  acceptAck(ack, now, counters) {
+    let result = ACK_OLD;
+    if ((ack - this.firstSeq | 0) >= 0) {
+      if (!this.acknowledge(ack, now)) {
+        counters[this.channel.badAckIndex]++;
+        return ACK_BAD;
+      }
+      result = ACK_NEW;
+    }
+    this.lastHeard = now;
+    return result;
+  }
+  /**
+   * Decide what to do with an incoming reliable seqno, and count it: PROCESS advances the
+   * cursor (received); DUPLICATE and OUT_OF_ORDER are dropped.
+   */
+  acceptReliable(seq, counters) {
     const s = this;
     const last = s.lastProcessed;
     if (seq === last + 1 >>> 0) {
       s.lastProcessed = seq;
       s.ackDue = true;
+      counters[this.channel.receivedIndex]++;
       return PROCESS;
     }
-    return (seq - last | 0) > 0 ? OUT_OF_ORDER : DUPLICATE;
+    if ((seq - last | 0) > 0) {
+      counters[this.channel.outOfOrderIndex]++;
+      return OUT_OF_ORDER;
+    }
+    counters[this.channel.duplicateIndex]++;
+    return DUPLICATE;
   }
   /**
    * Whether unreliable messages stamped `timestamp` are current: CURRENT (and it becomes the
    * newest), STALE (older than the newest applied), or FUTURE: further ahead of the newest
    * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
    * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
-   * make every genuine packet stale for as long as the stamp is ahead.
+   * make every genuine packet stale for as long as the stamp is ahead. The owner drops the
+   * messages of any other verdict than CURRENT through `dropUnreliable`.
    */
   acceptUnreliable(timestamp, now) {
     if (this.hasTimestamp) {
@@ -3064,6 +3122,11 @@ var Endpoint = class {
     this.newestAt = now;
     this.hasTimestamp = true;
     return CURRENT;
+  }
+  /** Count the `messages` unreliable messages of a datagram that acceptUnreliable found STALE (each) or FUTURE (once). */
+  dropUnreliable(verdict, messages, counters) {
+    if (verdict === STALE) counters[this.channel.staleIndex] += messages;
+    else counters[this.channel.futureIndex]++;
   }
   // ---------------------------------------------------------------- sending
   /**
@@ -3172,6 +3235,14 @@ function finishPacket(out, unrel) {
 }
 
 // modules/protocol/channel.ts
+var LWAR_RECEIVE_INDEX = Object.freeze({
+  badAck: Counter.BadAck,
+  duplicate: Counter.DuplicateReliable,
+  outOfOrder: Counter.OutOfOrderReliable,
+  received: Counter.ReliableReceived,
+  stale: Counter.StaleUnreliable,
+  future: Counter.FutureTimestamp
+});
 function lwarChannel(queueBytes, resendMs, counters = null) {
   return new Channel({
     appId: APP_ID,
@@ -3183,7 +3254,8 @@ function lwarChannel(queueBytes, resendMs, counters = null) {
     resendMs,
     counters,
     sentIndex: Counter.ReliableSent,
-    resentIndex: Counter.ReliableResent
+    resentIndex: Counter.ReliableResent,
+    receiveIndex: LWAR_RECEIVE_INDEX
   });
 }
 
@@ -4141,43 +4213,43 @@ var Receiver = class {
     this.#admission = admission;
     this.#session = session;
   }
-  /** Act on the validated datagram in `state.rx` from `slot`, walking the offsets validatePacket recorded. */
+  /**
+   * Act on the validated datagram in `state.rx` from `slot`, walking the offsets
+   * validatePacket recorded: the transport's receive step (Endpoint.acceptAck,
+   * acceptReliable, acceptUnreliable), with the header read through `state.rxView`.
+   */
   handle(slot, now) {
     const t = this.#state;
     const rx = t.rx;
     const ep = t.endpoints[slot];
-    const counters = t.counters;
     const v = t.rxView;
-    const ack = v.getInt32(4);
+    const ack = v.getInt32(HEADER_ACK);
     const announced = t.announced[slot] !== 0;
-    if ((ack - ep.firstSeq | 0) < 0 && announced) ep.heard(now);
-    else if (!this.#acknowledged(slot, ep, ack, now)) return;
-    const rel = rx[12];
-    const unrel = rx[13];
+    if ((ack - ep.firstSeq | 0) < 0) ep.heard(now);
+    else if (ep.acceptAck(ack, now, t.counters) === ACK_BAD) {
+      this.#session.misbehave(slot);
+      return;
+    } else t.frontSince[slot] = now;
+    const rel = rx[HEADER_REL];
+    const unrel = rx[HEADER_UNREL];
     const offsets = t.offsets;
     if (rel !== 0) {
+      const counters = t.counters;
       const id = t.playerId(slot);
       const active = t.active;
       const pendingKick = t.pendingKick;
       for (let m = 0; m < rel; m++) {
         const p = offsets[m];
-        const seq = v.getUint32(p - 5);
-        const verdict2 = ep.acceptReliable(seq);
-        if (verdict2 !== PROCESS) {
-          counters[verdict2 === DUPLICATE ? Counter.DuplicateReliable : Counter.OutOfOrderReliable]++;
-          continue;
-        }
-        counters[Counter.ReliableReceived]++;
+        if (ep.acceptReliable(v.getUint32(p - RELIABLE_HEADER), counters) !== PROCESS) continue;
         this.#reliable(slot, id, rx[p - 1], p);
         if (active[slot] === 0 || pendingKick[slot] !== 0) return;
       }
     }
     if (!announced) this.#announceAcknowledged(slot, ep);
     if (unrel === 0) return;
-    const verdict = ep.acceptUnreliable(v.getInt32(8), now);
+    const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
     if (verdict !== CURRENT) {
-      if (verdict === STALE) counters[Counter.StaleUnreliable] += unrel;
-      else counters[Counter.FutureTimestamp]++;
+      ep.dropUnreliable(verdict, unrel, t.counters);
       return;
     }
     const input = t.input;
@@ -4189,20 +4261,6 @@ var Receiver = class {
         input[slot] = readInputView(v, rx, p);
       }
     }
-  }
-  /** The header's ack (signed: only compared modulo 2^32): false when it was bad (counted). */
-  #acknowledged(slot, ep, ack, now) {
-    if ((ack - ep.firstSeq | 0) >= 0) {
-      const front = ep.firstSeq;
-      if (!ep.acknowledge(ack, now)) {
-        this.#state.counters[Counter.BadAck]++;
-        this.#session.misbehave(slot);
-        return false;
-      }
-      if (ep.firstSeq !== front) this.#state.frontSince[slot] = now;
-    }
-    ep.heard(now);
-    return true;
   }
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot, ep) {
