@@ -2,7 +2,8 @@
  * Setting the board up from a phone, on the board's own HTTP server (web.ts):
  *
  *   GET  /welcome   the captive portal's page: "play here" or "set up"
- *   GET  /settings  the settings page (the admin password; none asked at the first setup)
+ *   GET  /settings  the settings page (setup-page.ts: a constant, in flash on the board)
+ *   GET  /settings/values  its fields and their values, as JSON (a password: only whether it is set)
  *   POST /settings  a form of settings (modules/board-settings.ts), taken whole or not at all;
  *                   stored in flash (Preference), applied by a restart
  *   POST /update    a firmware image as the body: written into the other app slot with the
@@ -10,7 +11,8 @@
  *                   (ESP-IDF's app rollback, board.c)
  *   POST /reset     a factory reset: every stored setting and the admin password forgotten
  *
- * The admin password is HTTP Basic authentication, checked against its salted hash
+ * Every settings route but the first setup's needs the admin password (none is asked
+ * before one is set). It is HTTP Basic authentication, checked against its salted hash
  * (modules/admin.ts); wrong ones get 401, are counted, and slow further tries. It never
  * appears in a reply, a log line or /status. This is plain HTTP on the LAN (docs/operating.md).
  */
@@ -22,6 +24,7 @@ import { AdminGate, ADMIN_COUNTER_NAMES, basicPassword, hashPassword, headerValu
 import { BOARD_SETTINGS, checkForm, parseForm, type SettingValue } from "../../modules/board-settings";
 import { restart, updateRoom } from "./board";
 import { STORE, storedSetting } from "./settings";
+import { SETTINGS_PAGE } from "./setup-page";
 import type { BoardWeb, Reply, RequestRoute } from "./web";
 
 const ADMIN_KEY = "adminHash";
@@ -62,12 +65,8 @@ function htmlText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-function html(title: string, body: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>body{font:16px system-ui,sans-serif;max-width:34em;margin:1em auto;padding:0 1em;background:#0b0d17;color:#dde}a,button{color:#9cf}input{width:100%;box-sizing:border-box;padding:.4em;margin:.2em 0 .8em}label{display:block}small{color:#99a}.bad{color:#f88}.big{display:block;padding:1em;margin:1em 0;border:1px solid #9cf;text-align:center;font-size:1.2em}</style></head><body><h1>${title}</h1>${body}</body></html>`;
-}
-
-function page(status: string, title: string, body: string, headers?: string[]): Reply {
-  return { status, type: "text/html; charset=utf-8", body: html(title, body), headers };
+function text(status: string, body: string, headers?: string[]): Reply {
+  return { status, type: "text/plain; charset=utf-8", body: `${body}\n`, headers };
 }
 
 export class BoardSetup {
@@ -89,6 +88,14 @@ export class BoardSetup {
     this.counters.set(this.#gate.counters, 0);
     web.route("/welcome", () => ({ type: "text/html; charset=utf-8", body: this.#welcome() }));
     web.routeRequest("/settings", this.#settingsRoute());
+    web.routeRequest("/settings/values", {
+      begin: (method, _query, headers) => {
+        if (method !== "GET") return text("405 Method Not Allowed", "GET only", ["Allow", "GET"]);
+        return this.#authorize(headers, false) ?? { status: "200 OK", type: "application/json", body: this.#values() };
+      },
+      data: () => null,
+      end: () => null,
+    });
     web.routeRequest("/update", this.#updateRoute());
     web.routeRequest("/reset", this.#resetRoute());
   }
@@ -120,16 +127,16 @@ export class BoardSetup {
   /** null when the request may go on; else the refusal (401, 429, or 403 before the first setup when `needSet`). */
   #authorize(headers: string, needSet: boolean): Reply | null {
     const stored = this.#stored(ADMIN_KEY);
-    if (stored === "") return needSet ? page("403 Forbidden", "Set up first", `<p>Set an admin password on the <a href="/settings">settings page</a> first.</p>`) : null;
+    if (stored === "") return needSet ? text("403 Forbidden", "set an admin password at /settings first") : null;
     const verdict = this.#gate.judge(basicPassword(headerValue(headers, "authorization")), stored, this.#o.now());
     this.refresh();
     if (verdict === Verdict.Pass) return null;
     if (verdict === Verdict.Wait) {
       const s = Math.ceil(this.#gate.waitMs / 1000);
-      return page("429 Too Many Requests", "Wait", `<p>Too many wrong passwords: try again in ${s} s.</p>`, ["Retry-After", String(s)]);
+      return text("429 Too Many Requests", `too many wrong passwords: try again in ${s} s`, ["Retry-After", String(s)]);
     }
     if (this.#gate.failures > 0) trace(`lwar-xs setup: a wrong admin password (${this.#gate.failures} in a row)\n`);
-    return page("401 Unauthorized", "Password", "<p>This needs the board's admin password.</p>", ["WWW-Authenticate", 'Basic realm="lwar-xs admin", charset="UTF-8"']);
+    return text("401 Unauthorized", "this needs the board's admin password", ["WWW-Authenticate", 'Basic realm="lwar-xs admin", charset="UTF-8"']);
   }
 
   #restartSoon(why: string): void {
@@ -143,34 +150,19 @@ export class BoardSetup {
 
   #welcome(): string {
     const note = this.#o.networkNote();
-    return html(
-      "lwar-xs",
-      `${note !== "" ? `<p class="bad">${htmlText(note)}</p>` : ""}<a class="big" href="/">Play here</a><a class="big" href="/settings">Set up</a><p><small>version ${htmlText(this.#o.version)}</small></p>`,
-    );
+    return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>lwar-xs</title><style>body{font:18px system-ui,sans-serif;max-width:30em;margin:1em auto;padding:0 1em;background:#0b0d17;color:#dde}a{display:block;padding:1em;margin:1em 0;border:1px solid #9cf;color:#9cf;text-align:center}p{color:#f88}small{color:#99a}</style></head><body><h1>lwar-xs</h1>${note !== "" ? `<p>${htmlText(note)}</p>` : ""}<a href="/">Play here</a><a href="/settings">Set up</a><small>version ${htmlText(this.#o.version)}</small></body></html>`;
   }
 
-  #settingsPage(errors: string[]): string {
-    const first = !this.adminSet;
-    const note = this.#o.networkNote();
-    let form = "";
-    for (const spec of BOARD_SETTINGS) {
+  /** /settings/values: the page's fields, their values (a password: only whether one is set), the version and the network's note. */
+  #values(): string {
+    let json = `{"version":${JSON.stringify(this.#o.version)},"note":${JSON.stringify(this.#o.networkNote())},"first":${!this.adminSet},"fields":[`;
+    for (let i = 0; i < BOARD_SETTINGS.length; i++) {
+      const spec = BOARD_SETTINGS[i];
       const value = this.#current(spec.name);
-      if (spec.kind === "secret") {
-        const set = value !== "";
-        form += `<label>${spec.label}<input type="password" name="${spec.name}" autocomplete="new-password" placeholder="${set ? "unchanged" : "none"}"><small>${htmlText(spec.help)}${set ? ` · <input type="checkbox" name="clear-${spec.name}" value="1" style="width:auto"> clear it` : ""}</small></label>`;
-      } else
-        form += `<label>${spec.label}<input name="${spec.name}" value="${htmlText(String(value))}"${spec.kind === "int" ? ' inputmode="numeric"' : ""}><small>${htmlText(spec.help)}</small></label>`;
+      json += `${i > 0 ? "," : ""}{"name":"${spec.name}","label":${JSON.stringify(spec.label)},"help":${JSON.stringify(spec.help)},"kind":"${spec.kind}",`;
+      json += spec.kind === "secret" ? `"set":${value !== ""}}` : `"value":${JSON.stringify(value)}}`;
     }
-    form += `<label>${first ? "Admin password (needed: it guards these settings and updates)" : "New admin password"}<input type="password" name="admin" autocomplete="new-password"${first ? " required" : ' placeholder="unchanged"'}></label>`;
-    form += `<label>The admin password again<input type="password" name="admin2" autocomplete="new-password"></label>`;
-    const bad = errors.length > 0 ? `<ul class="bad">${errors.map((e) => `<li>${htmlText(e)}</li>`).join("")}</ul><p>Nothing was saved.</p>` : "";
-    const update = first
-      ? ""
-      : `<h2>Update</h2><p>Running version ${htmlText(this.#o.version)}. Choose a firmware image (lwar-xs-VARIANT-VERSION.bin's app, xs_esp32.bin):</p><input type="file" id="image" accept=".bin"><button id="send">Update</button><p id="progress"></p><script>document.getElementById("send").onclick=function(){var f=document.getElementById("image").files[0];if(!f)return;var p=document.getElementById("progress"),x=new XMLHttpRequest();x.open("POST","/update");x.upload.onprogress=function(e){p.textContent=Math.round(100*e.loaded/e.total)+" %"};x.onload=function(){p.textContent=x.responseText.replace(/<[^>]*>/g," ")};x.onerror=function(){p.textContent="the board did not answer"};x.send(f)}</script><h2>Factory reset</h2><form method="post" action="/reset" onsubmit="return confirm('Forget every setting and the admin password?')"><input type="hidden" name="confirm" value="yes"><button>Forget every setting</button></form>`;
-    return html(
-      first ? "Set up lwar-xs" : "lwar-xs settings",
-      `${note !== "" ? `<p class="bad">${htmlText(note)}</p>` : ""}${bad}<form method="post" action="/settings">${form}<button>Save and restart</button></form>${update}<p><a href="/">Play</a></p>`,
-    );
+    return `${json}]}\n`;
   }
 
   // ------------------------------------------------------------------ routes
@@ -178,10 +170,10 @@ export class BoardSetup {
   #settingsRoute(): RequestRoute {
     return {
       begin: (method, _query, headers, length) => {
-        if (method !== "GET" && method !== "POST") return { status: "405 Method Not Allowed", type: "text/plain", body: "GET or POST\n", headers: ["Allow", "GET, POST"] };
+        if (method !== "GET" && method !== "POST") return text("405 Method Not Allowed", "GET or POST", ["Allow", "GET, POST"]);
         const refused = this.#authorize(headers, false);
         if (refused !== null) return refused;
-        if (method === "GET") return { status: "200 OK", type: "text/html; charset=utf-8", body: this.#settingsPage([]) };
+        if (method === "GET") return { status: "200 OK", type: "text/html; charset=utf-8", body: SETTINGS_PAGE };
         if (length > FORM_MAX) {
           this.counters[C.SettingsRefused]++;
           return { status: "413 Content Too Large", type: "text/plain", body: `a settings form has at most ${FORM_MAX} bytes\n` };
@@ -210,7 +202,7 @@ export class BoardSetup {
     if (change.errors.length > 0) {
       this.counters[C.SettingsRefused]++;
       trace(`lwar-xs setup: settings refused: ${change.errors.join("; ")}\n`);
-      return { status: "400 Bad Request", type: "text/html; charset=utf-8", body: this.#settingsPage(change.errors) };
+      return text("400 Bad Request", `nothing was saved:\n${change.errors.join("\n")}`);
     }
     let changed = 0;
     for (const [name, value] of change.values) {
@@ -227,11 +219,7 @@ export class BoardSetup {
     const names = change.values.map((v) => v[0]).join(", ");
     trace(`lwar-xs setup: saved ${changed} setting${changed === 1 ? "" : "s"}${changed > 0 ? ` (${names})` : ""}${change.admin !== null ? " and the admin password" : ""}\n`);
     if (changed > 0) this.#restartSoon("settings saved");
-    return page(
-      "200 OK",
-      "Saved",
-      changed > 0 ? `<p>Saved ${changed} setting${changed === 1 ? "" : "s"}. The board restarts now to apply them; <a href="/settings">back</a> in a few seconds.</p>` : `<p>Saved. <a href="/settings">Back</a></p>`,
-    );
+    return text("200 OK", changed > 0 ? `saved ${changed} setting${changed === 1 ? "" : "s"}: the board restarts now to apply them (back in a few seconds)` : "saved");
   }
 
   #updateRoute(): RequestRoute {
@@ -341,7 +329,7 @@ export class BoardSetup {
         if (body.trim() !== "confirm=yes") return { status: "400 Bad Request", type: "text/plain", body: "send confirm=yes to forget every setting\n" };
         const n = factoryReset();
         this.#restartSoon(`factory reset: ${n} stored values forgotten`);
-        return page("200 OK", "Reset", "<p>Every setting and the admin password are forgotten. The board restarts with its built-in settings.</p>");
+        return text("200 OK", "every setting and the admin password are forgotten: the board restarts with its built-in settings");
       },
     };
   }

@@ -179,13 +179,23 @@ export async function releasePhase(o: ReleasePhaseOptions): Promise<string[]> {
     const anon = await fetch(`${base}/settings`, { signal: AbortSignal.timeout(10_000) });
     const wrong = await fetch(`${base}/settings`, { headers: { Authorization: basic("not-the-password") }, signal: AbortSignal.timeout(10_000) });
     const right = await fetch(`${base}/settings`, { headers: { Authorization: basic(PASSWORD) }, signal: AbortSignal.timeout(10_000) });
-    const page = await right.text();
+    const pageText = await right.text();
+    const valuesReply = await fetch(`${base}/settings/values`, { headers: { Authorization: basic(PASSWORD) }, signal: AbortSignal.timeout(10_000) });
+    const valuesText = await valuesReply.text();
+    const page = pageText + valuesText;
+    let players: unknown = null;
+    try {
+      players = (JSON.parse(valuesText) as { fields: { name: string; value?: unknown }[] }).fields.find((f) => f.name === "maxPlayers")?.value;
+    } catch {
+      // stays null
+    }
     s = await status();
     const refused = s?.board?.counters?.["admin.refused"] ?? -1;
     say(`  GET /settings: no password ${anon.status} (${anon.headers.get("www-authenticate") ?? "no prompt"}), a wrong one ${wrong.status}, the right one ${right.status}; admin.refused in /status: ${refused}`);
     if (anon.status !== 401 || !/^Basic /.test(anon.headers.get("www-authenticate") ?? "")) failures.push(`release: /settings without a password got ${anon.status}`);
     if (wrong.status !== 401) failures.push(`release: a wrong password got ${wrong.status}, not 401`);
-    if (right.status !== 200 || !page.includes('name="maxPlayers" value="4"')) failures.push(`release: the right password got ${right.status}, or the page does not show 4 players`);
+    if (right.status !== 200 || !pageText.includes("/settings/values") || valuesReply.status !== 200 || players !== 4)
+      failures.push(`release: the right password got ${right.status} for the page and ${valuesReply.status} for its values, which show ${String(players)} players, not 4`);
     if (refused < 2) failures.push(`release: /status counts ${refused} refused passwords, not 2`);
     const statusText = JSON.stringify(s);
     if (statusText.includes(PASSWORD) || page.includes(PASSWORD)) failures.push("release: the admin password appears in /status or the page");
