@@ -20,7 +20,7 @@
  * the server's step phase (an Update leaves some ticks after the step it reports, more or
  * fewer each time): only PHASE_GAIN of it is taken per Update. What is drawn does not jump:
  * the correction goes into an offset that fades with time constant BLEND_MS. A difference
- * over SNAP_WU (a respawn, a teleport) is taken at once.
+ * over PREDICT_SNAP_WU (a respawn, a teleport) is taken at once.
  *
  * Between steps the drawn pose moves on by the fraction of the next step gone: the position
  * along the velocity, the heading by the turn the held input makes in that step. So a turn
@@ -35,7 +35,7 @@ import { ANGLE_MASK, ANGLE_TURN, CENTIDEGREES, POS_ONE, STEP_HZ } from "../modul
 /** Time constant (ms) of the fade of a correction. */
 export const BLEND_MS = 100;
 /** A correction larger than this (wu) is taken at once. */
-export const SNAP_WU = 200;
+export const PREDICT_SNAP_WU = 200;
 /** How often the client library sends our Input (its default). */
 export const INPUT_INTERVAL_MS = 50;
 /** Inputs kept: more steps than any delay the page assumes. */
@@ -213,7 +213,7 @@ export class Predictor {
     this.corrections++;
     this.lastError = wu;
     if (wu > this.maxError) this.maxError = wu;
-    if (wu > SNAP_WU) {
+    if (wu > PREDICT_SNAP_WU) {
       this.snaps++;
       this.reset(s, type, at);
       return wu;

@@ -14,21 +14,19 @@
  *
  * One panel at a time: panelFor() picks it, and nothing else shows or hides a panel.
  */
+import { reconnectDelay } from "../modules/client/reconnect";
 import type { Phase } from "./world";
 
-/** Waits after an ended connection: 1, 2, 4, then every 5 s. */
-export const RECONNECT_DELAYS_MS: readonly number[] = Object.freeze([1000, 2000, 4000, 5000]);
-/** The wait between tries while the match is full. */
-export const FULL_RETRY_MS = 5000;
+/** The wait between tries while the match is full: the client library's (modules/client/reconnect.ts), as the bots wait. */
+export const FULL_RETRY_MS = reconnectDelay(1, true);
 /** The big-screen view reconnects this long after its feed ended. */
 export const WATCH_RETRY_MS = 2000;
 /** A tab hidden this long leaves the match. */
 export const AWAY_MS = 15000;
 
-/** How long to wait before try number `attempt` (0 for the first after the connection ended). */
+/** How long to wait before try number `attempt` (0 for the first after the connection ended): the client library's schedule, 1, 2, 4, then every 5 s. */
 export function reconnectDelayMs(attempt: number): number {
-  const d = RECONNECT_DELAYS_MS;
-  return d[Math.min(Math.max(attempt | 0, 0), d.length - 1)];
+  return reconnectDelay(Math.max(attempt | 0, 0) + 1, false);
 }
 
 export type Stage = "menu" | "match" | "retry" | "away" | "ended" | "watch";

@@ -14,7 +14,8 @@ import { ClientState, type Client } from "../modules/client/client";
 import { Counter } from "../modules/protocol/counters";
 import { MAX_PLAYERS, Msg, NAME_LENGTH, UPDATE_ENTRY } from "../modules/protocol/constants";
 import { Fields, readAdd, readChat, readId, readName, updateEntryId } from "../modules/protocol/codec";
-import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, SPAWN_GUARD_STEPS, STEP_HZ } from "../modules/game/templates";
+import { Kind, kindOf, RESPAWN_STEPS, SHIP_BASE, SHOT_BASE, SPAWN_GUARD_STEPS } from "../modules/game/templates";
+import { STEP_HZ } from "../modules/units";
 import { bytesToAscii } from "../modules/text";
 import { fromUpdate, Predictor, type ShipState } from "./predict";
 import { FirePredictor } from "./fire";
@@ -22,7 +23,7 @@ import { FirePredictor } from "./fire";
 export const SMOOTH_MS = 90;
 export const MAX_EXTRAPOLATION_S = 0.35;
 /** A correction larger than this (wu) is a teleport (a respawn in a reused slot): no smoothing. */
-export const SNAP_WU = 400;
+export const TELEPORT_WU = 400;
 export const RESPAWN_MS = (RESPAWN_STEPS * 1000) / STEP_HZ;
 /** A new ship is guarded this long (docs/game.md, "Spawn protection"), unless it fires first. */
 export const GUARD_MS = (SPAWN_GUARD_STEPS * 1000) / STEP_HZ;
@@ -534,7 +535,7 @@ export class World {
         const p = this.#serverPose(i, now);
         let dx = p.x - x;
         let dy = p.y - y;
-        if (dx * dx + dy * dy > SNAP_WU * SNAP_WU) dx = dy = 0;
+        if (dx * dx + dy * dy > TELEPORT_WU * TELEPORT_WU) dx = dy = 0;
         this.#ox[i] = dx;
         this.#oy[i] = dy;
         let dr = (p.rot - rot) % (2 * Math.PI);

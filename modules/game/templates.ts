@@ -53,8 +53,7 @@ export function kindOf(typeId: number): number {
 
 // ---------------------------------------------------------------- world
 
-// STEP_HZ is declared with the units it defines (modules/units.ts); the page takes it from here too.
-export { STEP_HZ };
+// STEP_HZ is declared with the units it defines (modules/units.ts).
 export const STEP_MS = 1000 / STEP_HZ;
 export const DT = 1 / STEP_HZ;
 /** Ships bounce off this circle; projectiles beyond it vanish. Well inside int16. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { SHIP_TURN, SHIP_TYPES, STEP_MS } from "../../modules/game/templates";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT } from "../../modules/input";
 import { fromWu, POS_ONE, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";
-import { BLEND_MS, fromUpdate, inputDelaySteps, pageMotion, Predictor, SNAP_WU, stepShip, type ShipState } from "../../web/predict";
+import { BLEND_MS, fromUpdate, inputDelaySteps, pageMotion, Predictor, PREDICT_SNAP_WU, stepShip, type ShipState } from "../../web/predict";
 import { joinAndSpawn, makeWorld, type World } from "../game/world";
 
 /** A game with one ship of `type` at `s` (game units), steered by `input`. */
@@ -147,7 +147,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
     const left = before.x + 40 - later.x;
     assert.ok(left > 0 && left < 40 * 0.06, `${left} wu left`);
     // A respawn far away: no blending.
-    const far = { ...p.lag, x: p.lag.x + fromWu(SNAP_WU + 100) };
+    const far = { ...p.lag, x: p.lag.x + fromWu(PREDICT_SNAP_WU + 100) };
     p.server(far, type, 500);
     assert.equal(p.snaps, 1);
     assert.ok(Math.abs(p.pose(500).x - far.x / POS_ONE) < 1e-9);
