@@ -1,6 +1,6 @@
 /**
  * Receiving through the board's own path, timed on the device: a datagram waits in net.c's
- * ring as lwIP's thread leaves it, and the XS task's drain (drain.ts: the host's steps)
+ * ring as lwIP's thread leaves it, and the XS task's drain (hosts/moddable/drain.ts, the host's own)
  * copies it into the server's receive buffer with udpNext(), finds its sender's address
  * string in the host's table, and calls `server.received`. ESP32 only: the ring is net.c's
  * there (the simulator's udpNext reads a socket).
@@ -16,7 +16,7 @@
 import type { Replay } from "../../harness/trace";
 import { Counter } from "../../modules/protocol/counters";
 import { ipText } from "../../hosts/moddable/host";
-import { BoardDrain } from "./drain";
+import { BoardDrain } from "../../hosts/moddable/drain";
 import { lastBareAcks, peerIp, useBoardAddresses } from "./peers";
 import { benchRingOpen, benchRingPut } from "./ring";
 

@@ -20,7 +20,7 @@ import { buildEnv, findFile, ROOT, runMcconfig } from "../../tools/board/kit";
 import { Board, bootFailure, emulatorTools, mergeFlash } from "../../tools/board/qemu";
 import { defineCommand, EXIT_FAILURE } from "../../cli";
 import { DEFAULT_CASE } from "../../harness/trace";
-import { MODULES_FRAGMENT, deviceTrace, drainDifferences, modulesFragment } from "./generate";
+import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
 
 /**
@@ -70,8 +70,6 @@ async function main(): Promise<void> {
   if (missing.length > 0) esp32BenchCommand.fail(`cannot run on the emulated ESP32:\n  ${missing.join("\n  ")}`);
 
   const here = path.join(ROOT, "bench", "device");
-  const stale = drainDifferences();
-  if (stale.length > 0) esp32BenchCommand.fail(`${stale.join("; ")}: the bench times the board's receive path with that copy; make it the host's again`);
   const o = defaultDeviceCase(DEFAULT_CASE);
   o.players = v.players;
   o.capacity = v.capacity;

@@ -60,34 +60,6 @@ export function modulesFragment(): { modules: Record<string, string>; preload: s
   return { modules, preload: outside };
 }
 
-/** The body of method `name` (its lines after the signature, up to its closing brace at two spaces), or null. */
-function methodBody(text: string, name: string): string | null {
-  const lines = text.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(`  ${name}(`) && l.endsWith("{"));
-  if (start < 0) return null;
-  const end = lines.indexOf("  }", start + 1);
-  return end < 0 ? null : lines.slice(start + 1, end).join("\n");
-}
-
-/**
- * Where bench/device/drain.ts no longer takes the host's steps: the bodies of its `drain`
- * and `#address` against host.ts's `#drain` and `#address`, and the table's size. Empty
- * when they are the same.
- */
-export function drainDifferences(): string[] {
-  const host = readFileSync(join(ROOT, "hosts/moddable/host.ts"), "utf8");
-  const copy = readFileSync(join(HERE, "drain.ts"), "utf8");
-  const out: string[] = [];
-  for (const [mine, theirs] of [["drain", "#drain"], ["#address", "#address"]]) {
-    const a = methodBody(copy, mine);
-    const b = methodBody(host, theirs);
-    if (a === null || b === null || a !== b) out.push(`bench/device/drain.ts ${mine} is not hosts/moddable/host.ts ${theirs}`);
-  }
-  const size = (text: string) => /^const ADDRESSES = (\d+);/m.exec(text)?.[1];
-  if (size(copy) === undefined || size(copy) !== size(host)) out.push("bench/device/drain.ts ADDRESSES is not hosts/moddable/host.ts ADDRESSES");
-  return out;
-}
-
 export function deviceTrace(o: CaseOptions): Uint8Array {
   const t = recordTrace(o);
   const header: TraceHeader = {
@@ -136,11 +108,6 @@ function main(): void {
   if (v.static !== undefined) {
     o.game = false;
     o.entities = intOption("static", v.static, 0, 0, o.capacity - 1);
-  }
-  const stale = drainDifferences();
-  if (stale.length > 0) {
-    process.stderr.write(`bench:device:trace: ${stale.join("; ")}: the bench times the board's receive path with that copy; make it the host's again\n`);
-    process.exit(1);
   }
   const out = v.out ?? HERE;
   const started = performance.now();

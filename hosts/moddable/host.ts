@@ -14,10 +14,12 @@
 import Timer from "timer";
 import Time from "time";
 import type { PeerCarriage } from "../../modules/carriage";
-import type { Core, DirectCore, Host } from "../../modules/host";
-import { MAX_PACKET } from "../../modules/protocol/constants";
+import type { Core, Host } from "../../modules/host";
 import { TickCost } from "../../modules/tickcost";
-import { udpNext, udpOpen, udpSend, udpStats } from "./net";
+import { BoardDrain } from "./drain";
+import { udpOpen, udpSend, udpStats } from "./net";
+
+export { ipText } from "./drain";
 
 export type LogSink = (event: number, slot: number, value: number) => void;
 
@@ -34,14 +36,6 @@ export interface ModdableHostOptions {
 export const UdpStat = Object.freeze({ Received: 0, RingFull: 1, TooLong: 2, SendErrors: 3, HighWater: 4 } as const);
 export const UDP_STAT_NAMES: readonly string[] = Object.freeze(["received", "ringFull", "tooLong", "sendErrors", "highWater"]);
 
-/** Senders whose address strings are kept (most recent first is not kept: a round robin). */
-const ADDRESSES = 16;
-
-/** A network-order IPv4 address as net.c gives it, in dotted form. */
-export function ipText(ip: number): string {
-  return `${ip & 0xff}.${(ip >>> 8) & 0xff}.${(ip >>> 16) & 0xff}.${ip >>> 24}`;
-}
-
 export class ModdableHost implements Host {
   #tickMs: number;
   #log: LogSink | null;
@@ -49,15 +43,8 @@ export class ModdableHost implements Host {
   #lastTicks: number;
   #now = 0;
   #peers: PeerCarriage | null = null;
-  /** The host's receive buffer, for a core that does not lend its own. */
-  readonly #rx: Uint8Array;
-  /** The last datagram's sender: the IPv4 address (network order), the port. */
-  readonly #from: Uint32Array;
-  readonly #fromBytes: Uint8Array;
-  /** Senders' address strings, by their IPv4 address. Plain arrays: cheaper than typed ones on XS. */
-  readonly #ips: number[] = [];
-  readonly #names: string[] = [];
-  #nextName = 0;
+  /** The datagrams from net.c's ring into the core (drain.ts). */
+  readonly #drain = new BoardDrain();
   /** net.c's UDP counters, as of the last `udpCounters()`. */
   readonly udp: Uint32Array;
   readonly #udpBytes: Uint8Array;
@@ -68,13 +55,6 @@ export class ModdableHost implements Host {
   constructor(options: ModdableHostOptions) {
     this.#tickMs = options.tickMs ?? 10;
     this.#log = options.log ?? null;
-    this.#rx = new Uint8Array(MAX_PACKET);
-    this.#from = new Uint32Array(2);
-    this.#fromBytes = new Uint8Array(this.#from.buffer);
-    for (let i = 0; i < ADDRESSES; i++) {
-      this.#ips.push(-1);
-      this.#names.push("");
-    }
     this.udp = new Uint32Array(UDP_STAT_NAMES.length);
     this.#udpBytes = new Uint8Array(this.udp.buffer);
     this.#lastTicks = Time.ticks;
@@ -100,7 +80,7 @@ export class ModdableHost implements Host {
   }
 
   #tick(core: Core): void {
-    this.#drain(core);
+    this.#drain.drain(core);
     if (this.#micro) {
       const start = Time.microseconds as number;
       core.tick(this.now());
@@ -144,32 +124,5 @@ export class ModdableHost implements Host {
   detach(): void {
     if (this.#timer !== null) Timer.clear(this.#timer);
     this.#timer = null;
-  }
-
-  /** Every datagram waiting in the ring, into the core: straight into its own receive buffer where it lends one. */
-  #drain(core: Core): void {
-    const direct = (core as Partial<DirectCore>).received !== undefined ? (core as DirectCore) : null;
-    const rx = direct !== null ? direct.rxBuffer : this.#rx;
-    const from = this.#from;
-    const fromBytes = this.#fromBytes;
-    for (;;) {
-      const length = udpNext(rx, fromBytes);
-      if (length < 0) return;
-      const address = this.#address(from[0]);
-      if (direct !== null) direct.received(length, address, from[1]);
-      else core.receive(rx, length, address, from[1]);
-    }
-  }
-
-  /** The address string of a sender: the one made before, or a new one that takes the oldest entry's place. */
-  #address(ip: number): string {
-    const ips = this.#ips;
-    for (let i = 0; i < ADDRESSES; i++) if (ips[i] === ip) return this.#names[i];
-    const i = this.#nextName;
-    this.#nextName = (i + 1) % ADDRESSES;
-    ips[i] = ip;
-    const name = ipText(ip);
-    this.#names[i] = name;
-    return name;
   }
 }

@@ -1,23 +1,30 @@
 /**
- * The board's receive path, as the firmware runs it, for the device bench: the steps of
- * `ModdableHost`'s drain (hosts/moddable/host.ts) with the same fields. The host's own cannot
- * be called here: it is private, runs from its Timer, and its constructor binds a socket,
- * which needs the network the bench app does not start. The bodies of `drain` and
- * `#address` are the host's `#drain` and `#address` word for word; `sameAsHost` (in
- * generate.ts) compares them, and the bench does not run when they differ.
+ * The board's receive path on the XS side: every datagram net.c's ring holds, taken in
+ * order (udpNext copies it straight into the core's receive buffer where the core lends
+ * one) and handed to the core with its sender's address string. Address strings are made
+ * once per sender and kept in a small table, so a datagram allocates nothing. The host
+ * (host.ts) drains once a tick; the device bench (bench/device/board-receive.ts) times the
+ * same object on the emulated ESP32.
  */
 import type { Core, DirectCore } from "../../modules/host";
 import { MAX_PACKET } from "../../modules/protocol/constants";
-import { ipText } from "../../hosts/moddable/host";
-import { udpNext } from "../../hosts/moddable/net";
+import { udpNext } from "./net";
 
-/** As in host.ts. */
+/** Senders whose address strings are kept (a round robin: most recent first is not kept). */
 const ADDRESSES = 16;
 
+/** A network-order IPv4 address as net.c gives it, in dotted form. */
+export function ipText(ip: number): string {
+  return `${ip & 0xff}.${(ip >>> 8) & 0xff}.${(ip >>> 16) & 0xff}.${ip >>> 24}`;
+}
+
 export class BoardDrain {
+  /** The receive buffer for a core that does not lend its own. */
   readonly #rx: Uint8Array;
+  /** The last datagram's sender: the IPv4 address (network order), the port. */
   readonly #from: Uint32Array;
   readonly #fromBytes: Uint8Array;
+  /** Senders' address strings, by their IPv4 address. Plain arrays: cheaper than typed ones on XS. */
   readonly #ips: number[] = [];
   readonly #names: string[] = [];
   #nextName = 0;
