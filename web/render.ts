@@ -208,7 +208,7 @@ export class Renderer {
       ctx.arc(x, y, Math.max(1.8, TEMPLATE_RADIUS[fire.type(k)] * s), 0, Math.PI * 2);
       ctx.fill();
       ctx.globalAlpha = 1;
-      drawn.projectiles.push({ slot: selfSlot, x: p.x, y: p.y, predicted: true });
+      drawn.projectiles.push({ slot: selfSlot, x: p.x, y: p.y, predicted: true, fading: p.alpha < 1 });
     }
     for (const i of live) {
       if (world.placed[i] === 0) continue;
@@ -231,7 +231,7 @@ export class Renderer {
       ctx.beginPath();
       ctx.arc(x, y, Math.max(1.8, TEMPLATE_RADIUS[t] * s), 0, Math.PI * 2);
       ctx.fill();
-      drawn.projectiles.push({ slot, x: p.x, y: p.y, predicted: false });
+      drawn.projectiles.push({ slot, x: p.x, y: p.y, predicted: false, fading: false });
     }
 
     // Ships: a narrow triangle, nose along the heading; the name above, health below.

@@ -82,8 +82,8 @@ export interface Drawn {
   frames: number;
   /** rot: the drawn heading, radians counter-clockwise from +x. */
   ships: { slot: number; name: string; x: number; y: number; rot: number; guarded: boolean }[];
-  /** predicted: one of our shots the page fired ahead of the server (web/fire.ts). */
-  projectiles: { slot: number; x: number; y: number; predicted: boolean }[];
+  /** predicted: one of our shots the page fired ahead of the server (web/fire.ts); fading: a predicted one no Add claimed in time, going. */
+  projectiles: { slot: number; x: number; y: number; predicted: boolean; fading: boolean }[];
 }
 
 /** Plain data for tests and the debug hook. */
