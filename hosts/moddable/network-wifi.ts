@@ -9,7 +9,7 @@
  *   (a captive portal: phones open its welcome page; `dns=0`: none).
  * `ap=1` starts the access point beside a station as well. Modem sleep is turned off: it
  * adds up to a beacon interval of latency. The SDK's own joining before main (its
- * setup/network, which waits for good) is replaced by setup-network.ts, which does nothing.
+ * setup/network, which waits for good) is replaced by setup-network.js, which does nothing.
  */
 import Net from "net";
 import Timer from "timer";

@@ -1,8 +1,0 @@
-/**
- * Replaces the SDK's `setup/network` in the Wi-Fi build. The SDK's joins the build's `ssid`
- * before main runs and waits for an address for good; the board joins the network of its
- * stored settings itself instead, and falls back to its access point (network-wifi.ts).
- */
-export default function (done: () => void): void {
-  done();
-}
