@@ -95,6 +95,7 @@ async function buildOne(variant: Variant, platform: string, out: string, release
       const r = writeRelease(built, variant, version, path.join(out, "release"), env);
       say(`release: ${r.image} (${r.bytes} B): python -m esptool --chip esp32 write-flash 0x0 ${path.basename(r.image)}`);
       say(`release: ${r.manifest}: ESP Web Tools' manifest (serve it beside the image over HTTPS to flash from a web page)`);
+      say(`release: ${r.update}: the app alone, for an update over the air (the settings page, or POST /update)`);
     }
     say(
       `build:esp32: ${variant} for ${platform} built in ${built.seconds.toFixed(0)} s: image ${size.image} B` +

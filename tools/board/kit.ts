@@ -264,13 +264,17 @@ export interface Release {
   /** ESP Web Tools' manifest for it. */
   manifest: string;
   bytes: number;
+  /** The app image alone, for an update over the air (/update). */
+  update: string;
+
 }
 
 /**
  * A release of a built firmware, in `dir`: `lwar-xs-VARIANT-VERSION.bin`, one image for
  * `esptool write-flash 0x0 FILE` (esptool's merge-bin of the build's flash_args: the gaps
- * are 0xFF, as erased flash is), and `manifest.json` for ESP Web Tools (flashing from a web
- * page): its name, version and one build for the ESP32 with that image at offset 0.
+ * are 0xFF, as erased flash is), `manifest.json` for ESP Web Tools (flashing from a web
+ * page): its name, version and one build for the ESP32 with that image at offset 0; and
+ * `lwar-xs-VARIANT-VERSION-update.bin`, the app image alone, for an update over the air.
  */
 export function writeRelease(built: Built, variant: string, version: string, dir: string, env: NodeJS.ProcessEnv): Release {
   if (built.idfBuild === null) throw new Error("no ESP-IDF build folder (flash_args): cannot merge a release image");
@@ -287,5 +291,7 @@ export function writeRelease(built: Built, variant: string, version: string, dir
     builds: [{ chipFamily: "ESP32", parts: [{ path: name, offset: 0 }] }],
   };
   fs.writeFileSync(manifest, `${JSON.stringify(webTools, null, 2)}\n`);
-  return { image, manifest, bytes: fs.statSync(image).size };
+  const update = path.join(dir, `lwar-xs-${variant}-${version}-update.bin`);
+  fs.copyFileSync(built.app, update);
+  return { image, manifest, bytes: fs.statSync(image).size, update };
 }

@@ -72,7 +72,8 @@ export async function releasePhase(o: ReleasePhaseOptions): Promise<string[]> {
       const r = writeRelease(built, "emulator", v, path.join(o.out, "release"), env);
       release = r.image;
       const manifest = JSON.parse(fs.readFileSync(r.manifest, "utf8")) as { version: string; builds: { chipFamily: string; parts: { path: string; offset: number }[] }[] };
-      say(`  ${path.basename(r.image)}: ${r.bytes} B, built in ${built.seconds.toFixed(0)} s; manifest.json: version ${manifest.version}, ${manifest.builds[0]?.chipFamily} at offset ${manifest.builds[0]?.parts[0]?.offset}`);
+      say(`  ${path.basename(r.image)}: ${r.bytes} B, built in ${built.seconds.toFixed(0)} s; manifest.json: version ${manifest.version}, ${manifest.builds[0]?.chipFamily} at offset ${manifest.builds[0]?.parts[0]?.offset}; ${path.basename(r.update)}`);
+      if (!fs.readFileSync(r.update).equals(fs.readFileSync(built.app))) failures.push("release: the update file is not the built app");
       if (manifest.version !== v || manifest.builds[0]?.chipFamily !== "ESP32" || manifest.builds[0]?.parts[0]?.path !== path.basename(r.image) || manifest.builds[0]?.parts[0]?.offset !== 0)
         failures.push(`release: ESP Web Tools' manifest is not what it should be: ${JSON.stringify(manifest)}`);
     }
