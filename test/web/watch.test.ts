@@ -131,6 +131,18 @@ describe("browser: /watch", function () {
       assert.equal(await page.isVisible("#menu-button"), false);
       assert.equal(await page.isVisible("#scores"), true);
       await page.waitForFunction('document.querySelectorAll("#scores tbody tr").length === 3', null, { timeout: 5000 });
+      // Rank, name, kills and deaths; the server flies its bots itself, so no ping for them.
+      const rows = (await page.evaluate(
+        'Array.from(document.querySelectorAll("#scores tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent))',
+      )) as string[][];
+      assert.equal(rows[0][0], "1", "the first row ranks first");
+      for (const r of rows) {
+        assert.match(r[0], /^[1-3]$/, "rank");
+        assert.match(r[2], / \[bot\]$/, "name");
+        assert.match(r[4], /^\d+$/, "kills");
+        assert.match(r[5], /^\d+$/, "deaths");
+        assert.equal(r[6], "bot", "no ping for a bot");
+      }
       // The whole arena: a 6000 wu circle fits the short side.
       const scale = (await page.evaluate("window.lwar.drawn.view.scale")) as number;
       assert.ok(scale * 6000 <= 720, `scale ${scale}`);
