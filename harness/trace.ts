@@ -20,6 +20,8 @@ import type { Core } from "../modules/host";
 import type { Server } from "../modules/server/server";
 import type { Game } from "../modules/game/game";
 import { Counter } from "../modules/protocol/counters";
+import { Msg } from "../modules/protocol/constants";
+import { HEADER_REL, HEADER_SIZE, HEADER_UNREL } from "../modules/transport/frame";
 import {
   EndReason, HASH_EVERY_MS, Rec, RecordingReader, RecordWriter, encodeHeader, type RecordingHeader,
 } from "../modules/recording/format";
@@ -320,7 +322,7 @@ export class Replay {
       if (r.next() !== Rec.Datagram) continue;
       const at = r.at;
       const d = this.datagramAt(at);
-      if (d.client >= 0 && d.client < 8 && d.bytes[13] !== 0) last[d.client] = at;
+      if (d.client >= 0 && d.client < 8 && d.bytes[HEADER_UNREL] !== 0) last[d.client] = at;
     }
     const out: number[] = [];
     for (const at of last) if (at >= 0 && isAckInput(this.datagramAt(at).bytes)) out.push(at);
@@ -355,14 +357,13 @@ export class Replay {
   }
 }
 
-// Header of a client packet (docs/protocol.md): app id u32, ack u32, timestamp u32,
-// reliable count u8, unreliable count u8; then the messages.
-const HEADER_BYTES = 14;
-const INPUT_TYPE = 203;
+// A client packet's header and its fields: modules/transport/frame.ts.
+const HEADER_BYTES = HEADER_SIZE;
+const INPUT_TYPE = Msg.Input;
 
 /** An ack + Input: no reliable message, one unreliable, an Input. */
 export function isAckInput(b: Uint8Array): boolean {
-  return b.length > HEADER_BYTES && b[12] === 0 && b[13] === 1 && b[HEADER_BYTES] === INPUT_TYPE;
+  return b.length > HEADER_BYTES && b[HEADER_REL] === 0 && b[HEADER_UNREL] === 1 && b[HEADER_BYTES] === INPUT_TYPE;
 }
 
 /**
@@ -371,8 +372,8 @@ export function isAckInput(b: Uint8Array): boolean {
  */
 export function datagramShape(b: Uint8Array): string {
   if (b.length < HEADER_BYTES) return `short, ${b.length} B`;
-  const rel = b[12];
-  const unrel = b[13];
+  const rel = b[HEADER_REL];
+  const unrel = b[HEADER_UNREL];
   const first = b.length > HEADER_BYTES + (rel > 0 ? 4 : 0) ? b[HEADER_BYTES + (rel > 0 ? 4 : 0)] : -1;
   const what = rel === 0 && unrel === 1 && first === INPUT_TYPE ? "ack + Input" : rel + unrel === 0 ? "ack only" : `first message type ${first}`;
   return `${what}: ${rel} reliable, ${unrel} unreliable, ${b.length} B`;
@@ -539,7 +540,7 @@ function typicalDatagrams(r: Replay, n: number): { seen: number[]; typical: numb
   for (let client = 0; client < 8; client++) {
     for (let i = seen.length - 1; i >= 0; i--) {
       const d = r.datagramAt(seen[i]);
-      if (d.client !== client || d.bytes[13] === 0) continue;
+      if (d.client !== client || d.bytes[HEADER_UNREL] === 0) continue;
       if (isAckInput(d.bytes)) {
         last.push(seen[i]);
         shape = datagramShape(d.bytes);

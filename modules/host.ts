@@ -31,6 +31,10 @@ export interface Core {
  */
 export interface DirectCore extends Core {
   readonly rxBuffer: Uint8Array;
-  /** The datagram is in `rxBuffer[0 .. length)`. */
-  received(length: number, address: string, port: number): void;
+  /**
+   * The datagram is in `rxBuffer[0 .. length)`; `now` is the host's clock (Host.now) when it
+   * took it. One reading may serve every datagram the host takes at once: they all came
+   * before it, and it saves a clock read per datagram on the board.
+   */
+  received(length: number, address: string, port: number, now: number): void;
 }

@@ -89,12 +89,15 @@ export function timeBoardReceive(r: Replay, n: number, clock: () => number, data
     views.push(trace.subarray(ackInputs.at[i], ackInputs.at[i] + ackInputs.length[i]));
     names.push(address[r.datagramAt(ackInputOffsets[i]).client]);
   }
+  // As the board's host: one clock reading for each drain.
+  const host = server.host;
   const alone = (b: Batch, count: number, live: boolean): void => {
     const k = b.at.length;
     for (let j = 0; j < count; j++) {
+      const now = host.now();
       for (let i = 0; i < k; i++) {
         rx.set(views[i]);
-        if (live) server.received(b.length[i], names[i], b.port[i]);
+        if (live) server.received(b.length[i], names[i], b.port[i], now);
       }
     }
   };
@@ -103,7 +106,7 @@ export function timeBoardReceive(r: Replay, n: number, clock: () => number, data
     const k = b.at.length;
     for (let j = 0; j < count; j++) {
       for (let i = 0; i < k; i++) benchRingPut(trace, b.at[i], b.length[i], b.ip[i], b.port[i], live);
-      if (live) drain.drain(server);
+      if (live) drain.drain(server, host.now());
     }
   };
   /** µs per round, real less dry, the least of three. */

@@ -3,10 +3,11 @@
  * path (board-receive.ts). Host-free, so that the tests check it on Node.
  */
 import type { Replay } from "../../harness/trace";
+import { HEADER_REL, HEADER_SIZE, HEADER_UNREL } from "../../modules/transport/frame";
 import { RecordingReader, Rec } from "../../modules/recording/format";
 
 /** A client packet's header (docs/protocol.md); a bare ack is only that. */
-const HEADER_BYTES = 14;
+const HEADER_BYTES = HEADER_SIZE;
 
 /** Peer `p`'s IPv4 address on the board's network (192.168.4.2 and up), in network byte order as net.c keeps it (an int32). */
 export function peerIp(p: number): number {
@@ -27,7 +28,7 @@ export function useBoardAddresses(r: Replay, name: (ip: number) => string): void
 
 /** A header and nothing else: an ack. */
 export function isBareAck(b: Uint8Array): boolean {
-  return b.length === HEADER_BYTES && b[12] === 0 && b[13] === 0;
+  return b.length === HEADER_BYTES && b[HEADER_REL] === 0 && b[HEADER_UNREL] === 0;
 }
 
 /** Per client, its last bare ack in the `ticks` ticks from the window's start: the offsets of their Datagram records. */

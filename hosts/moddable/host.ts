@@ -80,7 +80,7 @@ export class ModdableHost implements Host {
   }
 
   #tick(core: Core): void {
-    this.#drain.drain(core);
+    this.#drain.drain(core, this.now());
     if (this.#micro) {
       const start = Time.microseconds as number;
       core.tick(this.now());

@@ -44,6 +44,11 @@
 #endif
 
 #define MAX_DATAGRAM 512
+/* udpNext returns length | port << UDP_LENGTH_BITS: MAX_DATAGRAM must fit below. */
+#define UDP_LENGTH_BITS 10
+#if MAX_DATAGRAM >= (1 << UDP_LENGTH_BITS)
+#error "MAX_DATAGRAM does not fit udpNext's length bits"
+#endif
 #define MAX_CONNECTIONS 16
 
 #if ESP32
@@ -225,7 +230,8 @@ void xs_lwar_udp_open(xsMachine *the)
 
 /*
 	udpNext(buffer, from): the next datagram into `buffer` (at least MAX_DATAGRAM bytes), its
-	sender into from[0] (IPv4, network byte order) and from[1] (port). Its length, or -1.
+	sender's IPv4 address into from[0] (network byte order). Its length | port << 10 (one
+	number: the caller reads no second word), or -1.
 */
 void xs_lwar_udp_next(xsMachine *the)
 {
@@ -233,7 +239,7 @@ void xs_lwar_udp_next(xsMachine *the)
 	xsUnsignedValue size, metaSize;
 	xsmcGetBufferWritable(xsArg(0), &data, &size);
 	xsmcGetBufferWritable(xsArg(1), &meta, &metaSize);
-	if ((size < MAX_DATAGRAM) || (metaSize < 2 * sizeof(uint32_t)))
+	if ((size < MAX_DATAGRAM) || (metaSize < sizeof(uint32_t)))
 		xsRangeError("udpNext: buffer or address too small");
 	uint32_t *from = meta;
 #if ESP32
@@ -246,9 +252,9 @@ void xs_lwar_udp_next(xsMachine *the)
 	int length = d->length;
 	memcpy(data, d->data, length);
 	from[0] = d->ip;
-	from[1] = d->port;
+	int port = d->port;
 	STORE(&gRingOut, out + 1);
-	xsmcSetInteger(xsResult, length);
+	xsmcSetInteger(xsResult, length | (port << UDP_LENGTH_BITS));
 #else
 	for (;;) {
 		struct sockaddr_in a;
@@ -269,8 +275,7 @@ void xs_lwar_udp_next(xsMachine *the)
 		}
 		gUdpCounters[UdpReceived]++;
 		from[0] = a.sin_addr.s_addr;
-		from[1] = ntohs(a.sin_port);
-		xsmcSetInteger(xsResult, (int)n);
+		xsmcSetInteger(xsResult, (int)n | (ntohs(a.sin_port) << UDP_LENGTH_BITS));
 		return;
 	}
 #endif

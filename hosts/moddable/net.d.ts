@@ -3,7 +3,7 @@
 
 /** Bind the server's UDP port with a ring of `slots` datagrams (1..256). Throws if it cannot. */
 export function udpOpen(port: number, slots: number): void;
-/** The next datagram into `buffer` (≥ 512 bytes); its sender into `from` (8 bytes: a Uint32Array's two words seen as bytes): the IPv4 address in network order, then the port. Its length, or -1 when none waits. */
+/** The next datagram into `buffer` (≥ 512 bytes); its sender's IPv4 address into `from` (4 bytes: a Uint32Array's word seen as bytes), in network order. Its length plus its sender's port × 1024 (`length | port << 10`), or -1 when none waits. */
 export function udpNext(buffer: Uint8Array, from: Uint8Array): number;
 /** Send `length` bytes of `bytes` to a dotted IPv4 address. 0, or -1 (counted) when the stack refused it. */
 export function udpSend(bytes: Uint8Array, length: number, address: string, port: number): number;

@@ -28,6 +28,7 @@ import { Digest } from "crypt";
 import Resource from "Resource";
 import Timer from "timer";
 import { CloseCode, describePeer, WebCounter, WEB_DROPS, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
+import { headerRel, headerUnrel, UNRELIABLE_HEADER } from "../../modules/transport/frame";
 import { HEADER_SIZE, MAX_PACKET, Msg, RejectReason } from "../../modules/protocol/constants";
 import { counterNames } from "../../modules/protocol/counters";
 import { describeKick, LogEvent } from "../../modules/server/events";
@@ -667,9 +668,9 @@ export class BoardWeb {
       return;
     }
     // A Reject travels alone: header with rel 0 and unrel 1, then type 204 and the reason.
-    if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
+    if (length === HEADER_SIZE + 2 && headerRel(bytes) === 0 && headerUnrel(bytes) === 1 && bytes[HEADER_SIZE] === Msg.Reject) {
       this.counters[BoardWebCounter.RejectCloses]++;
-      const reason = bytes[15];
+      const reason = bytes[HEADER_SIZE + UNRELIABLE_HEADER];
       this.#close(c, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : "rejected");
     }
   }

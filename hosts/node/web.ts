@@ -16,6 +16,7 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
 import { CloseCode, WebCounter, WEB_COUNTER_NAMES, WS_PATH, WS_PORT_BASE, type PeerCore, type RouteResponse } from "../../modules/carriage";
+import { headerRel, headerUnrel, UNRELIABLE_HEADER } from "../../modules/transport/frame";
 import { HEADER_SIZE, Msg, RejectReason } from "../../modules/protocol/constants";
 import { describeKick, LogEvent } from "../../modules/server/events";
 import type { PageFile } from "../../web/page";
@@ -167,9 +168,9 @@ export class WebTransport {
     // ws may write later: the core reuses its buffer, so the message gets a copy.
     peer.socket.send(Buffer.from(bytes.subarray(0, length)), { binary: true, compress: false });
     // A Reject travels alone: header with rel 0 and unrel 1, then type 204 and the reason.
-    if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
+    if (length === HEADER_SIZE + 2 && headerRel(bytes) === 0 && headerUnrel(bytes) === 1 && bytes[HEADER_SIZE] === Msg.Reject) {
       this.counters[WebCounter.RejectCloses]++;
-      const reason = bytes[15];
+      const reason = bytes[HEADER_SIZE + UNRELIABLE_HEADER];
       this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : `rejected (${reason})`);
     }
   }

@@ -95,8 +95,15 @@ const APP_ID_I32 = APP_ID | 0;
 const INPUT_SHAPE = (1 << 8) | Msg.Input;
 /** An ack alone: the header. An ack with one Input: then the Input's type, and its five booleans at INPUT_AT. */
 const ACK_LENGTH = HEADER_SIZE;
-const INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+/** Where the Input of an ack + Input datagram starts (its payload: the five booleans). */
+export const INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
 const ACK_INPUT_LENGTH = INPUT_AT + 5;
+
+/** What validateFromClient found: dropped (counted); an ack alone; an ack + Input; any other valid packet (offsets recorded). */
+export const SHAPE_BAD = 0;
+export const SHAPE_ACK = 1;
+export const SHAPE_ACK_INPUT = 2;
+export const SHAPE_OTHER = 3;
 
 /*
  * What clients send most, checked first:
@@ -104,17 +111,18 @@ const ACK_INPUT_LENGTH = INPUT_AT + 5;
  * an ack and one Input, 20 bytes: the header with 0 reliable and 1 unreliable, then
  *   14  uint8  type (Input)  15..19  the Input's five booleans.
  * Both are valid exactly when the app id and the counts and type bytes match: two DataView
- * reads tell (on XS each typed-array access is costly). Else validatePacket. `v` views `b`.
+ * reads tell (on XS each typed-array access is costly), and the shape returned lets the
+ * receiver act on them without reading the counts again. Else validatePacket, which
+ * records the offsets of the messages (SHAPE_OTHER). `v` views `b`.
  */
-export function validateFromClient(v: DataView, b: Uint8Array, length: number, counters: Uint32Array, offsets: Uint16Array): boolean {
+export function validateFromClient(v: DataView, b: Uint8Array, length: number, counters: Uint32Array, offsets: Uint16Array): number {
   if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
     const shape = v.getInt32(HEADER_REL) >> 8;
-    if (length === ACK_LENGTH ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-      offsets[0] = INPUT_AT;
-      return true;
-    }
+    if (length === ACK_LENGTH) {
+      if (shape >> 8 === 0) return SHAPE_ACK;
+    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
   }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets);
+  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
 }
 
 /**

@@ -12,7 +12,7 @@
  * state.ts.
  */
 import { Msg } from "../protocol/constants";
-import { readInputView } from "../protocol/codec";
+import { INPUT_AT, readInputView, SHAPE_ACK, SHAPE_OTHER } from "../protocol/codec";
 import { ACK_BAD, CURRENT, type Endpoint, PROCESS } from "../transport/endpoint";
 import { HEADER_ACK, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "../transport/frame";
 import type { Admission } from "./admission";
@@ -31,13 +31,14 @@ export class Receiver {
   }
 
   /**
-   * Act on the validated datagram in `state.rx` from `slot`, walking the offsets
-   * validatePacket recorded: the transport's receive step (Endpoint.acceptAck,
-   * acceptReliable, acceptUnreliable), with the header read through `state.rxView`.
+   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
+   * found: the transport's receive step (Endpoint.acceptAck, acceptReliable,
+   * acceptUnreliable), with the header read through `state.rxView`. An ack alone and an
+   * ack + Input, most of what clients send, take a path of their own that reads no count or
+   * offset again; any other packet walks the offsets validatePacket recorded.
    */
-  handle(slot: number, now: number): void {
+  handle(slot: number, now: number, shape: number): void {
     const t = this.#state;
-    const rx = t.rx;
     const ep = t.endpoints[slot];
     const v = t.rxView;
     // Signed: the transport compares acks modulo 2^32.
@@ -50,6 +51,20 @@ export class Receiver {
       return;
     } else t.frontSince[slot] = now; // ACK_NEW: the new front starts its wait now
 
+    if (shape !== SHAPE_OTHER) {
+      // No reliable message: its Join acknowledged, by this packet or before, the others hear of it now.
+      if (!announced) this.#announceAcknowledged(slot, ep);
+      if (shape === SHAPE_ACK) return;
+      const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+      if (verdict !== CURRENT) ep.dropUnreliable(verdict, 1, t.counters);
+      else {
+        t.inputAt[slot] = now;
+        t.input[slot] = readInputView(v, t.rx, INPUT_AT);
+      }
+      return;
+    }
+
+    const rx = t.rx;
     const rel = rx[HEADER_REL];
     const unrel = rx[HEADER_UNREL];
     const offsets = t.offsets;

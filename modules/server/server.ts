@@ -23,7 +23,7 @@ import {
   CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
-import { MAX_MESSAGES, validateFromClient, writeId } from "../protocol/codec";
+import { MAX_MESSAGES, SHAPE_BAD, validateFromClient, writeId } from "../protocol/codec";
 import { Endpoint } from "../transport/endpoint";
 import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
@@ -281,7 +281,7 @@ export class Server implements DirectCore, EntityListener, Players {
       if (bytes.length === length) rx.set(bytes);
       else for (let i = 0; i < length; i++) rx[i] = bytes[i];
     }
-    this.received(length, address, port);
+    this.received(length, address, port, this.host.now());
   }
 
   /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
@@ -289,8 +289,8 @@ export class Server implements DirectCore, EntityListener, Players {
     return this.#state.rx;
   }
 
-  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all). */
-  received(length: number, address: string, port: number): void {
+  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all), taken at `now` (DirectCore). */
+  received(length: number, address: string, port: number, now: number): void {
     const counters = this.counters;
     counters[Counter.PacketsIn]++;
     counters[Counter.BytesIn] += length;
@@ -300,11 +300,10 @@ export class Server implements DirectCore, EntityListener, Players {
       return;
     }
     const t = this.#state;
-    const rx = t.rx;
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
-    if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;
-    const now = this.host.now();
+    const shape = validateFromClient(t.rxView, t.rx, length, counters, t.offsets);
+    if (shape === SHAPE_BAD) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {
@@ -312,7 +311,7 @@ export class Server implements DirectCore, EntityListener, Players {
       if (slot < 0) return;
       this.#joined(slot);
     }
-    this.#receiver.handle(slot, now);
+    this.#receiver.handle(slot, now, shape);
     if (t.kickPending) this.#processKicks();
   }
 

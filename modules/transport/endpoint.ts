@@ -34,7 +34,7 @@
  * hot path (an ack of nothing new, current unreliable messages) passes no more than it
  * needs: counters go only to the calls that may count.
  */
-import { HEADER_SIZE, RELIABLE_HEADER } from "./frame";
+import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "./frame";
 
 /** Results of `acceptAck`: it acknowledged nothing new; it moved the queue's front; a bad ack (counted). */
 export const ACK_OLD = 0;
@@ -517,19 +517,22 @@ export class Endpoint {
     const ack = s.lastProcessed;
     const hi = ch.idHigh;
     const lo = ch.idLow;
-    out[0] = hi >> 8;
-    out[1] = hi;
-    out[2] = lo >> 8;
-    out[3] = lo;
-    out[4] = ack >>> 24;
-    out[5] = ack >>> 16;
-    out[6] = ack >>> 8;
-    out[7] = ack;
-    out[8] = timestamp >>> 24;
-    out[9] = timestamp >>> 16;
-    out[10] = timestamp >>> 8;
-    out[11] = timestamp;
-    out[13] = 0;
+    const id = HEADER_APP_ID;
+    out[id] = hi >> 8;
+    out[id + 1] = hi;
+    out[id + 2] = lo >> 8;
+    out[id + 3] = lo;
+    const a = HEADER_ACK;
+    out[a] = ack >>> 24;
+    out[a + 1] = ack >>> 16;
+    out[a + 2] = ack >>> 8;
+    out[a + 3] = ack;
+    const ts = HEADER_TIMESTAMP;
+    out[ts] = timestamp >>> 24;
+    out[ts + 1] = timestamp >>> 16;
+    out[ts + 2] = timestamp >>> 8;
+    out[ts + 3] = timestamp;
+    out[HEADER_UNREL] = 0;
     const start = HEADER_SIZE;
     const max = ch.maxPacket;
     s.ackDue = false;
@@ -584,7 +587,7 @@ export class Endpoint {
       this.sentBytes = from;
     }
     if (i > first) this.lastReliableSend = now;
-    out[12] = i - first;
+    out[HEADER_REL] = i - first;
     s.filledMessages = i - first;
     return o;
   }
@@ -592,5 +595,5 @@ export class Endpoint {
 
 /** Patch the unreliable count into a packet started by `Endpoint.fill`. */
 export function finishPacket(out: Uint8Array, unrel: number): void {
-  out[13] = unrel;
+  out[HEADER_UNREL] = unrel;
 }

@@ -246,10 +246,23 @@ class DirectTestCore extends TestCore implements DirectCore {
   /** The control: a new view of each datagram, as a host that made one would. */
   allocate = false;
 
-  received(length: number, address: string, port: number): void {
+  /** The clock reading `received` was given since the last tick, or -1. */
+  drainNow = -1;
+
+  received(length: number, address: string, port: number, now: number): void {
     this.directs++;
+    // One reading for the whole drain.
+    if (this.drainNow >= 0 && now !== this.drainNow) this.badReceives++;
+    this.drainNow = now;
     const rx = this.rxBuffer;
     this.check(this.allocate ? new Uint8Array(rx.buffer, rx.byteOffset, length) : rx, length, address, port);
+  }
+
+  /** The drain's reading is the clock the tick after it reads (the scripted clock moves between ticks only). */
+  override tick(now: number): void {
+    if (this.drainNow >= 0 && this.drainNow !== now) this.badReceives++;
+    this.drainNow = -1;
+    super.tick(now);
   }
 }
 

@@ -19,6 +19,7 @@ import dgram from "node:dgram";
 import net from "node:net";
 import { Msg } from "../../modules/protocol/constants";
 import { Random } from "../../modules/random";
+import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL } from "../../modules/transport/frame";
 
 export interface TortureOptions {
   host: string;
@@ -46,16 +47,16 @@ export interface TortureCounts {
 }
 
 const APP_ID = 0xf27087c5;
-const HEADER = 14;
+const HEADER = HEADER_SIZE;
 
 /** A Connect as a new client sends it: header (rel 1, unrel 0), then reliable seq 0, type Connect. */
 function connectPacket(timestamp: number): Buffer {
   const b = Buffer.alloc(HEADER + 5);
-  b.writeUInt32BE(APP_ID, 0);
-  b.writeUInt32BE(0, 4);
-  b.writeUInt32BE(timestamp >>> 0, 8);
-  b[12] = 1;
-  b[13] = 0;
+  b.writeUInt32BE(APP_ID, HEADER_APP_ID);
+  b.writeUInt32BE(0, HEADER_ACK);
+  b.writeUInt32BE(timestamp >>> 0, HEADER_TIMESTAMP);
+  b[HEADER_REL] = 1;
+  b[HEADER_UNREL] = 0;
   b.writeUInt32BE(0, HEADER);
   b[HEADER + 4] = Msg.Connect;
   return b;

@@ -10,6 +10,7 @@
  */
 import { HEADER_SIZE, MAX_PACKET, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import type { Random } from "../../modules/random";
+import { HEADER_ACK, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL } from "../../modules/transport/frame";
 
 /** Room for a mutant: past 512 bytes, so oversized ones are tried too. */
 export const MUTANT_ROOM = 640;
@@ -67,7 +68,7 @@ export class Corpus {
     const base = k * MAX_PACKET;
     for (let i = 0; i < n; i++) this.bytes[base + i] = b[i];
     this.length[k] = n;
-    this.reliable[k] = b[12] !== 0 ? 1 : 0;
+    this.reliable[k] = b[HEADER_REL] !== 0 ? 1 : 0;
   }
 }
 
@@ -154,21 +155,21 @@ export class Mutator {
         }
         case 7:
           if (n >= HEADER_SIZE) {
-            if (rng.next() < 0.5) m[12] = rng.below(rng.next() < 0.2 ? 256 : 4);
-            else m[13] = rng.below(rng.next() < 0.2 ? 256 : 4);
+            if (rng.next() < 0.5) m[HEADER_REL] = rng.below(rng.next() < 0.2 ? 256 : 4);
+            else m[HEADER_UNREL] = rng.below(rng.next() < 0.2 ? 256 : 4);
             kinds |= 1 << Mutation.Counts;
           }
           break;
         case 8:
           // An ack the target would take, or one just past it.
           if (n >= HEADER_SIZE) {
-            put(m, 4, rng.next() < 0.7 ? ack : rng.next() < 0.5 ? (ack + 1) >>> 0 : rng.nextU32());
+            put(m, HEADER_ACK, rng.next() < 0.7 ? ack : rng.next() < 0.5 ? (ack + 1) >>> 0 : rng.nextU32());
             kinds |= 1 << Mutation.Ack;
           }
           break;
         case 9:
           // The first reliable message gets the seqno the target expects (or a neighbour).
-          if (n >= HEADER_SIZE + RELIABLE_HEADER && m[12] > 0) {
+          if (n >= HEADER_SIZE + RELIABLE_HEADER && m[HEADER_REL] > 0) {
             put(m, HEADER_SIZE, (next + (rng.next() < 0.7 ? 0 : rng.below(3) - 1)) >>> 0);
             kinds |= 1 << Mutation.Seqno;
           }
@@ -177,20 +178,20 @@ export class Mutator {
           // Timestamps: the newest applied, just after, far ahead, far behind, anything.
           if (n >= HEADER_SIZE) {
             const r = rng.below(5);
-            put(m, 8, r === 0 ? timestamp : r === 1 ? (timestamp + 1) >>> 0 : r === 2 ? (timestamp + 0x40000000) >>> 0 : r === 3 ? (timestamp - 0x40000000) >>> 0 : rng.nextU32());
+            put(m, HEADER_TIMESTAMP, r === 0 ? timestamp : r === 1 ? (timestamp + 1) >>> 0 : r === 2 ? (timestamp + 0x40000000) >>> 0 : r === 3 ? (timestamp - 0x40000000) >>> 0 : rng.nextU32());
             kinds |= 1 << Mutation.Timestamp;
           }
           break;
         case 11:
           // A message's type byte, when the packet still parses far enough to find one.
           if (n > HEADER_SIZE) {
-            m[m[12] > 0 ? HEADER_SIZE + 4 : HEADER_SIZE] = INTERESTING[rng.below(INTERESTING.length)];
+            m[m[HEADER_REL] > 0 ? HEADER_SIZE + RELIABLE_HEADER - 1 : HEADER_SIZE] = INTERESTING[rng.below(INTERESTING.length)];
             kinds |= 1 << Mutation.Type;
           }
           break;
         default: {
           // A whole random id in the first payload: a player id of slot 0..7 of some generation.
-          const o = m[12] > 0 ? HEADER_SIZE + RELIABLE_HEADER : HEADER_SIZE + 1;
+          const o = m[HEADER_REL] > 0 ? HEADER_SIZE + RELIABLE_HEADER : HEADER_SIZE + 1;
           if (n >= o + 4) {
             put(m, o, (((1 + rng.below(3)) << 16) | rng.below(9)) >>> 0);
             kinds |= 1 << Mutation.Id;

@@ -9,10 +9,10 @@
  *   - `wire.queue(...)` is lwIP's receive callback: a datagram goes into a fixed ring of
  *     the `slots` that udpOpen asked for, or is dropped and counted (ringFull, tooLong).
  *   - `udpNext(buffer, from)` copies the next datagram into `buffer` (a view: at its
- *     offset; at least 512 bytes, else a RangeError) and its sender into the 8 bytes of
- *     `from`: the IPv4 address in network byte order as a little-endian uint32 (so that a
- *     Uint32Array over those bytes reads it as net.c writes it on ESP32 and x86), then the
- *     port. Its length, or -1 when nothing waits.
+ *     offset; at least 512 bytes, else a RangeError) and its sender's address into the 4
+ *     bytes of `from`: the IPv4 address in network byte order as a little-endian uint32 (so
+ *     that a Uint32Array over those bytes reads it as net.c writes it on ESP32 and x86). Its
+ *     length | port << 10, or -1 when nothing waits.
  *   - `udpSend(bytes, length, address, port)` copies `length` bytes of `bytes` (a view: from
  *     its offset) into `wire.sent` and records the length, address and port; 0. A length
  *     below 0, beyond the view or above 512 is a RangeError. While `wire.failWrites` is
@@ -104,7 +104,7 @@ class Wire {
   }
 
   next(buffer: Uint8Array, from: Uint8Array): number {
-    if (buffer.byteLength < MAX_DATAGRAM || from.byteLength < 8) throw new RangeError("udpNext: buffer or address too small");
+    if (buffer.byteLength < MAX_DATAGRAM || from.byteLength < 4) throw new RangeError("udpNext: buffer or address too small");
     this.nexts++;
     if (this.#in === this.#out) return -1;
     const i = this.#out % this.slots;
@@ -118,13 +118,10 @@ class Wire {
     from[1] = (ip >>> 8) & 0xff;
     from[2] = (ip >>> 16) & 0xff;
     from[3] = ip >>> 24;
-    from[4] = port & 0xff;
-    from[5] = port >>> 8;
-    from[6] = 0;
-    from[7] = 0;
     this.#out++;
     this.taken++;
-    return length;
+    // As net.c: the length and the port in one number.
+    return length | (port << 10);
   }
 
   send(bytes: Uint8Array, length: number, address: string, port: number): number {
