@@ -94,7 +94,9 @@ describe("watch view", function () {
         cwd: fileURLToPath(new URL("../..", import.meta.url)), encoding: "utf8", timeout: 15_000,
       });
       assert.equal(r.status, 1, r.stderr);
-      assert.match(r.stdout, new RegExp(`^watch: connecting to 127\\.0\\.0\\.1:${port}…\nwatch: no answer from 127\\.0\\.0\\.1:${port} after 1\\.\\d s\n$`));
+      // It gives up on its first frame past the 1 s, which a busy machine draws late.
+      const m = new RegExp(`^watch: connecting to 127\\.0\\.0\\.1:${port}…\nwatch: no answer from 127\\.0\\.0\\.1:${port} after (\\d+\\.\\d) s\n$`).exec(r.stdout);
+      assert.ok(m !== null && Number(m[1]) >= 1, r.stdout);
     } finally {
       silent.close();
     }
@@ -242,9 +244,12 @@ describe("watch labels (placeLabels)", function () {
       assert.equal(code, 0, out);
       assert.ok(watched, "it connected as a watcher");
       assert.match(out, /^watch: following ws:\/\/127\.0\.0\.1:\d+\/watch\/ws \(no slot\)…\n/);
-      assert.match(out, /[→↗↑↖←↙↓↘] (Vega|Rigel|Deneb) \[bot\]/, "ships with names");
+      // A label goes right of its ship, or left of it when the right is taken (placeLabels): where the ships are when the run ends decides.
+      assert.match(out, /[→↗↑↖←↙↓↘] (Vega|Rigel|Deneb) \[bot\]|(Vega|Rigel|Deneb) \[bot\] [→↗↑↖←↙↓↘]/, `ships with names:\n${out}`);
       assert.match(out, /3 players, \d ships/);
-      assert.match(out, /watch: 3\.\d s, \d+ frames drawn, \d+ watch frames, no slot; scores: /);
+      // It stops on its first frame past the 3 s, which a busy machine draws late.
+      const summary = /watch: (\d+\.\d) s, \d+ frames drawn, \d+ watch frames, no slot; scores: /.exec(out);
+      assert.ok(summary !== null && Number(summary[1]) >= 3, out);
     } finally {
       await served.close();
     }
