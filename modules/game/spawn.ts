@@ -24,6 +24,11 @@ export const SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 export const WIDE_OPEN = 1 << 30;
 /** SPAWN_ENEMY_CLEARANCE squared (wu²): a spawn point this far from every enemy ship is good enough. */
 const ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
+/**
+ * The most any entity asks of a spawn point (wu): the largest radius and the largest
+ * clearance. An entity further than this along x alone is clear without reading more of it.
+ */
+const REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
 
 
 /** A player joined `slot`: its first ship comes when it has selected, JOIN_SPAWN_STEPS from now at the latest. */
@@ -118,20 +123,27 @@ export function spawnShip(w: GameWorld, slot: number): void {
 /**
  * How far (wu) (x, y) is from being a fair spawn point: the worst shortfall, negative, or
  * WIDE_OPEN when nothing is in the way. Squared distances first; a square root (integer,
- * geometryUnit) only for what is too close.
+ * geometryUnit) only for what is too close. A spawn tries up to SPAWN_ATTEMPTS points, each
+ * a walk over the table, so the walk reads as little as it can (each typed-array read is a
+ * host call on XS): it stops at the table's high-water mark, and an entity further than
+ * REACH_WU along x is passed over after its x alone.
  */
 export function spawnClearance(w: GameWorld, x: number, y: number): number {
   const e = w.entities;
   const g = w.geometry;
+  const alive = e.alive;
+  const xs = e.x;
+  const end = e.end;
   let worst = WIDE_OPEN;
-  for (let i = 0; i < e.capacity; i++) {
-    if (e.alive[i] === 0) continue;
+  for (let i = 0; i < end; i++) {
+    if (alive[i] === 0) continue;
+    const dx = (xs[i] - x) >> POS_SHIFT;
+    if (dx >= REACH_WU || dx <= -REACH_WU) continue;
     const kind = TEMPLATE_KIND[e.type[i]];
     const want =
       kind === Kind.Ship || kind === Kind.Planet ? w.radius[i] + SPAWN_CLEARANCE
       : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE
       : w.radius[i] + SPAWN_SUN_CLEARANCE;
-    const dx = (e.x[i] - x) >> POS_SHIFT;
     const dy = (e.y[i] - y) >> POS_SHIFT;
     if (dx * dx + dy * dy >= want * want) continue;
     geometryUnit(g, dx, dy);
