@@ -391,8 +391,14 @@ export interface TimeResult {
   medianUs: number;
   p99Us: number;
   maxUs: number;
-  /** The dry walk's mean per step, µs (subtracted above). */
+  /** The dry walk's mean per step, µs. */
   dryUs: number;
+  /**
+   * The dry walk's own cost of each step, ms, in window order: each step's real cost less
+   * its own dry cost is the server's (above), so a step whose trace holds more to walk is
+   * counted exactly, not with the mean taken off.
+   */
+  dryStepMs: Float64Array;
   ticks: number;
   /**
    * Emulated floating-point operations of the server per step over the window (real walk
@@ -445,8 +451,10 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
   const ends = new Float64Array(n);
   const dry = new Float64Array(n);
   const real = new Float64Array(n);
+  const dryBest = new Float64Array(n);
   // The dry walk four times; the least of the last three counts (the first warms its code,
   // and a pause of the engine in one of them must not be taken off the server's time).
+  // Each step's own dry cost in that walk is taken off that step.
   let dryMean = Infinity;
   let dryOps = 0;
   for (let k = 0; k < 4; k++) {
@@ -457,14 +465,17 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
     stepCosts(t0, ends, n, dry);
     let dryTotal = 0;
     for (let i = 0; i < n; i++) dryTotal += dry[i];
-    if (k > 0 && dryTotal / n < dryMean) dryMean = dryTotal / n;
+    if (k > 0 && dryTotal / n < dryMean) {
+      dryMean = dryTotal / n;
+      dryBest.set(dry);
+    }
   }
   const f0 = floatOps !== null ? floatOps() : 0;
   const t0 = clock();
   r.walk(r.windowStart, n, true, clock, ends);
   const realOps = floatOps !== null ? floatOps() - f0 : 0;
   stepCosts(t0, ends, n, real);
-  for (let i = 0; i < n; i++) real[i] -= dryMean;
+  for (let i = 0; i < n; i++) real[i] -= dryBest[i];
   sortPrefix(real, n);
   // Steps far above the 99th percentile are the machine's doing (the process was preempted,
   // or the engine paused): left out of the mean, and counted.
@@ -484,6 +495,7 @@ export function timeReplay(o: CaseOptions, trace: Uint8Array, clock: () => numbe
     p99Us: p99 * 1000,
     maxUs: real[n - 1] * 1000,
     dryUs: dryMean * 1000,
+    dryStepMs: dryBest,
     ticks: n,
     floatOpsPerTick: floatOps !== null ? (realOps - dryOps) / n : null,
     packetsOut: c[Counter.PacketsOut],

@@ -18,3 +18,21 @@ void xs_lwar_bench_microseconds(xsMachine *the)
 		xsmcSetNumber(xsResult, ((double)ts.tv_sec * 1000000.0) + ((double)ts.tv_nsec / 1000.0));
 #endif
 }
+
+/*
+	The cycle model's window: the kit's QEMU plugin (esp32-cachesim, `start=` and `stop=`)
+	counts the instructions executed between entering windowOpen and entering windowClose,
+	found by these functions' addresses in the ELF. Each stores a different value, so that
+	the linker can never fold them into one.
+*/
+volatile int gLwarBenchWindow = 0;
+
+void __attribute__((noinline)) xs_lwar_bench_window_open(xsMachine *the)
+{
+	gLwarBenchWindow = 1;
+}
+
+void __attribute__((noinline)) xs_lwar_bench_window_close(xsMachine *the)
+{
+	gLwarBenchWindow = 2;
+}

@@ -11,6 +11,12 @@
  * (docs/performance.md, "On the emulated ESP32"), and per received datagram: by
  * `server.receive` alone, and through the board's own path (net.c's ring, the host's drain,
  * `server.received`).
+ *
+ * Then, unless --no-cycles, the same firmware twice more under the kit's cycle model
+ * (cycles.ts: its QEMU plugin with a 2-way and a 4-way flash cache), counting the untimed
+ * replay of the window between the app's windowOpen() and windowClose(): the modelled cycles
+ * per instruction of the server's own code, and with them the share of a core and the
+ * heaviest tick next to the instruction counts.
  */
 import { parseKernelNames } from "../../harness/kernels";
 import fs from "node:fs";
@@ -22,6 +28,8 @@ import { defineCommand, EXIT_FAILURE } from "../../cli";
 import { DEFAULT_CASE } from "../../harness/trace";
 import { MODULES_FRAGMENT, deviceTrace, modulesFragment } from "./generate";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase } from "./tracefile";
+import { execFileSync } from "node:child_process";
+import { CacheSimReader, type CycleModel, cycleModel } from "./cycles";
 
 /**
  * ESP32 cycles per Xtensa instruction, from CoreMark: instructions per iteration counted in
@@ -43,6 +51,7 @@ export const esp32BenchCommand = defineCommand({
     runs: { type: "int", default: 3, min: 1, max: 99, help: "timed runs (the emulator is deterministic: more runs agree)" },
     shift: { type: "int", default: 3, min: 0, max: 8, help: "QEMU -icount shift: one instruction is 2^shift ns of guest time" },
     js: { type: "string", arg: "LIST", default: "", help: "kernels to run in JavaScript (modules/native.ts: plan, commit, notify, pack, sync, shots, ship), comma-separated; all: no native loop" },
+    "no-cycles": { type: "flag", help: "leave out the two runs under the kit's cycle model (each a few minutes)" },
     timeout: { type: "int", default: 900, min: 30, max: 7200, arg: "S", help: "give up after S seconds" },
     out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds)" },
   },
@@ -170,6 +179,67 @@ async function main(): Promise<void> {
       `${share(CPI.mid)} % of the core (${share(CPI.low)}..${share(CPI.high)} %), heaviest step ${esp(f.worst, CPI.mid).toFixed(2)} ms (${esp(f.worst, CPI.low).toFixed(2)}..${esp(f.worst, CPI.high).toFixed(2)})`,
   );
   if (seen.warning) esp32BenchCommand.fail("the replay did not end with the recording's totals: see the WARNING above");
+  if (v["no-cycles"]) return;
+
+  // The cycle model: the window's two functions by their addresses in the ELF.
+  const elf = findFile(path.join(out, "tmp"), "xs_esp32.elf");
+  const plugin = path.join(path.dirname(path.dirname(qemu)), "plugins", "esp32-cachesim.so");
+  if (elf === null || !fs.existsSync(plugin)) {
+    say(`cycle model: skipped (${elf === null ? `no xs_esp32.elf under ${out}/tmp` : `no ${plugin}: an older ESP32 kit`})`);
+    return;
+  }
+  const symbols = execFileSync("xtensa-esp32-elf-nm", [elf], { env, encoding: "utf8", maxBuffer: 64 << 20 });
+  const address = (name: string): string => {
+    const m = new RegExp(`^([0-9a-f]+) T ${name}$`, "m").exec(symbols);
+    if (m === null) throw new Error(`${name} is not in ${elf}`);
+    return m[1];
+  };
+  const start = address("xs_lwar_bench_window_open");
+  const stop = address("xs_lwar_bench_window_close");
+  const models: CycleModel[] = [];
+  for (const ways of [2, 4]) {
+    const reader = new CacheSimReader();
+    let counted: () => void = () => {};
+    const got = new Promise<void>((r) => (counted = r));
+    const clog = path.join(out, `cycles-${ways}way.log`);
+    say(`cycle model: ${ways}-way flash cache, counting the untimed replay (UART and plugin log ${clog}); a few minutes`);
+    const b = new Board({
+      qemu,
+      flash,
+      log: clog,
+      env,
+      plugin: `${plugin},start=${start},stop=${stop},ways=${ways}`,
+      onLine: (line) => {
+        if (bootFailure(line) !== null) counted();
+      },
+      onError: (line) => {
+        if (reader.line(line)) counted();
+      },
+    });
+    const ended = await Promise.race([got.then(() => "counted"), b.done.then(() => "exit"), new Promise<string>((r) => setTimeout(() => r("timeout"), v.timeout * 1000).unref())]);
+    await b.stop();
+    if (ended !== "counted" || reader.last === null) {
+      say(`cycle model: no window counted with ${ways} ways (${ended}); see ${clog}`);
+      process.exit(EXIT_FAILURE);
+    }
+    models.push(cycleModel(reader.last));
+  }
+  const mean = f.mean === null ? NaN : f.mean * perUs;
+  const worst = f.worst === null ? NaN : f.worst * perUs;
+  for (const c of models) {
+    say(
+      `cycle model, ${c.ways}-way cache: ${(c.instructions / 1e6).toFixed(1)} M instructions counted; loads ${c.loadsPct.toFixed(1)} %, taken transfers ${c.takenPct.toFixed(1)} %, ` +
+        `load-use pairs ${c.loadUsePct.toFixed(1)} %, flash-cache misses ${c.missesPerK.toFixed(2)} per 1000; ${c.cpiNoMiss.toFixed(2)} cycles an instruction before misses, ` +
+        `${c.cpi.toFixed(2)} with them (${c.cpiLow.toFixed(2)}..${c.cpiHigh.toFixed(2)} at 200..230 cycles a miss)`,
+    );
+  }
+  for (const c of models) {
+    const ms = (instr: number, cpi: number) => (instr * cpi) / MHZ / 1000;
+    say(
+      `modelled cycles a 10 ms tick, ${c.ways}-way cache: mean ${((mean * c.cpi) / 1e6).toFixed(2)} M (${ms(mean, c.cpi).toFixed(2)} ms, ${(ms(mean, c.cpi) * 10).toFixed(0)} % of a ${MHZ} MHz core), ` +
+        `heaviest ${((worst * c.cpi) / 1e6).toFixed(2)} M (${ms(worst, c.cpi).toFixed(2)} ms; ${ms(worst, c.cpiLow).toFixed(2)}..${ms(worst, c.cpiHigh).toFixed(2)})`,
+    );
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -20,7 +20,7 @@ import { Replay, timeReceive, timeReplay, type TimeResult } from "../../harness/
 import { Counter } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
-import nativeMicroseconds from "./clock";
+import nativeMicroseconds, { windowClose, windowOpen } from "./clock";
 import { commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
 import type { KernelName, Kernels } from "../../modules/native";
 import { parseKernelNames } from "../../harness/kernels";
@@ -134,6 +134,9 @@ interface Activity {
   outPkts: Uint16Array;
   updates: Uint16Array;
   stats: Uint16Array;
+  /** Reliable messages received (Chat, Name, Selection, Connect, Disconnect) and sent (Add, Remove, the session's) for the first time. */
+  relIn: Uint16Array;
+  relOut: Uint16Array;
   entities: Uint16Array;
   /** The heap after a collection just before this replay's server was made, and with it (and its game) live at the end of the window. */
   before: Heap;
@@ -150,6 +153,8 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   const outPkts = new Uint16Array(n);
   const updates = new Uint16Array(n);
   const stats = new Uint16Array(n);
+  const relIn = new Uint16Array(n);
+  const relOut = new Uint16Array(n);
   const entities = new Uint16Array(n);
   Debug.gc();
   const before = heap();
@@ -158,31 +163,39 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   r.warm();
   const c = r.server.counters;
   let p = r.windowStart;
+  // The cycle model counts this walk (esp32.ts --cycles): the server's steps and the walk of
+  // the trace that feeds them, all XS code of the same kind.
+  windowOpen();
   for (let i = 0; i < n; i++) {
     const in0 = c[Counter.PacketsIn];
     const out0 = c[Counter.PacketsOut];
     const up0 = c[Counter.UpdatesSent];
     const st0 = c[Counter.StatsSent];
+    const ri0 = c[Counter.ReliableReceived];
+    const ro0 = c[Counter.ReliableSent];
     p = r.walk(p, 1, true, null, null);
+    relIn[i] = c[Counter.ReliableReceived] - ri0;
+    relOut[i] = c[Counter.ReliableSent] - ro0;
     inPkts[i] = c[Counter.PacketsIn] - in0;
     outPkts[i] = c[Counter.PacketsOut] - out0;
     updates[i] = c[Counter.UpdatesSent] - up0;
     stats[i] = c[Counter.StatsSent] - st0;
     entities[i] = r.server.entities.count;
   }
+  windowClose();
   Debug.gc(); // r, its server and game are still live here
   const live = heap();
   // Then the typical client datagram into the server as the window left it.
   const receive = timeReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
   const board = timeBoardReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
-  return { inPkts, outPkts, updates, stats, entities, before, live, receive, board };
+  return { inPkts, outPkts, updates, stats, relIn, relOut, entities, before, live, receive, board };
 }
 
 function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: number, perStep: Float32Array | null, act: Activity, base: Heap): void {
   const n = result.ticks;
   say(
     `server cost per 10 ms step, µs${runs > 1 ? ` (median of ${runs} runs)` : ""}: mean ${us(result.meanUs)}, median ${us(result.medianUs)}, p99 ${us(result.p99Us)}, ` +
-      `worst ${us(result.maxUs)} (${n} steps${runs > 1 ? " a run" : ""}; ${result.outliers} outliers left out of the mean${runs > 1 ? "s" : ""}; dry walk ${us(result.dryUs)} µs a step subtracted)`,
+      `worst ${us(result.maxUs)} (${n} steps${runs > 1 ? " a run" : ""}; ${result.outliers} outliers left out of the mean${runs > 1 ? "s" : ""}; each step less its own dry walk, ${us(result.dryUs)} µs on average)`,
   );
   const ok = result.packetsOut === header.packetsOut && result.bytesOut === header.bytesOut;
   say(
@@ -201,10 +214,13 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: num
     for (let i = 0; i < n; i++) order.push(i);
     order.sort((a, b) => costs[b] - costs[a]);
     say(`heaviest steps${runs > 1 ? " (of the run with the median mean)" : ""}:`);
-    say(`   step      µs   in  out  updates  stats  entities   (in: datagrams received; out: packets sent; updates, stats: messages sent)`);
+    say(
+      `   step      µs   in  out  updates  stats  rel in  rel out  entities   (in: datagrams received; out: packets sent; updates, stats: messages sent; ` +
+        `rel in: reliable messages received, a chat, rename or selection among them; rel out: reliable messages sent for the first time, Adds, Removes and the session's)`,
+    );
     for (let k = 0; k < HEAVIEST && k < n; k++) {
       const i = order[k];
-      say(`  ${pad(i, 5)} ${pad(us(costs[i] * 1000), 7)} ${pad(act.inPkts[i], 4)} ${pad(act.outPkts[i], 4)} ${pad(act.updates[i], 8)} ${pad(act.stats[i], 6)} ${pad(act.entities[i], 9)}`);
+      say(`  ${pad(i, 5)} ${pad(us(costs[i] * 1000), 7)} ${pad(act.inPkts[i], 4)} ${pad(act.outPkts[i], 4)} ${pad(act.updates[i], 8)} ${pad(act.stats[i], 6)} ${pad(act.relIn[i], 7)} ${pad(act.relOut[i], 8)} ${pad(act.entities[i], 9)}`);
     }
     let updateSteps = 0;
     let updateTotal = 0;

@@ -32,16 +32,18 @@ export class StepRecorder {
   }
 
   /**
-   * Each step's cost in ms, less the dry walk's mean (as timeReplay computes it), in window
-   * order; null when the readings do not line up with `result` (timeReplay walks otherwise).
+   * Each step's cost in ms, less that step's own dry cost (as timeReplay computes it), in
+   * window order; null when the readings do not line up with `result` (timeReplay walks
+   * otherwise).
    */
   steps(result: TimeResult): Float64Array | null {
     const n = result.ticks;
     const ring = this.#ring;
     if (n + 1 !== ring.length || this.#calls % ring.length !== 0) return null;
     const costs = new Float64Array(n);
-    const dry = result.dryUs / 1000;
-    for (let k = 0; k < n; k++) costs[k] = ring[k + 1] - ring[k] - dry;
+    const dry = result.dryStepMs;
+    if (dry.length !== n) return null;
+    for (let k = 0; k < n; k++) costs[k] = ring[k + 1] - ring[k] - dry[k];
     // The same median as timeReplay's, or these are not its timed walk.
     const sorted = costs.slice().sort();
     if (Math.abs(sorted[n >> 1] * 1000 - result.medianUs) > 1e-6 * Math.max(1, Math.abs(result.medianUs))) return null;

@@ -66,6 +66,10 @@ export interface QemuOptions {
   reboot?: boolean;
   env: NodeJS.ProcessEnv;
   onLine: (line: string) => void;
+  /** A TCG plugin and its options (`-plugin FILE,OPTS`): the kit's cycle model, say. */
+  plugin?: string;
+  /** QEMU's own lines on stderr (a plugin's output among them); they go to the log as well. */
+  onError?: (line: string) => void;
 }
 
 export class Board {
@@ -81,6 +85,7 @@ export class Board {
     if (o.httpPort !== undefined) nic.push(`hostfwd=tcp:127.0.0.1:${o.httpPort}-:80`);
     const args = ["-nographic", "-machine", "esp32", ...(o.reboot === true ? [] : ["-no-reboot"]), "-drive", `file=${o.flash},if=mtd,format=raw`, "-nic", nic.join(",")];
     if (o.icountShift !== undefined) args.push("-icount", `shift=${o.icountShift},align=off,sleep=off`);
+    if (o.plugin !== undefined) args.push("-plugin", o.plugin);
     fs.mkdirSync(path.dirname(o.log), { recursive: true });
     this.#log = fs.createWriteStream(o.log);
     this.#log.write(`# ${o.qemu} ${args.join(" ")}\n`);
@@ -93,7 +98,14 @@ export class Board {
         resolve();
       });
     });
-    this.child.stderr?.on("data", (d: Buffer) => this.#log.write(d));
+    const onError = o.onError;
+    if (onError === undefined) this.child.stderr?.on("data", (d: Buffer) => this.#log.write(d));
+    else {
+      readline.createInterface({ input: this.child.stderr! }).on("line", (raw) => {
+        this.#log.write(`${raw}\n`);
+        onError(raw);
+      });
+    }
     readline.createInterface({ input: this.child.stdout! }).on("line", (raw) => {
       const line = raw.replace(/\r$/, "");
       this.#log.write(`${line}\n`);
