@@ -46,6 +46,17 @@ export const BOARD_SETTINGS: readonly SettingSpec[] = Object.freeze([
   },
   { name: "maxPlayers", kind: "int", label: "Players", help: `at most, 1 to ${MAX_PLAYERS}`, min: 1, max: MAX_PLAYERS, optional: false },
   { name: "bots", kind: "int", label: "Bots", help: "the server's own pilots in empty slots, 0 to the players", min: 0, max: MAX_PLAYERS, optional: false },
+  {
+    name: "botSkill",
+    kind: "text",
+    label: "Bot skill",
+    help: "easy, normal or hard; empty: normal",
+    min: 4,
+    max: 6,
+    pattern: /^(easy|normal|hard)$/,
+    patternHelp: "easy, normal or hard",
+    optional: true,
+  },
   { name: "timeoutMs", kind: "int", label: "Timeout (ms)", help: "a silent player is dropped after this, 1000 to 60000", min: 1000, max: 60000, optional: false },
   { name: "seed", kind: "int", label: "World seed", help: "0 to 4294967295; empty: a new world each boot", min: 0, max: 4294967295, optional: true },
 ]);

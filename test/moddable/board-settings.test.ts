@@ -9,13 +9,13 @@ const spec = (name: string) => {
   return s;
 };
 
-const CURRENT: Record<string, SettingValue> = { ssid: "", password: "", apSsid: "lwar", apPassword: "", hostName: "lwar", maxPlayers: 8, bots: 2, timeoutMs: 15000, seed: "" };
+const CURRENT: Record<string, SettingValue> = { ssid: "", password: "", apSsid: "lwar", apPassword: "", hostName: "lwar", maxPlayers: 8, bots: 2, botSkill: "", timeoutMs: 15000, seed: "" };
 const current = (name: string): SettingValue => CURRENT[name];
 
 describe("the board's settings (modules/board-settings.ts)", () => {
   it("names each stored setting once", () => {
     const names = BOARD_SETTINGS.map((s) => s.name);
-    assert.deepEqual(names, ["ssid", "password", "apSsid", "apPassword", "hostName", "maxPlayers", "bots", "timeoutMs", "seed"]);
+    assert.deepEqual(names, ["ssid", "password", "apSsid", "apPassword", "hostName", "maxPlayers", "bots", "botSkill", "timeoutMs", "seed"]);
   });
 
   it("takes good values", () => {
@@ -25,6 +25,8 @@ describe("the board's settings (modules/board-settings.ts)", () => {
     assert.deepEqual(checkSetting(spec("hostName"), "my-board2"), { value: "my-board2" });
     assert.deepEqual(checkSetting(spec("ssid"), "Café wifi"), { value: "Café wifi" });
     assert.deepEqual(checkSetting(spec("password"), "12345678"), { value: "12345678" });
+    assert.deepEqual(checkSetting(spec("botSkill"), "hard"), { value: "hard" });
+    assert.deepEqual(checkSetting(spec("botSkill"), ""), { value: "" });
   });
 
   for (const [name, text, why] of [
@@ -36,6 +38,8 @@ describe("the board's settings (modules/board-settings.ts)", () => {
     ["timeoutMs", "999", /1000 to 60000/],
     ["seed", "4294967296", /0 to 4294967295/],
     ["hostName", "My_Board", /lower-case/],
+    ["botSkill", "expert", /easy, normal or hard/],
+    ["botSkill", "Hard", /easy, normal or hard/],
     ["hostName", "-lwar", /lower-case/],
     ["ssid", "x".repeat(33), /1 to 32 characters/],
     ["password", "short", /8 to 63 characters/],
