@@ -299,6 +299,9 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
     if (watched.frames < watched.seconds * 2) failures.push(`watch: ${watched.frames} frames in ${watched.seconds} s, expected about 4 a second`);
     if (watched.players !== v.bots + (browsers ? 2 : 0)) failures.push(`watch: the frames showed at most ${watched.players} players, expected ${v.bots + (browsers ? 2 : 0)}`);
     if (!watched.page) failures.push(`watch: GET ${WATCH_PATH} did not give the page`);
+    say(`  a second watcher: ${watched.second || "not tried"}; a third: ${watched.third || "not tried"} (at most 2)`);
+    if (watched.second !== "open") failures.push(`watch: a second watcher did not open (${watched.second || "not tried"})`);
+    if (watched.third !== "503") failures.push(`watch: a third watcher was not refused with 503 (${watched.third || "not tried"})`);
   }
   const pageResult = pages === null ? null : await pages;
   await new Promise((r) => setTimeout(r, 2000));
@@ -503,8 +506,32 @@ async function play(v: Options, env: NodeJS.ProcessEnv, qemu: string, out: strin
 }
 
 /** A watcher on the board for `seconds`: the frames it got and what the last one says; and whether /watch is the page. */
-async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds: number; frames: number; players: number; entities: number; page: boolean; error: string | null }> {
-  const out = { seconds, frames: 0, players: -1, entities: -1, page: false, error: null as string | null };
+/** How a second and a third watcher fared while one watched: the second opens, the third is refused with 503 (BOARD_WATCHERS is 2). */
+async function moreWatchers(httpPort: number): Promise<{ second: string; third: string }> {
+  const attempt = (): Promise<{ ws: WebSocket; outcome: string }> =>
+    new Promise((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${httpPort}${WATCH_WS_PATH}`);
+      const timer = setTimeout(() => resolve({ ws, outcome: "no answer within 10 s" }), 10_000);
+      ws.once("open", () => {
+        clearTimeout(timer);
+        resolve({ ws, outcome: "open" });
+      });
+      ws.once("error", (e) => {
+        clearTimeout(timer);
+        resolve({ ws, outcome: /\b503\b/.test(e.message) ? "503" : e.message });
+      });
+    });
+  const second = await attempt();
+  const third = await attempt();
+  for (const a of [second, third]) {
+    a.ws.on("error", () => {});
+    a.ws.terminate();
+  }
+  return { second: second.outcome, third: third.outcome };
+}
+
+async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds: number; frames: number; players: number; entities: number; page: boolean; error: string | null; second: string; third: string }> {
+  const out = { seconds, frames: 0, players: -1, entities: -1, page: false, error: null as string | null, second: "", third: "" };
   // The most players any frame showed: the pages may join after the watcher.
   const page = await getBytes(httpPort, WATCH_PATH);
   out.page = page !== null && page.length > 100;
@@ -514,6 +541,15 @@ async function watchBoard(httpPort: number, seconds: number): Promise<{ seconds:
       ws.close();
       resolve();
     }, seconds * 1000);
+    ws.once("open", () => {
+      // A second watcher may join; a third is refused at the door.
+      setTimeout(() => {
+        moreWatchers(httpPort).then((m) => {
+          out.second = m.second;
+          out.third = m.third;
+        });
+      }, 1000);
+    });
     ws.on("message", (data: Buffer, binary: boolean) => {
       if (!binary || data.length < 10 || data[0] !== WATCH_KIND) {
         out.error ??= `a message that is not a watch frame (${data.length} bytes, first ${data[0]})`;
