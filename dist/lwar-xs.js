@@ -178,6 +178,9 @@ var NO_ACK = 4294967295;
 function headerRel(b) {
   return b[HEADER_REL];
 }
+function headerUnrel(b) {
+  return b[HEADER_UNREL];
+}
 
 // modules/protocol/constants.ts
 var APP_ID = 4067461061;
@@ -1351,6 +1354,7 @@ var SPAWN_SHOT_CLEARANCE = 120;
 var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 var WIDE_OPEN = 1 << 30;
 var ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
+var REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
 function spawnJoin(w, slot, playerId) {
   w.present[slot] = 1;
   w.playerId[slot] = playerId;
@@ -1427,12 +1431,16 @@ function spawnShip(w, slot) {
 function spawnClearance(w, x, y) {
   const e = w.entities;
   const g = w.geometry;
+  const alive = e.alive;
+  const xs = e.x;
+  const end = e.end;
   let worst = WIDE_OPEN;
-  for (let i = 0; i < e.capacity; i++) {
-    if (e.alive[i] === 0) continue;
+  for (let i = 0; i < end; i++) {
+    if (alive[i] === 0) continue;
+    const dx = xs[i] - x >> POS_SHIFT;
+    if (dx >= REACH_WU || dx <= -REACH_WU) continue;
     const kind = TEMPLATE_KIND[e.type[i]];
     const want = kind === Kind.Ship || kind === Kind.Planet ? w.radius[i] + SPAWN_CLEARANCE : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE : w.radius[i] + SPAWN_SUN_CLEARANCE;
-    const dx = e.x[i] - x >> POS_SHIFT;
     const dy = e.y[i] - y >> POS_SHIFT;
     if (dx * dx + dy * dy >= want * want) continue;
     geometryUnit(g, dx, dy);
@@ -2605,15 +2613,18 @@ var INPUT_SHAPE = 1 << 8 | Msg.Input;
 var ACK_LENGTH = HEADER_SIZE;
 var INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
 var ACK_INPUT_LENGTH = INPUT_AT + 5;
+var SHAPE_BAD = 0;
+var SHAPE_ACK = 1;
+var SHAPE_ACK_INPUT = 2;
+var SHAPE_OTHER = 3;
 function validateFromClient(v, b, length, counters, offsets) {
   if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
     const shape = v.getInt32(HEADER_REL) >> 8;
-    if (length === ACK_LENGTH ? shape >> 8 === 0 : shape === INPUT_SHAPE) {
-      offsets[0] = INPUT_AT;
-      return true;
-    }
+    if (length === ACK_LENGTH) {
+      if (shape >> 8 === 0) return SHAPE_ACK;
+    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
   }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets);
+  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
 }
 function validatePacket(b, length, from, counters, offsets) {
   if (length < HEADER_SIZE) {
@@ -2815,6 +2826,8 @@ var Channel = class {
   /** The app id's two 16-bit halves: small integers (the id itself is a double on XS when ≥ 2^31). */
   idHigh;
   idLow;
+  /** The app id as a signed 32-bit integer, as DataView.setInt32 takes it without a double. */
+  idI32;
   constructor(config) {
     const maxPacket = config.maxPacket ?? DEFAULT_MAX_PACKET;
     const queueBytes = config.queueBytes;
@@ -2853,6 +2866,7 @@ var Channel = class {
     this.futureIndex = r.future;
     this.idHigh = appId >>> 16 & 65535;
     this.idLow = appId & 65535;
+    this.idI32 = appId | 0;
     Object.freeze(this);
   }
 };
@@ -2903,6 +2917,8 @@ var Endpoint = class {
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
   whole;
+  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
+  wholeView;
   at;
   /**
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
@@ -2920,6 +2936,7 @@ var Endpoint = class {
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
     const shared = whole !== void 0 && storage !== void 0 && whole.buffer === storage.buffer && whole.byteOffset === 0;
     this.whole = shared ? whole : null;
+    this.wholeView = shared ? new DataView(whole.buffer) : null;
     this.at = shared ? storage.byteOffset : 0;
   }
   /** Size of the queued message at `o` (header included): the table, or measure(). */
@@ -3160,21 +3177,34 @@ var Endpoint = class {
     const s = this;
     const ch = this.channel;
     const ack = s.lastProcessed;
-    const hi = ch.idHigh;
-    const lo = ch.idLow;
-    out[0] = hi >> 8;
-    out[1] = hi;
-    out[2] = lo >> 8;
-    out[3] = lo;
-    out[4] = ack >>> 24;
-    out[5] = ack >>> 16;
-    out[6] = ack >>> 8;
-    out[7] = ack;
-    out[8] = timestamp >>> 24;
-    out[9] = timestamp >>> 16;
-    out[10] = timestamp >>> 8;
-    out[11] = timestamp;
-    out[13] = 0;
+    const whole = this.whole;
+    const shared = whole !== null && out.buffer === whole.buffer;
+    if (shared) {
+      const wv = this.wholeView;
+      const base = out.byteOffset;
+      wv.setInt32(base + HEADER_APP_ID, ch.idI32);
+      wv.setInt32(base + HEADER_ACK, ack | 0);
+      wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
+    } else {
+      const hi = ch.idHigh;
+      const lo = ch.idLow;
+      const id = HEADER_APP_ID;
+      out[id] = hi >> 8;
+      out[id + 1] = hi;
+      out[id + 2] = lo >> 8;
+      out[id + 3] = lo;
+      const a = HEADER_ACK;
+      out[a] = ack >>> 24;
+      out[a + 1] = ack >>> 16;
+      out[a + 2] = ack >>> 8;
+      out[a + 3] = ack;
+      const ts = HEADER_TIMESTAMP;
+      out[ts] = timestamp >>> 24;
+      out[ts + 1] = timestamp >>> 16;
+      out[ts + 2] = timestamp >>> 8;
+      out[ts + 3] = timestamp;
+    }
+    out[HEADER_UNREL] = 0;
     const start2 = HEADER_SIZE;
     const max = ch.maxPacket;
     s.ackDue = false;
@@ -3195,9 +3225,8 @@ var Endpoint = class {
       from += len;
       o += len;
     }
-    const whole = this.whole;
     if (from === begin) {
-    } else if (whole !== null && out.buffer === whole.buffer) {
+    } else if (shared) {
       const at = out.byteOffset + start2;
       whole.copyWithin(at, this.at + begin, this.at + from);
     } else {
@@ -3225,13 +3254,13 @@ var Endpoint = class {
       this.sentBytes = from;
     }
     if (i > first) this.lastReliableSend = now;
-    out[12] = i - first;
+    out[HEADER_REL] = i - first;
     s.filledMessages = i - first;
     return o;
   }
 };
 function finishPacket(out, unrel) {
-  out[13] = unrel;
+  out[HEADER_UNREL] = unrel;
 }
 
 // modules/protocol/channel.ts
@@ -4214,13 +4243,14 @@ var Receiver = class {
     this.#session = session;
   }
   /**
-   * Act on the validated datagram in `state.rx` from `slot`, walking the offsets
-   * validatePacket recorded: the transport's receive step (Endpoint.acceptAck,
-   * acceptReliable, acceptUnreliable), with the header read through `state.rxView`.
+   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
+   * found: the transport's receive step (Endpoint.acceptAck, acceptReliable,
+   * acceptUnreliable), with the header read through `state.rxView`. An ack alone and an
+   * ack + Input, most of what clients send, take a path of their own that reads no count or
+   * offset again; any other packet walks the offsets validatePacket recorded.
    */
-  handle(slot, now) {
+  handle(slot, now, shape) {
     const t = this.#state;
-    const rx = t.rx;
     const ep = t.endpoints[slot];
     const v = t.rxView;
     const ack = v.getInt32(HEADER_ACK);
@@ -4230,6 +4260,18 @@ var Receiver = class {
       this.#session.misbehave(slot);
       return;
     } else t.frontSince[slot] = now;
+    if (shape !== SHAPE_OTHER) {
+      if (!announced) this.#announceAcknowledged(slot, ep);
+      if (shape === SHAPE_ACK) return;
+      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+      if (verdict2 !== CURRENT) ep.dropUnreliable(verdict2, 1, t.counters);
+      else {
+        t.inputAt[slot] = now;
+        t.input[slot] = readInputView(v, t.rx, INPUT_AT);
+      }
+      return;
+    }
+    const rx = t.rx;
     const rel = rx[HEADER_REL];
     const unrel = rx[HEADER_UNREL];
     const offsets = t.offsets;
@@ -4469,8 +4511,28 @@ var Session = class {
   #ringHead = 0;
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
+  /**
+   * A view of the whole arena the ring, `scratch` and the queues are carved from, and where
+   * each starts in it: an entry moves with one or two native copyWithin calls, not a loop
+   * over its bytes (on XS each typed-array element access is a host call).
+   */
+  #whole;
+  #ringAt;
+  #scratchAt;
+  #queueAt;
   constructor(state) {
     this.#state = state;
+    const ring = state.ring;
+    const n = state.config.maxPlayers;
+    this.#whole = new Uint8Array(ring.buffer);
+    this.#ringAt = ring.byteOffset;
+    this.#scratchAt = state.scratch.byteOffset;
+    this.#queueAt = new Array(n);
+    for (let s = 0; s < n; s++) {
+      const q = state.endpoints[s].buf;
+      if (q.buffer !== ring.buffer || state.scratch.buffer !== ring.buffer) throw new RangeError("the ring, scratch and the queues must share one arena");
+      this.#queueAt[s] = q.byteOffset;
+    }
   }
   /** Start-up only: where a lapped player is removed. */
   bind(admission) {
@@ -4650,11 +4712,19 @@ var Session = class {
     for (let s = 0; s < n; s++) if (active[s] !== 0 && (head - cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
-    const from = t.scratch;
     b[head & m] = length;
     b[head + 1 & m] = type;
     b[head + 2 & m] = target;
-    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    const whole = this.#whole;
+    const ring = this.#ringAt;
+    const from = this.#scratchAt;
+    const at = head + ENTRY_HEADER & m;
+    const first = BROADCAST_BYTES - at;
+    if (length <= first) whole.copyWithin(ring + at, from, from + length);
+    else {
+      whole.copyWithin(ring + at, from, from + first);
+      whole.copyWithin(ring, from + first, from + length);
+    }
     this.#ringHead = head + ENTRY_HEADER + length | 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
@@ -4694,6 +4764,9 @@ var Session = class {
     const reserve = t.leaveReserve;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
+    const whole = this.#whole;
+    const ring = this.#ringAt;
+    const queue = this.#queueAt[slot];
     while ((head - c | 0) > 0) {
       const n = b[c & m];
       const target = b[c + 2 & m];
@@ -4704,9 +4777,14 @@ var Session = class {
           break;
         }
         if (ep.count === 0) t.frontSince[slot] = t.now;
-        const o = ep.queue(type, n);
-        const out = ep.buf;
-        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+        const to = queue + ep.queue(type, n);
+        const at = c + ENTRY_HEADER & m;
+        const first = BROADCAST_BYTES - at;
+        if (n <= first) whole.copyWithin(to, ring + at, ring + at + n);
+        else {
+          whole.copyWithin(to, ring + at, ring + BROADCAST_BYTES);
+          whole.copyWithin(to + first, ring, ring + n - first);
+        }
       }
       c = c + ENTRY_HEADER + n | 0;
     }
@@ -5308,14 +5386,14 @@ var Server = class {
       if (bytes.length === length) rx.set(bytes);
       else for (let i = 0; i < length; i++) rx[i] = bytes[i];
     }
-    this.received(length, address, port);
+    this.received(length, address, port, this.host.now());
   }
   /** The receive buffer a host may write a datagram into before `received` (DirectCore): MAX_PACKET bytes. */
   get rxBuffer() {
     return this.#state.rx;
   }
-  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all). */
-  received(length, address, port) {
+  /** A datagram the host wrote into `rxBuffer` (the board's host: no copy at all), taken at `now` (DirectCore). */
+  received(length, address, port, now) {
     const counters = this.counters;
     counters[Counter.PacketsIn]++;
     counters[Counter.BytesIn] += length;
@@ -5325,9 +5403,8 @@ var Server = class {
       return;
     }
     const t = this.#state;
-    const rx = t.rx;
-    if (!validateFromClient(t.rxView, rx, length, counters, t.offsets)) return;
-    const now = this.host.now();
+    const shape = validateFromClient(t.rxView, t.rx, length, counters, t.offsets);
+    if (shape === SHAPE_BAD) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {
@@ -5335,7 +5412,7 @@ var Server = class {
       if (slot < 0) return;
       this.#joined(slot);
     }
-    this.#receiver.handle(slot, now);
+    this.#receiver.handle(slot, now, shape);
     if (t.kickPending) this.#processKicks();
   }
   /**
@@ -6223,9 +6300,9 @@ var WebTransport = class {
       return;
     }
     peer.socket.send(Buffer.from(bytes.subarray(0, length)), { binary: true, compress: false });
-    if (length === HEADER_SIZE + 2 && bytes[12] === 0 && bytes[13] === 1 && bytes[14] === Msg.Reject) {
+    if (length === HEADER_SIZE + 2 && headerRel(bytes) === 0 && headerUnrel(bytes) === 1 && bytes[HEADER_SIZE] === Msg.Reject) {
       this.counters[WebCounter.RejectCloses]++;
-      const reason = bytes[15];
+      const reason = bytes[HEADER_SIZE + UNRELIABLE_HEADER];
       this.#close(peer, CloseCode.Rejected + reason, reason === RejectReason.ServerFull ? "server full" : `rejected (${reason})`);
     }
   }

@@ -9,7 +9,9 @@
  * is refused or held back because one player is slow, and memory stays fixed. Positions
  * count bytes modulo 2^32 (compared wrap-safe); position p is byte p & (BROADCAST_BYTES - 1).
  * A player so far behind that a new entry would overwrite one it has not taken has failed
- * to keep up, and is dropped (broadcast()). The tables are in state.ts.
+ * to keep up, and is dropped (broadcast()). The tables are in state.ts, carved from one
+ * arena: an entry goes into the ring, and from it into each queue, with one native
+ * copyWithin (two where it crosses the ring's end), never byte by byte.
  */
 import { Counter } from "../protocol/counters";
 import { Msg, NAME_LENGTH } from "../protocol/constants";
@@ -56,9 +58,29 @@ export class Session {
   #ringHead = 0;
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
+  /**
+   * A view of the whole arena the ring, `scratch` and the queues are carved from, and where
+   * each starts in it: an entry moves with one or two native copyWithin calls, not a loop
+   * over its bytes (on XS each typed-array element access is a host call).
+   */
+  readonly #whole: Uint8Array;
+  readonly #ringAt: number;
+  readonly #scratchAt: number;
+  readonly #queueAt: number[];
 
   constructor(state: ServerState) {
     this.#state = state;
+    const ring = state.ring;
+    const n = state.config.maxPlayers;
+    this.#whole = new Uint8Array(ring.buffer);
+    this.#ringAt = ring.byteOffset;
+    this.#scratchAt = state.scratch.byteOffset;
+    this.#queueAt = new Array<number>(n);
+    for (let s = 0; s < n; s++) {
+      const q = state.endpoints[s].buf;
+      if (q.buffer !== ring.buffer || state.scratch.buffer !== ring.buffer) throw new RangeError("the ring, scratch and the queues must share one arena");
+      this.#queueAt[s] = q.byteOffset;
+    }
   }
 
   /** Start-up only: where a lapped player is removed. */
@@ -255,11 +277,20 @@ export class Session {
     for (let s = 0; s < n; s++) if (active[s] !== 0 && ((head - cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
-    const from = t.scratch;
     b[head & m] = length;
     b[(head + 1) & m] = type;
     b[(head + 2) & m] = target;
-    for (let i = 0, p = head + ENTRY_HEADER; i < length; i++, p++) b[p & m] = from[i];
+    // The payload, in one piece or, across the ring's end, two.
+    const whole = this.#whole;
+    const ring = this.#ringAt;
+    const from = this.#scratchAt;
+    const at = (head + ENTRY_HEADER) & m;
+    const first = BROADCAST_BYTES - at;
+    if (length <= first) whole.copyWithin(ring + at, from, from + length);
+    else {
+      whole.copyWithin(ring + at, from, from + first);
+      whole.copyWithin(ring, from + first, from + length);
+    }
     this.#ringHead = (head + ENTRY_HEADER + length) | 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
@@ -303,6 +334,9 @@ export class Session {
     const reserve = t.leaveReserve;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
+    const whole = this.#whole;
+    const ring = this.#ringAt;
+    const queue = this.#queueAt[slot];
     while (((head - c) | 0) > 0) {
       const n = b[c & m];
       const target = b[(c + 2) & m];
@@ -313,9 +347,15 @@ export class Session {
           break;
         }
         if (ep.count === 0) t.frontSince[slot] = t.now;
-        const o = ep.queue(type, n);
-        const out = ep.buf;
-        for (let i = 0, p = c + ENTRY_HEADER; i < n; i++, p++) out[o + i] = b[p & m];
+        // The payload, in one piece or, across the ring's end, two.
+        const to = queue + ep.queue(type, n);
+        const at = (c + ENTRY_HEADER) & m;
+        const first = BROADCAST_BYTES - at;
+        if (n <= first) whole.copyWithin(to, ring + at, ring + at + n);
+        else {
+          whole.copyWithin(to, ring + at, ring + BROADCAST_BYTES);
+          whole.copyWithin(to + first, ring, ring + n - first);
+        }
       }
       c = (c + ENTRY_HEADER + n) | 0;
     }
