@@ -2699,13 +2699,8 @@ function writeId(b, o, id) {
   setU32(b, o, id);
   return o + 4;
 }
-function writeChat(b, o, id, text, from, length) {
-  if (length >= CHAT_LENGTH) throw new RangeError(`chat text of ${length} bytes exceeds ${CHAT_LENGTH - 1}`);
-  setU32(b, o, id);
-  o += 4;
-  for (let i = 0; i < length; i++) b[o + i] = text[from + i];
-  b[o + length] = 0;
-  return o + length + 1;
+function chatPayloadSize(textLength) {
+  return 4 + textLength + 1;
 }
 function readChat(b, o, f) {
   f.id = getU32(b, o);
@@ -4512,13 +4507,16 @@ var Session = class {
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
   /**
-   * A view of the whole arena the ring, `scratch` and the queues are carved from, and where
-   * each starts in it: an entry moves with one or two native copyWithin calls, not a loop
-   * over its bytes (on XS each typed-array element access is a host call).
+   * A view of the whole arena the ring, `scratch`, `rx`, the names and the queues are carved
+   * from, and where each starts in it: bytes move between them with native copyWithin calls,
+   * not loops over bytes (on XS each typed-array element access is a host call).
    */
   #whole;
   #ringAt;
   #scratchAt;
+  #rxAt;
+  #namesAt;
+  #lastChatAt;
   #queueAt;
   constructor(state) {
     this.#state = state;
@@ -4527,10 +4525,14 @@ var Session = class {
     this.#whole = new Uint8Array(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
+    this.#rxAt = state.rx.byteOffset;
+    this.#namesAt = state.names.byteOffset;
+    this.#lastChatAt = state.lastChat.byteOffset;
+    const shared = state.scratch.buffer === ring.buffer && state.rx.buffer === ring.buffer && state.names.buffer === ring.buffer && state.nameScratch.buffer === ring.buffer && state.lastChat.buffer === ring.buffer;
     this.#queueAt = new Array(n);
     for (let s = 0; s < n; s++) {
       const q = state.endpoints[s].buf;
-      if (q.buffer !== ring.buffer || state.scratch.buffer !== ring.buffer) throw new RangeError("the ring, scratch and the queues must share one arena");
+      if (!shared || q.buffer !== ring.buffer) throw new RangeError("the ring, the session's buffers and the queues must share one arena");
       this.#queueAt[s] = q.byteOffset;
     }
   }
@@ -4566,7 +4568,7 @@ var Session = class {
   }
   /** The player `id` in `slot` is leaving: those told of it hear Leave. */
   leave(slot, id) {
-    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#state.scratch, 0, id));
+    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt, writeId(this.#state.scratch, 0, id));
   }
   /**
    * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
@@ -4594,11 +4596,10 @@ var Session = class {
       t.counters[Counter.Refused]++;
       return;
     }
-    const chat = t.lastChat;
-    for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+    const text = this.#rxAt + f.textOffset;
+    this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
     t.lastChatLength = f.textLength;
-    const n = writeChat(t.scratch, 0, id, chat, 0, f.textLength);
-    this.#broadcast(Msg.Chat, EVERYONE, n);
+    this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
     t.host.log(LogEvent.Chat, slot, id);
   }
   /** Name from `slot`: checked, flood-limited, made unique, then to the player and (once announced) everyone. */
@@ -4694,15 +4695,16 @@ var Session = class {
     if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
     else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
     else n = writeId(b, 0, id);
-    this.#broadcast(type, target, n);
+    this.#broadcast(type, target, this.#scratchAt, n);
   }
   /**
-   * Puts the `length` bytes in `scratch` into the ring for `target`, then lets every player
+   * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
+   * ring for `target`, then lets every player
    * take what it has room for. A player the new entry would lap (it has not taken an entry
    * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
    * timed out.
    */
-  #broadcast(type, target, length) {
+  #broadcast(type, target, from, length) {
     const t = this.#state;
     const n = t.config.maxPlayers;
     const active = t.active;
@@ -4717,7 +4719,6 @@ var Session = class {
     b[head + 2 & m] = target;
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const from = this.#scratchAt;
     const at = head + ENTRY_HEADER & m;
     const first = BROADCAST_BYTES - at;
     if (length <= first) whole.copyWithin(ring + at, from, from + length);
@@ -4819,7 +4820,6 @@ var Session = class {
     s[7] = 49 + slot;
     this.#setName(slot, s, 0, 8);
   }
-  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
   /** A bot's name: `star` and " [bot]", made unique like any name. Allocates nothing. */
   nameBot(slot, star) {
     const b = this.#state.nameScratch;
@@ -4828,23 +4828,30 @@ var Session = class {
     for (let i = 0; i < BOT_SUFFIX.length; i++) b[n++] = BOT_SUFFIX.charCodeAt(i);
     this.#setName(slot, b, 0, n);
   }
+  /**
+   * Store a name for `slot`, made unique among players with a "-N" suffix. `src` is one of
+   * the arena's buffers (`rx`, `nameScratch`): the name moves with copyWithin.
+   */
   #setName(slot, src, from, length) {
     const t = this.#state;
     const names2 = t.names;
     const base = slot * NAME_LENGTH;
-    if (src !== names2) for (let i = 0; i < length; i++) names2[base + i] = src[from + i];
+    const whole = this.#whole;
+    const to = this.#namesAt + base;
+    const at = src.byteOffset + from;
+    if (src !== names2) whole.copyWithin(to, at, at + length);
     let len = length;
     t.nameLength[slot] = len;
     for (let suffix = 2; this.#nameTaken(slot); suffix++) {
       const digits = suffix < 10 ? 1 : 2;
       len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names2) for (let i = 0; i < len; i++) names2[base + i] = src[from + i];
+      if (src !== names2) whole.copyWithin(to, at, at + len);
       names2[base + len] = 45;
       if (digits === 2) names2[base + len + 1] = 48 + (suffix / 10 | 0);
       names2[base + len + digits] = 48 + suffix % 10;
       t.nameLength[slot] = len + 1 + digits;
     }
-    for (let i = t.nameLength[slot]; i < NAME_LENGTH; i++) names2[base + i] = 0;
+    names2.fill(0, base + t.nameLength[slot], base + NAME_LENGTH);
   }
   #nameTaken(slot) {
     const t = this.#state;

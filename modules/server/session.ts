@@ -15,7 +15,7 @@
  */
 import { Counter } from "../protocol/counters";
 import { Msg, NAME_LENGTH } from "../protocol/constants";
-import { Fields, readChat, readName, readSelection, writeChat, writeId, writeName, writeSelection } from "../protocol/codec";
+import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeName, writeSelection } from "../protocol/codec";
 import { isPrintable } from "../text";
 import type { Admission } from "./admission";
 import { KickReason, LogEvent } from "./events";
@@ -59,13 +59,16 @@ export class Session {
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
   /**
-   * A view of the whole arena the ring, `scratch` and the queues are carved from, and where
-   * each starts in it: an entry moves with one or two native copyWithin calls, not a loop
-   * over its bytes (on XS each typed-array element access is a host call).
+   * A view of the whole arena the ring, `scratch`, `rx`, the names and the queues are carved
+   * from, and where each starts in it: bytes move between them with native copyWithin calls,
+   * not loops over bytes (on XS each typed-array element access is a host call).
    */
   readonly #whole: Uint8Array;
   readonly #ringAt: number;
   readonly #scratchAt: number;
+  readonly #rxAt: number;
+  readonly #namesAt: number;
+  readonly #lastChatAt: number;
   readonly #queueAt: number[];
 
   constructor(state: ServerState) {
@@ -75,10 +78,15 @@ export class Session {
     this.#whole = new Uint8Array(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
+    this.#rxAt = state.rx.byteOffset;
+    this.#namesAt = state.names.byteOffset;
+    this.#lastChatAt = state.lastChat.byteOffset;
+    const shared = state.scratch.buffer === ring.buffer && state.rx.buffer === ring.buffer && state.names.buffer === ring.buffer &&
+      state.nameScratch.buffer === ring.buffer && state.lastChat.buffer === ring.buffer;
     this.#queueAt = new Array<number>(n);
     for (let s = 0; s < n; s++) {
       const q = state.endpoints[s].buf;
-      if (q.buffer !== ring.buffer || state.scratch.buffer !== ring.buffer) throw new RangeError("the ring, scratch and the queues must share one arena");
+      if (!shared || q.buffer !== ring.buffer) throw new RangeError("the ring, the session's buffers and the queues must share one arena");
       this.#queueAt[s] = q.byteOffset;
     }
   }
@@ -119,7 +127,7 @@ export class Session {
 
   /** The player `id` in `slot` is leaving: those told of it hear Leave. */
   leave(slot: number, id: number): void {
-    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, writeId(this.#state.scratch, 0, id));
+    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt, writeId(this.#state.scratch, 0, id));
   }
 
   /**
@@ -149,11 +157,11 @@ export class Session {
       t.counters[Counter.Refused]++;
       return;
     }
-    const chat = t.lastChat;
-    for (let i = 0; i < f.textLength; i++) chat[i] = rx[f.textOffset + i];
+    const text = this.#rxAt + f.textOffset;
+    this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
     t.lastChatLength = f.textLength;
-    const n = writeChat(t.scratch, 0, id, chat, 0, f.textLength);
-    this.#broadcast(Msg.Chat, EVERYONE, n);
+    // What the player sent is what everyone gets: its id (checked), the line and its NUL.
+    this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
     t.host.log(LogEvent.Chat, slot, id);
   }
 
@@ -258,16 +266,17 @@ export class Session {
     if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
     else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
     else n = writeId(b, 0, id);
-    this.#broadcast(type, target, n);
+    this.#broadcast(type, target, this.#scratchAt, n);
   }
 
   /**
-   * Puts the `length` bytes in `scratch` into the ring for `target`, then lets every player
+   * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
+   * ring for `target`, then lets every player
    * take what it has room for. A player the new entry would lap (it has not taken an entry
    * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
    * timed out.
    */
-  #broadcast(type: number, target: number, length: number): void {
+  #broadcast(type: number, target: number, from: number, length: number): void {
     const t = this.#state;
     const n = t.config.maxPlayers;
     const active = t.active;
@@ -283,7 +292,6 @@ export class Session {
     // The payload, in one piece or, across the ring's end, two.
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const from = this.#scratchAt;
     const at = (head + ENTRY_HEADER) & m;
     const first = BROADCAST_BYTES - at;
     if (length <= first) whole.copyWithin(ring + at, from, from + length);
@@ -392,7 +400,6 @@ export class Session {
     this.#setName(slot, s, 0, 8);
   }
 
-  /** Store a name for `slot`, made unique among players with a "-N" suffix. */
   /** A bot's name: `star` and " [bot]", made unique like any name. Allocates nothing. */
   nameBot(slot: number, star: string): void {
     const b = this.#state.nameScratch;
@@ -402,23 +409,30 @@ export class Session {
     this.#setName(slot, b, 0, n);
   }
 
+  /**
+   * Store a name for `slot`, made unique among players with a "-N" suffix. `src` is one of
+   * the arena's buffers (`rx`, `nameScratch`): the name moves with copyWithin.
+   */
   #setName(slot: number, src: Uint8Array, from: number, length: number): void {
     const t = this.#state;
     const names = t.names;
     const base = slot * NAME_LENGTH;
-    if (src !== names) for (let i = 0; i < length; i++) names[base + i] = src[from + i];
+    const whole = this.#whole;
+    const to = this.#namesAt + base;
+    const at = src.byteOffset + from;
+    if (src !== names) whole.copyWithin(to, at, at + length);
     let len = length;
     t.nameLength[slot] = len;
     for (let suffix = 2; this.#nameTaken(slot); suffix++) {
       const digits = suffix < 10 ? 1 : 2;
       len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names) for (let i = 0; i < len; i++) names[base + i] = src[from + i];
+      if (src !== names) whole.copyWithin(to, at, at + len);
       names[base + len] = 0x2d; // '-'
       if (digits === 2) names[base + len + 1] = 0x30 + ((suffix / 10) | 0);
       names[base + len + digits] = 0x30 + (suffix % 10);
       t.nameLength[slot] = len + 1 + digits;
     }
-    for (let i = t.nameLength[slot]; i < NAME_LENGTH; i++) names[base + i] = 0;
+    names.fill(0, base + t.nameLength[slot], base + NAME_LENGTH);
   }
 
   #nameTaken(slot: number): boolean {
