@@ -4699,19 +4699,17 @@ var Session = class {
   }
   /**
    * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
-   * ring for `target`, then lets every player
-   * take what it has room for. A player the new entry would lap (it has not taken an entry
-   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
-   * timed out.
+   * ring for `target`, then lets every player take what it has room for. A player the new
+   * entry would lap (it has not taken an entry that the ring must now overwrite) has failed
+   * to keep up: it is dropped, as one that timed out.
+   *
+   * A player that had taken every earlier entry (the usual case) takes this one here, from
+   * `from`, with one copyWithin and no read of the ring; any other goes through #pump.
    */
   #broadcast(type, target, from, length) {
     const t = this.#state;
-    const n = t.config.maxPlayers;
-    const active = t.active;
-    const cursor = t.cursor;
     const head = this.#ringHead;
-    let lapped = 0;
-    for (let s = 0; s < n; s++) if (active[s] !== 0 && (head - cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const end = head + ENTRY_HEADER + length | 0;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
     b[head & m] = length;
@@ -4726,17 +4724,46 @@ var Session = class {
       whole.copyWithin(ring + at, from, from + first);
       whole.copyWithin(ring, from + first, from + length);
     }
-    this.#ringHead = head + ENTRY_HEADER + length | 0;
+    this.#ringHead = end;
+    const room = RELIABLE_HEADER + length + (type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve);
+    const n = t.config.maxPlayers;
+    const active = t.active;
+    const cursor = t.cursor;
+    const pendingKick = t.pendingKick;
+    const bot = t.bots !== 0 ? t.bot : null;
+    const endpoints = t.endpoints;
+    const queueAt = this.#queueAt;
+    let lapped = 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
-      if ((lapped & 1 << s) === 0) {
+      const behind = head - cursor[s] | 0;
+      if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
+        for (let k = s; k < n; k++) if (active[k] !== 0 && (head - cursor[k] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
+      }
+      if ((lapped & 1 << s) !== 0) {
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.Laggards]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission.remove(s);
+        continue;
+      }
+      if (behind !== 0 || lapped !== 0 && this.#ringHead !== end) {
         this.#pump(s);
         continue;
       }
-      t.counters[Counter.Timeouts]++;
-      t.counters[Counter.Laggards]++;
-      t.host.log(LogEvent.Timeout, s, t.playerId(s));
-      this.#admission.remove(s);
+      if (pendingKick[s] !== 0) continue;
+      if (bot !== null && bot[s] !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 127) !== s : target === s))) {
+        cursor[s] = end;
+        continue;
+      }
+      const ep = endpoints[s];
+      if (ep.usedBytes + room > ep.capacityBytes) {
+        this.#ringWaiting = true;
+        continue;
+      }
+      if (ep.count === 0) t.frontSince[s] = t.now;
+      whole.copyWithin(queueAt[s] + ep.queue(type, length), from, from + length);
+      cursor[s] = end;
     }
   }
   /** Each tick: players whose queues were full when an entry came take it now, if they have room. */

@@ -14,7 +14,7 @@
  * copyWithin (two where it crosses the ring's end), never byte by byte.
  */
 import { Counter } from "../protocol/counters";
-import { Msg, NAME_LENGTH } from "../protocol/constants";
+import { Msg, NAME_LENGTH, RELIABLE_HEADER } from "../protocol/constants";
 import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeName, writeSelection } from "../protocol/codec";
 import { isPrintable } from "../text";
 import type { Admission } from "./admission";
@@ -271,19 +271,17 @@ export class Session {
 
   /**
    * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
-   * ring for `target`, then lets every player
-   * take what it has room for. A player the new entry would lap (it has not taken an entry
-   * that the ring must now overwrite) has failed to keep up: it is dropped, as one that
-   * timed out.
+   * ring for `target`, then lets every player take what it has room for. A player the new
+   * entry would lap (it has not taken an entry that the ring must now overwrite) has failed
+   * to keep up: it is dropped, as one that timed out.
+   *
+   * A player that had taken every earlier entry (the usual case) takes this one here, from
+   * `from`, with one copyWithin and no read of the ring; any other goes through #pump.
    */
   #broadcast(type: number, target: number, from: number, length: number): void {
     const t = this.#state;
-    const n = t.config.maxPlayers;
-    const active = t.active;
-    const cursor = t.cursor;
     const head = this.#ringHead;
-    let lapped = 0;
-    for (let s = 0; s < n; s++) if (active[s] !== 0 && ((head - cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+    const end = (head + ENTRY_HEADER + length) | 0;
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
     b[head & m] = length;
@@ -299,18 +297,52 @@ export class Session {
       whole.copyWithin(ring + at, from, from + first);
       whole.copyWithin(ring, from + first, from + length);
     }
-    this.#ringHead = (head + ENTRY_HEADER + length) | 0;
+    this.#ringHead = end;
+    // Endpoint.canQueue's test, inline: the message, and the reserve it must leave free (a Leave may use it).
+    const room = RELIABLE_HEADER + length + (type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve);
+    // Read once, not per player: XS finds a property by walking the object's list of them.
+    const n = t.config.maxPlayers;
+    const active = t.active;
+    const cursor = t.cursor;
+    const pendingKick = t.pendingKick;
+    const bot = t.bots !== 0 ? t.bot : null;
+    const endpoints = t.endpoints;
+    const queueAt = this.#queueAt;
+    // The players this entry laps, found (all at once, before any is dropped) at the first of them.
+    let lapped = 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
-      if ((lapped & (1 << s)) === 0) {
+      const behind = (head - cursor[s]) | 0;
+      if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
+        for (let k = s; k < n; k++) if (active[k] !== 0 && ((head - cursor[k]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
+      }
+      if ((lapped & (1 << s)) !== 0) {
+        // Lapped: dropped like a player that timed out (nothing is sent to it).
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.Laggards]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission!.remove(s);
+        continue;
+      }
+      // Behind, or a lapped player's Leave has gone into the ring since: the ring, in order.
+      if (behind !== 0 || (lapped !== 0 && this.#ringHead !== end)) {
         this.#pump(s);
         continue;
       }
-      // Lapped: dropped like a player that timed out (nothing is sent to it).
-      t.counters[Counter.Timeouts]++;
-      t.counters[Counter.Laggards]++;
-      t.host.log(LogEvent.Timeout, s, t.playerId(s));
-      this.#admission!.remove(s);
+      // What #pump would do with this one entry.
+      if (pendingKick[s] !== 0) continue;
+      if ((bot !== null && bot[s] !== 0) || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) {
+        cursor[s] = end;
+        continue;
+      }
+      const ep = endpoints[s];
+      if (ep.usedBytes + room > ep.capacityBytes) {
+        this.#ringWaiting = true;
+        continue;
+      }
+      if (ep.count === 0) t.frontSince[s] = t.now;
+      whole.copyWithin(queueAt[s] + ep.queue(type, length), from, from + length);
+      cursor[s] = end;
     }
   }
 

@@ -24,46 +24,63 @@ class PayloadLog extends MessageLog {
   }
 }
 
+/**
+ * Player 0 sends chat lines of every length from 1 to 127, player 1 renames after every
+ * tenth; every player must get each payload byte for byte, in order. With `deaf`, player 2
+ * hears nothing for three spans of lines and its small queue fills: it then takes the rest
+ * from the ring (#pump), in two pieces where they cross the ring's end.
+ */
+function everyLength(deaf: boolean): void {
+  const m = new TestMatch(deaf ? { reliableQueueBytes: 700 } : {}, { seed: 7, delayMs: 2 });
+  for (let k = 0; k < 3; k++) m.join();
+  m.run(500);
+  const logs: PayloadLog[] = [];
+  for (const c of m.clients) {
+    const log = new PayloadLog();
+    c.listener = log;
+    logs.push(log);
+  }
+  const [a, b] = m.clients;
+  let bytes = 0;
+  for (let n = 1; n <= 127; n++) {
+    const line = String.fromCharCode(0x21 + (n % 90)).repeat(n);
+    assert.ok(a.chat(line), `line ${n} queued`);
+    bytes += 3 + 4 + n + 1;
+    if (n % 10 === 0) {
+      assert.ok(b.rename(`Name ${n}`));
+      bytes += 3 + 4 + NAME_LENGTH;
+    }
+    // Deaf for three spans of lines, each more than its queue holds and less than it and the ring.
+    if (deaf) m.hosts[2].deaf = (n >= 30 && n < 50) || (n >= 70 && n < 90) || (n >= 105 && n < 120);
+    m.run(CHAT_REFILL_MS);
+  }
+  m.run(1000);
+  assert.ok(bytes > 4 * BROADCAST_BYTES, `${bytes} bytes through the ring`);
+  assert.equal(m.server.counters[Counter.Refused], 0);
+  assert.equal(m.server.counters[Counter.Laggards], 0);
+  assert.equal(m.server.counters[Counter.Timeouts], 0);
+  for (const log of logs) {
+    assert.equal(log.count(Msg.Chat, a.selfId), 127);
+    assert.deepEqual(log.payloads, logs[2].payloads);
+  }
+  // Every chat payload is the id and the line (up to its NUL); the lines arrive in order.
+  const chats = logs[0].payloads.filter((p) => p.startsWith(`${Msg.Chat}:`));
+  for (let n = 1; n <= 127; n++) {
+    const id = a.selfId;
+    const expected = [id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff];
+    for (let i = 0; i < n; i++) expected.push(0x21 + (n % 90));
+    assert.equal(chats[n - 1], `${Msg.Chat}:${expected.join(",")}`, `line ${n}`);
+  }
+}
+
 describe("the session ring", function () {
   this.timeout(120_000);
 
   it("chat lines of every length from 1 to 127 and renames between them cross the ring's end and reach every player byte for byte, in order", function () {
-    const m = new TestMatch({}, { seed: 7, delayMs: 2 });
-    for (let k = 0; k < 3; k++) m.join();
-    m.run(500);
-    const logs: PayloadLog[] = [];
-    for (const c of m.clients) {
-      const log = new PayloadLog();
-      c.listener = log;
-      logs.push(log);
-    }
-    const [a, b] = m.clients;
-    let bytes = 0;
-    for (let n = 1; n <= 127; n++) {
-      const line = String.fromCharCode(0x21 + (n % 90)).repeat(n);
-      assert.ok(a.chat(line), `line ${n} queued`);
-      bytes += 3 + 4 + n + 1;
-      if (n % 10 === 0) {
-        assert.ok(b.rename(`Name ${n}`));
-        bytes += 3 + 4 + NAME_LENGTH;
-      }
-      m.run(CHAT_REFILL_MS);
-    }
-    m.run(1000);
-    assert.ok(bytes > 4 * BROADCAST_BYTES, `${bytes} bytes through the ring`);
-    assert.equal(m.server.counters[Counter.Refused], 0);
-    assert.equal(m.server.counters[Counter.Laggards], 0);
-    for (const log of logs) {
-      assert.equal(log.count(Msg.Chat, a.selfId), 127);
-      assert.deepEqual(log.payloads, logs[2].payloads);
-    }
-    // Every chat payload is the id, the line and its NUL; the lines arrive in order.
-    const chats = logs[0].payloads.filter((p) => p.startsWith(`${Msg.Chat}:`));
-    for (let n = 1; n <= 127; n++) {
-      const id = a.selfId;
-      const expected = [id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff];
-      for (let i = 0; i < n; i++) expected.push(0x21 + (n % 90));
-      assert.equal(chats[n - 1], `${Msg.Chat}:${expected.join(",")}`, `line ${n}`);
-    }
+    everyLength(false);
+  });
+
+  it("the same where one player's queue is full and it takes the lines from the ring after", function () {
+    everyLength(true);
   });
 });
