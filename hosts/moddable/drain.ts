@@ -17,6 +17,8 @@ const ADDRESSES = 16;
 /** udpNext's result: the length in its low bits (MAX_DATAGRAM is 512), the port above them. */
 const LENGTH_BITS = 10;
 const LENGTH_MASK = (1 << LENGTH_BITS) - 1;
+/** An empty entry of the address table: no signed 32-bit address is this. */
+const NO_IP = 2 ** 32;
 
 /** A network-order IPv4 address as net.c gives it, in dotted form. */
 export function ipText(ip: number): string {
@@ -26,8 +28,12 @@ export function ipText(ip: number): string {
 export class BoardDrain {
   /** The receive buffer for a core that does not lend its own. */
   readonly #rx: Uint8Array;
-  /** The last datagram's sender's IPv4 address (network order). */
-  readonly #from: Uint32Array;
+  /**
+   * The last datagram's sender's IPv4 address (network order), read as a signed word: an
+   * address whose last byte is 128 or more would be above 2^31 unsigned, a double on XS
+   * (emulated floating point on the ESP32) in every comparison.
+   */
+  readonly #from: Int32Array;
   readonly #fromBytes: Uint8Array;
   /** Senders' address strings, by their IPv4 address. Plain arrays: cheaper than typed ones on XS. */
   readonly #ips: number[] = [];
@@ -38,10 +44,10 @@ export class BoardDrain {
 
   constructor() {
     this.#rx = new Uint8Array(MAX_PACKET);
-    this.#from = new Uint32Array(1);
+    this.#from = new Int32Array(1);
     this.#fromBytes = new Uint8Array(this.#from.buffer);
     for (let i = 0; i < ADDRESSES; i++) {
-      this.#ips.push(-1);
+      this.#ips.push(NO_IP);
       this.#names.push("");
       this.#hint.push(0);
     }
