@@ -188,9 +188,12 @@ export class Server implements DirectCore, EntityListener, Players {
     t.rxView = new DataView(a.buffer, t.rx.byteOffset, MAX_PACKET);
     // One view of the whole arena: reliable messages go from the queues into tx with copyWithin.
     const whole = new Uint8Array(a.buffer);
+    const wholeView = new DataView(a.buffer);
+    t.whole = whole;
+    t.wholeView = wholeView;
     const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole, wholeView));
     t.endpoints = this.endpoints;
     this.port.fill(-1);
     typeTable();

@@ -75,7 +75,8 @@ export class Session {
     this.#state = state;
     const ring = state.ring;
     const n = state.config.maxPlayers;
-    this.#whole = new Uint8Array(ring.buffer);
+    // The state's view of the arena where it has one (the server's), so that no second view is made.
+    this.#whole = state.whole !== undefined && state.whole.buffer === ring.buffer && state.whole.byteOffset === 0 ? state.whole : new Uint8Array(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
     this.#rxAt = state.rx.byteOffset;

@@ -62,6 +62,13 @@ export class ServerState {
   /** Payload offsets of the datagram's messages, recorded by validatePacket. */
   offsets!: Uint16Array;
   tx!: Uint8Array;
+  /**
+   * Views of the whole arena the buffers, the ring and the queues are carved from: blocks
+   * move between them with copyWithin, and a packet's header words go in through the
+   * DataView. One of each, shared by the endpoints and the session (each view costs slots).
+   */
+  whole!: Uint8Array;
+  wholeView!: DataView;
 
   // ---- per slot: who is there
   active!: Uint8Array;

@@ -241,9 +241,10 @@ export class Endpoint {
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
    * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
    * (a view from the owner's Arena, `queueBytes` long); `whole`, a view of all of that
-   * Arena's buffer (the owner's packets should come from it too).
+   * Arena's buffer (the owner's packets should come from it too); `wholeView`, a DataView
+   * of the same buffer that the owner shares between its endpoints (else each makes its own).
    */
-  constructor(channel: Channel | EndpointConfig, storage?: Uint8Array, whole?: Uint8Array) {
+  constructor(channel: Channel | EndpointConfig, storage?: Uint8Array, whole?: Uint8Array, wholeView?: DataView) {
     const ch = channel instanceof Channel ? channel : new Channel(channel);
     const capacityBytes = ch.queueBytes;
     if (storage !== undefined && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
@@ -253,7 +254,7 @@ export class Endpoint {
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
     const shared = whole !== undefined && storage !== undefined && whole.buffer === storage.buffer && whole.byteOffset === 0;
     this.whole = shared ? whole : null;
-    this.wholeView = shared ? new DataView(whole.buffer) : null;
+    this.wholeView = !shared ? null : wholeView !== undefined && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
     this.at = shared ? storage.byteOffset : 0;
   }
 
