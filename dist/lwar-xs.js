@@ -2919,9 +2919,10 @@ var Endpoint = class {
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
    * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
    * (a view from the owner's Arena, `queueBytes` long); `whole`, a view of all of that
-   * Arena's buffer (the owner's packets should come from it too).
+   * Arena's buffer (the owner's packets should come from it too); `wholeView`, a DataView
+   * of the same buffer that the owner shares between its endpoints (else each makes its own).
    */
-  constructor(channel, storage, whole) {
+  constructor(channel, storage, whole, wholeView) {
     const ch = channel instanceof Channel ? channel : new Channel(channel);
     const capacityBytes = ch.queueBytes;
     if (storage !== void 0 && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
@@ -2931,7 +2932,7 @@ var Endpoint = class {
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
     const shared = whole !== void 0 && storage !== void 0 && whole.buffer === storage.buffer && whole.byteOffset === 0;
     this.whole = shared ? whole : null;
-    this.wholeView = shared ? new DataView(whole.buffer) : null;
+    this.wholeView = !shared ? null : wholeView !== void 0 && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
     this.at = shared ? storage.byteOffset : 0;
   }
   /** Size of the queued message at `o` (header included): the table, or measure(). */
@@ -4366,6 +4367,13 @@ var ServerState = class {
   /** Payload offsets of the datagram's messages, recorded by validatePacket. */
   offsets;
   tx;
+  /**
+   * Views of the whole arena the buffers, the ring and the queues are carved from: blocks
+   * move between them with copyWithin, and a packet's header words go in through the
+   * DataView. One of each, shared by the endpoints and the session (each view costs slots).
+   */
+  whole;
+  wholeView;
   // ---- per slot: who is there
   active;
   generation;
@@ -4522,7 +4530,7 @@ var Session = class {
     this.#state = state;
     const ring = state.ring;
     const n = state.config.maxPlayers;
-    this.#whole = new Uint8Array(ring.buffer);
+    this.#whole = state.whole !== void 0 && state.whole.buffer === ring.buffer && state.whole.byteOffset === 0 ? state.whole : new Uint8Array(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
     this.#rxAt = state.rx.byteOffset;
@@ -5341,9 +5349,12 @@ var Server = class {
     t.known = this.known;
     t.rxView = new DataView(a.buffer, t.rx.byteOffset, MAX_PACKET);
     const whole = new Uint8Array(a.buffer);
+    const wholeView = new DataView(a.buffer);
+    t.whole = whole;
+    t.wholeView = wholeView;
     const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
     this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole));
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole, wholeView));
     t.endpoints = this.endpoints;
     this.port.fill(-1);
     typeTable();
