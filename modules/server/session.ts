@@ -14,7 +14,7 @@
  * copyWithin (two where it crosses the ring's end), never byte by byte.
  */
 import { Counter } from "../protocol/counters";
-import { Msg, NAME_LENGTH, RELIABLE_HEADER } from "../protocol/constants";
+import { Msg, NAME_LENGTH } from "../protocol/constants";
 import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeName, writeSelection } from "../protocol/codec";
 import { isPrintable } from "../text";
 import type { Admission } from "./admission";
@@ -36,8 +36,9 @@ export const STRIKE_WINDOW_MS = 250;
 /** Bytes of the ring: a player more than this far behind in taking its entries is dropped. */
 export const BROADCAST_BYTES = 2048;
 /**
- * A ring entry is `length u8, type u8, target u8, payload`; target EVERYONE, EXCEPT | slot
- * (every player but that one) or a slot (that one only).
+ * A ring entry is `length u8, target u8, type u8, payload` (length: the payload's); target
+ * EVERYONE, EXCEPT | slot (every player but that one) or a slot (that one only). The type
+ * and payload are the message as a queue holds it after its seqno: one run to copy.
  */
 const ENTRY_HEADER = 3;
 const EVERYONE = 0xff;
@@ -128,7 +129,10 @@ export class Session {
 
   /** The player `id` in `slot` is leaving: those told of it hear Leave. */
   leave(slot: number, id: number): void {
-    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt, writeId(this.#state.scratch, 0, id));
+    if (this.#state.announced[slot] === 0) return;
+    const b = this.#state.scratch;
+    b[0] = Msg.Leave;
+    this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
   }
 
   /**
@@ -161,7 +165,8 @@ export class Session {
     const text = this.#rxAt + f.textOffset;
     this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
     t.lastChatLength = f.textLength;
-    // What the player sent is what everyone gets: its id (checked), the line and its NUL.
+    // What the player sent is what everyone gets: its type byte (before the payload, as
+    // #broadcast wants it), its id (checked), the line and its NUL.
     this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
     t.host.log(LogEvent.Chat, slot, id);
   }
@@ -263,16 +268,19 @@ export class Session {
     const t = this.#state;
     const b = t.scratch;
     const id = t.playerId(who);
+    // The type byte, then the payload: the message as #broadcast takes it.
+    b[0] = type;
     let n: number;
-    if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
-    else n = writeId(b, 0, id);
-    this.#broadcast(type, target, this.#scratchAt, n);
+    if (type === Msg.Name) n = writeName(b, 1, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
+    else n = writeId(b, 1, id);
+    this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
   }
 
   /**
-   * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
-   * ring for `target`, then lets every player take what it has room for. A player the new
+   * Puts the message of `type` whose `length`-byte payload is at `from` (an offset in the
+   * arena: `scratch` or `rx`), its type byte just before it, into the ring for `target`,
+   * then lets every player take what it has room for. A player the new
    * entry would lap (it has not taken an entry that the ring must now overwrite) has failed
    * to keep up: it is dropped, as one that timed out.
    *
@@ -286,21 +294,22 @@ export class Session {
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
     b[head & m] = length;
-    b[(head + 1) & m] = type;
-    b[(head + 2) & m] = target;
-    // The payload, in one piece or, across the ring's end, two.
+    b[(head + 1) & m] = target;
+    // The type and payload, in one piece or, across the ring's end, two.
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const at = (head + ENTRY_HEADER) & m;
+    const source = from - 1;
+    const bytes = length + 1;
+    const at = (head + 2) & m;
     const first = BROADCAST_BYTES - at;
-    if (length <= first) whole.copyWithin(ring + at, from, from + length);
+    if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
     else {
-      whole.copyWithin(ring + at, from, from + first);
-      whole.copyWithin(ring, from + first, from + length);
+      whole.copyWithin(ring + at, source, source + first);
+      whole.copyWithin(ring, source + first, source + bytes);
     }
     this.#ringHead = end;
-    // Endpoint.canQueue's test, inline: the message, and the reserve it must leave free (a Leave may use it).
-    const room = RELIABLE_HEADER + length + (type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve);
+    // What the message must leave free in a queue after it (a Leave may use the reserve).
+    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
     // Read once, not per player: XS finds a property by walking the object's list of them.
     const n = t.config.maxPlayers;
     const active = t.active;
@@ -308,7 +317,6 @@ export class Session {
     const pendingKick = t.pendingKick;
     const bot = t.bots !== 0 ? t.bot : null;
     const endpoints = t.endpoints;
-    const queueAt = this.#queueAt;
     // The players this entry laps, found (all at once, before any is dropped) at the first of them.
     let lapped = 0;
     for (let s = 0; s < n; s++) {
@@ -337,12 +345,12 @@ export class Session {
         continue;
       }
       const ep = endpoints[s];
-      if (ep.usedBytes + room > ep.capacityBytes) {
+      if (!ep.queueCopy(source, bytes, reserve)) {
         this.#ringWaiting = true;
         continue;
       }
-      if (ep.count === 0) t.frontSince[s] = t.now;
-      whole.copyWithin(queueAt[s] + ep.queue(type, length), from, from + length);
+      // Into an empty queue: the front's wait starts now.
+      if (ep.count === 1) t.frontSince[s] = t.now;
       cursor[s] = end;
     }
   }
@@ -380,9 +388,9 @@ export class Session {
     const queue = this.#queueAt[slot];
     while (((head - c) | 0) > 0) {
       const n = b[c & m];
-      const target = b[(c + 2) & m];
+      const target = b[(c + 1) & m];
       if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
-        const type = b[(c + 1) & m];
+        const type = b[(c + 2) & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
           break;

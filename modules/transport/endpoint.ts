@@ -236,6 +236,8 @@ export class Endpoint {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   private readonly wholeView: DataView | null;
   private readonly at: number;
+  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
+  private readonly maxMessage: number;
 
   /**
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
@@ -256,6 +258,7 @@ export class Endpoint {
     this.whole = shared ? whole : null;
     this.wholeView = !shared ? null : wholeView !== undefined && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
     this.at = shared ? storage.byteOffset : 0;
+    this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
 
   /** Size of the queued message at `o` (header included): the table, or measure(). */
@@ -346,6 +349,31 @@ export class Endpoint {
     s.usedBytes = o + RELIABLE_HEADER + payload;
     s.nextSeq = (s.nextSeq + 1) >>> 0;
     return o + RELIABLE_HEADER;
+  }
+
+  /**
+   * Append a message copied from the owner's arena: its type byte and payload, `bytes` bytes
+   * in all, lie at `from` in `whole` (the view the endpoint was made with). Leaves at least
+   * `reserve` bytes free after it; returns false, queueing nothing, when they do not fit.
+   * queue() and the copy in one call, for an owner that sends one message to many peers (on
+   * XS it saves the type byte's write, the size table's read and a call per peer). The
+   * owner's own messages only: the type and size are not checked against the channel's
+   * table, only against a packet's room. Throws when the queue is not in the arena.
+   */
+  queueCopy(from: number, bytes: number, reserve: number): boolean {
+    const whole = this.whole;
+    if (whole === null || bytes > this.maxMessage) throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's arena, or it cannot fit a packet`);
+    const s = this as Own;
+    const o = s.usedBytes;
+    const end = o + RELIABLE_HEADER - 1 + bytes;
+    if (end + reserve > this.capacityBytes) return false;
+    const at = this.at + o;
+    (this.wholeView as DataView).setUint32(at, s.nextSeq);
+    whole.copyWithin(at + RELIABLE_HEADER - 1, from, from + bytes);
+    s.count++;
+    s.usedBytes = end;
+    s.nextSeq = (s.nextSeq + 1) >>> 0;
+    return true;
   }
 
   /**

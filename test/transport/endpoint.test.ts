@@ -193,6 +193,52 @@ describe("Endpoint: messages of every size, found from their bytes", () => {
   });
 });
 
+describe("Endpoint: queueCopy, a message copied from the owner's arena", () => {
+  /** An arena holding a source area (64 bytes) and then a queue of 9 × 60 bytes, as a server carves them. */
+  function arena(): { whole: Uint8Array; ep: Endpoint } {
+    const whole = new Uint8Array(64 + 540);
+    const ep = new Endpoint(lwarChannel(540, 100), whole.subarray(64), whole, new DataView(whole.buffer));
+    ep.reset(0, 0xffffffff, 0);
+    return { whole, ep };
+  }
+
+  it("queues the type and payload as queue() and a copy would, with the next seqno, through the wrap", () => {
+    const { whole, ep } = arena();
+    whole[10] = Msg.Join;
+    setU32(whole, 11, 0x01020304);
+    assert.equal(ep.queueCopy(10, 5, 0), true);
+    assert.equal(ep.queueCopy(10, 5, 0), true);
+    assert.equal(ep.count, 2);
+    assert.equal(ep.usedBytes, 18);
+    assert.equal(ep.nextSeq, 1);
+    assert.deepEqual([getU32(ep.buf, 0), ep.buf[4], getU32(ep.buf, 5)], [0xffffffff, Msg.Join, 0x01020304]);
+    assert.deepEqual([getU32(ep.buf, 9), ep.buf[13], getU32(ep.buf, 14)], [0, Msg.Join, 0x01020304]);
+    const out = new Uint8Array(MAX_PACKET);
+    const end = ep.fill(out, 5, 5);
+    assert.equal(headerRel(out), 2);
+    assert.ok(validatePacket(out, end, FROM_ANY, createCounters()), "the packet it makes is well formed");
+  });
+
+  it("queues nothing when the message and the reserve after it do not fit", () => {
+    const { whole, ep } = arena();
+    whole[0] = Msg.Join;
+    for (let i = 0; i < 59; i++) assert.equal(ep.queueCopy(0, 5, 0), true);
+    assert.equal(ep.usedBytes, 531);
+    assert.equal(ep.queueCopy(0, 5, 1), false, "9 bytes fit, 9 + a reserve of 1 do not");
+    assert.equal(ep.usedBytes, 531);
+    assert.equal(ep.count, 59);
+    assert.equal(ep.queueCopy(0, 5, 0), true, "9 fit exactly");
+    assert.equal(ep.usedBytes, 540);
+  });
+
+  it("throws for a queue outside its owner's arena, and for a message no packet can carry", () => {
+    const plain = new Endpoint(lwarChannel(1024, 100));
+    assert.throws(() => plain.queueCopy(0, 5, 0), /not in its owner's arena/);
+    const { ep } = arena();
+    assert.throws(() => ep.queueCopy(0, MAX_PACKET, 0), /cannot fit a packet/);
+  });
+});
+
 describe("Endpoint: misuse", () => {
   it("a queued Chat whose text was never written (no NUL) throws instead of running off the queue", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
