@@ -222,6 +222,11 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: num
       const i = order[k];
       say(`  ${pad(i, 5)} ${pad(us(costs[i] * 1000), 7)} ${pad(act.inPkts[i], 4)} ${pad(act.outPkts[i], 4)} ${pad(act.updates[i], 8)} ${pad(act.stats[i], 6)} ${pad(act.relIn[i], 7)} ${pad(act.relOut[i], 8)} ${pad(act.entities[i], 9)}`);
     }
+    // The steps that received a reliable message (a chat, rename or selection, which the
+    // session sends on to every player): their cost, for comparing builds step by step.
+    const session: string[] = [];
+    for (let i = 0; i < n; i++) if (act.relIn[i] > 0) session.push(`${i}:${us(costs[i] * 1000)}`);
+    if (session.length > 0) say(`steps that received a reliable message (step:µs): ${session.join(" ")}`);
     let updateSteps = 0;
     let updateTotal = 0;
     let otherTotal = 0;

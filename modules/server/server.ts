@@ -12,8 +12,8 @@
  *
  * Flow in:  host → receive() → one native copy into `state.rx` → validation (a fast path
  *           for the common client packets, else validatePacket) → Receiver.handle.
- * Flow out: tick() → timers → entity sync → UpdateWriter.tick: Endpoint.fill (reliables)
- *           + Stats/Update → host.send.
+ * Flow out: tick() → timers → the game's step, or else entity sync → UpdateWriter.tick:
+ *           Endpoint.fill (reliables) + Stats/Update → host.send (nothing on a step's tick).
  */
 import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
@@ -439,9 +439,10 @@ export class Server implements DirectCore, EntityListener, Players {
       this.#fillBots(now);
     }
     if (t.bots !== 0 && this.#focus !== null) this.pilots.fly(now, this.entities, this.#focus.focusIndex, this.weapon, this.input);
-    // A tick on which the world stepped carries that step (and the Adds and Removes it
-    // caused); the Updates due on it wait for the next tick, 10 ms later and no staler
-    // than they would be. A game step is never two ticks in a row, so nothing waits twice.
+    // A tick on which the world stepped carries that step alone: its Adds and Removes (the
+    // entity sync), the Updates and the packets due on it wait for the next tick, 10 ms
+    // later and no staler than they would be, so the heaviest work is not on one tick. A
+    // game step is never two ticks in a row, so nothing waits twice.
     const version = this.entities.version;
     const sim = t.sim;
     if (sim !== null) sim.tick(now);
@@ -449,7 +450,7 @@ export class Server implements DirectCore, EntityListener, Players {
     if (t.kickPending) this.#processKicks();
     // Session messages before entity traffic: each player takes what the ring holds for it.
     this.#session.pumpWaiting();
-    this.#reconciler.reconcile(now);
+    if (!stepped) this.#reconciler.reconcile(now);
     if (t.kickPending) this.#processKicks();
     this.#schedule.checkAcks(now);
     this.#writer.tick(now, stepped);

@@ -74,7 +74,8 @@ export class UpdateWriter {
 
   /**
    * Each player's packets on this tick: its update tick when its offset into the cycle has
-   * come (not on a tick on which the world `stepped`), else its reliables when due.
+   * come, else its reliables when due; on a tick on which the world `stepped`, nothing (a
+   * game step is never two ticks in a row: nothing waits more than one tick).
    */
   tick(now: number, stepped: boolean): void {
     const t = this.#state;
@@ -114,6 +115,10 @@ export class UpdateWriter {
         statsDue[s] = 0;
         continue;
       }
+      // A step's Adds and Removes, and any ack or resend due, wait for the next tick too:
+      // there they ride in the player's Update packet when its turn comes, and the step's
+      // tick, the heaviest, sends nothing.
+      if (stepped) continue;
       const ep = endpoints[s];
       if (ep.due(now)) {
         const o = this.fill(ep, now);
