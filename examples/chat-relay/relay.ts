@@ -16,9 +16,9 @@
  * Host-free: a host gives datagrams to `receive` and calls `tick` every few ms (main.ts on
  * Moddable, the in-memory link in the tests). Everything is allocated in the constructors.
  */
-import { ACK_BAD, Endpoint, finishPacket, PROCESS } from "../../modules/transport/index";
+import { Endpoint, finishPacket, type Receiving, receiveStep, SHAPE_ANY } from "../../modules/transport/index";
 import {
-  Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerAck, headerRel,
+  Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerRel,
   lwarChannel, MAX_MESSAGES, MAX_PACKET, Msg, readChat, readId, RELIABLE_HEADER, validatePacket, writeChat, writeId,
 } from "../../modules/protocol/index";
 
@@ -43,7 +43,25 @@ export interface ChatOptions {
 
 const DEFAULTS = { maxClients: 8, queueBytes: 4096, resendMs: 100, timeoutMs: 10000, keepaliveMs: 1000 };
 
-export class ChatRelay {
+/**
+ * A DataView of `bytes` from its byte 0, as the transport's receive step reads a packet: the
+ * one made for the last buffer when `bytes` is the same view again (hosts receive into one
+ * buffer), so that a datagram allocates nothing.
+ */
+class PacketView {
+  #bytes: Uint8Array | null = null;
+  #view: DataView | null = null;
+
+  of(bytes: Uint8Array): DataView {
+    if (bytes !== this.#bytes || this.#view === null) {
+      this.#bytes = bytes;
+      this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    return this.#view;
+  }
+}
+
+export class ChatRelay implements Receiving {
   readonly counters: Uint32Array = createCounters();
   /** Lines relayed, and clients dropped (queue overflow or silence). */
   linesRelayed = 0;
@@ -61,6 +79,10 @@ export class ChatRelay {
   readonly #tx = new Uint8Array(MAX_PACKET);
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
+  readonly #view = new PacketView();
+  /** The datagram being received, and the clock at it (for `reliable`). */
+  #packet: Uint8Array = this.#tx;
+  #now = 0;
 
   constructor(host: ChatHost, options: ChatOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -118,28 +140,34 @@ export class ChatRelay {
       this.#endpoints[slot].reset(now);
       counters[Counter.Joins]++;
     }
-    // The transport's receive step: the ack, then each reliable message in order, counted.
-    const ep = this.#endpoints[slot];
-    if (ep.acceptAck(headerAck(bytes), now, counters) === ACK_BAD) return;
-    for (let m = 0; m < rel; m++) {
-      const p = offsets[m];
-      if (ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER), counters) !== PROCESS) continue;
-      const type = bytes[p - 1];
-      if (type === Msg.Connect) this.#broadcast(Msg.Join, this.#id[slot], bytes, 0, 0);
-      else if (type === Msg.Chat) {
-        const f = this.#fields;
-        readChat(bytes, p, f);
-        this.linesRelayed++;
-        this.#broadcast(Msg.Chat, this.#id[slot], bytes, f.textOffset, f.textLength);
-      } else if (type === Msg.Disconnect) {
-        // One last packet that acknowledges the Disconnect, then the slot is free.
-        this.#send(slot, now);
-        this.#remove(slot);
-        counters[Counter.Leaves]++;
-        return;
-      }
-    }
+    // The transport's receive step: the ack, then each reliable message in order (to
+    // `reliable` below), counted.
+    this.#packet = bytes;
+    this.#now = now;
+    receiveStep(this.#endpoints[slot], this.#view.of(bytes), bytes, SHAPE_ANY, offsets, now, counters, this, slot);
   }
+
+  /** Receiving: a reliable message from the client in `slot`, in order. False once it has left. */
+  reliable(slot: number, type: number, p: number): boolean {
+    const bytes = this.#packet;
+    if (type === Msg.Connect) this.#broadcast(Msg.Join, this.#id[slot], bytes, 0, 0);
+    else if (type === Msg.Chat) {
+      const f = this.#fields;
+      readChat(bytes, p, f);
+      this.linesRelayed++;
+      this.#broadcast(Msg.Chat, this.#id[slot], bytes, f.textOffset, f.textLength);
+    } else if (type === Msg.Disconnect) {
+      // One last packet that acknowledges the Disconnect, then the slot is free.
+      this.#send(slot, this.#now);
+      this.#remove(slot);
+      this.counters[Counter.Leaves]++;
+      return false;
+    }
+    return true;
+  }
+
+  /** Receiving: clients send the relay no unreliable message it acts on. */
+  unreliable(): void {}
 
   tick(now: number): void {
     for (let s = 0; s < this.#port.length; s++) {
@@ -196,7 +224,7 @@ export class ChatRelay {
   }
 }
 
-export class ChatClient {
+export class ChatClient implements Receiving {
   readonly counters: Uint32Array = createCounters();
   readonly endpoint: Endpoint;
   /** Our id, from the relay's first Join; -1 until then. */
@@ -213,6 +241,9 @@ export class ChatClient {
   readonly #text = new Uint8Array(CHAT_LENGTH);
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
+  readonly #view = new PacketView();
+  /** The datagram being received (for `reliable`). */
+  #packet: Uint8Array = this.#tx;
 
   constructor(host: ChatHost, relayAddress: string, relayPort: number, options: ChatOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -262,22 +293,25 @@ export class ChatClient {
     }
     const offsets = this.#offsets;
     if (!this.#connected || !validatePacket(bytes, length, FROM_SERVER, counters, offsets)) return;
-    const ep = this.endpoint;
-    const now = this.#host.now();
-    if (ep.acceptAck(headerAck(bytes), now, counters) === ACK_BAD) return;
-    const rel = headerRel(bytes);
-    for (let m = 0; m < rel; m++) {
-      const p = offsets[m];
-      if (ep.acceptReliable(getU32(bytes, p - RELIABLE_HEADER), counters) !== PROCESS) continue;
-      const type = bytes[p - 1];
-      if (type === Msg.Join && this.selfId < 0) this.selfId = readId(bytes, p);
-      else if (type === Msg.Chat && this.onLine !== null) {
-        const f = this.#fields;
-        readChat(bytes, p, f);
-        this.onLine(f.id, bytes, f.textOffset, f.textLength);
-      }
-    }
+    // The transport's receive step: the ack, then each reliable message in order (to `reliable` below), counted.
+    this.#packet = bytes;
+    receiveStep(this.endpoint, this.#view.of(bytes), bytes, SHAPE_ANY, offsets, this.#host.now(), counters, this, 0);
   }
+
+  /** Receiving: a reliable message from the relay, in order. */
+  reliable(_tag: number, type: number, p: number): boolean {
+    const bytes = this.#packet;
+    if (type === Msg.Join && this.selfId < 0) this.selfId = readId(bytes, p);
+    else if (type === Msg.Chat && this.onLine !== null) {
+      const f = this.#fields;
+      readChat(bytes, p, f);
+      this.onLine(f.id, bytes, f.textOffset, f.textLength);
+    }
+    return true;
+  }
+
+  /** Receiving: the relay sends no unreliable message. */
+  unreliable(): void {}
 
   tick(now: number): void {
     if (!this.#connected) return;

@@ -7,17 +7,18 @@ import type { Config } from "../config";
 import type { Core, Host } from "../host";
 import { Counter, createCounters } from "../protocol/counters";
 import {
-  CHAT_LENGTH, FROM_SERVER, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH, RELIABLE_HEADER,
+  CHAT_LENGTH, FROM_SERVER, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
-import { getU32 } from "../protocol/bytes";
 import {
-  Fields, headerAck, headerRel, headerTimestamp, headerUnrel, readAdd, readChat, readId,
+  Fields, readAdd, readChat, readId,
   readName, readReject, readSelection, readStats, updateEntryHealth, updateEntryId, updateEntryRot,
   updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, MAX_MESSAGES, writeChat, writeInput,
   writeName, writeSelection,
 } from "../protocol/codec";
-import { ACK_BAD, CURRENT, Endpoint, finishPacket, PROCESS } from "../transport/endpoint";
+import { Endpoint, finishPacket } from "../transport/endpoint";
+import { HEADER_REL, HEADER_UNREL } from "../transport/frame";
+import { RECEIVE_BAD_ACK, RECEIVE_STOPPED, type Receiving, receiveStep, SHAPE_ANY } from "../transport/receive";
 import { lwarChannel } from "../protocol/channel";
 import { KillTracker, type KillListener } from "./kills";
 
@@ -95,7 +96,7 @@ export interface ClientOptions {
   inputIntervalMs?: number;
 }
 
-export class Client implements Core {
+export class Client implements Core, Receiving {
   readonly config: Config;
   readonly host: Host;
   readonly serverAddress: string;
@@ -178,6 +179,8 @@ export class Client implements Core {
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
   readonly #offsets: Uint16Array;
+  /** A DataView of `#rx`, for the receive step's header reads. */
+  readonly #rxView: DataView;
   readonly #tx: Uint8Array;
   readonly #fields = new Fields();
   readonly #inputInterval: number;
@@ -185,7 +188,7 @@ export class Client implements Core {
   #nextInput = 0;
   #now = 0;
   #disconnectAt = 0;
-  /** host.now() of the packet being applied. */
+  /** host.now() of the packet being received. */
   #rxAt = 0;
   /** What to send with the acknowledgement of our Join (joinAs): name bytes, ship, weapon. */
   readonly #joinName: Uint8Array;
@@ -237,6 +240,7 @@ export class Client implements Core {
     this.health = new Uint8Array(cap);
     this.#rx = new Uint8Array(MAX_PACKET);
     this.#offsets = new Uint16Array(MAX_MESSAGES);
+    this.#rxView = new DataView(this.#rx.buffer);
     this.#tx = new Uint8Array(MAX_PACKET);
     this.#inputInterval = options?.inputIntervalMs ?? 50;
     this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
@@ -430,55 +434,45 @@ export class Client implements Core {
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     const now = this.host.now();
     const ep = this.endpoint;
-    // The transport's receive step (Endpoint.acceptAck, acceptReliable, acceptUnreliable).
-    if (ep.acceptAck(headerAck(rx), now, counters) === ACK_BAD) return;
     this.#rxAt = now;
+    // The transport's receive step (transport/receive.ts) calls `reliable` and `unreliable` below.
+    const r = receiveStep(ep, this.#rxView, rx, SHAPE_ANY, offsets, now, counters, this, 0);
+    if (r === RECEIVE_BAD_ACK) return;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;
       return;
     }
-    const rel = headerRel(rx);
-    const unrel = headerUnrel(rx);
-    let processed = 0;
-    for (let m = 0; m < rel; m++) {
-      const p = offsets[m];
-      const seq = getU32(rx, p - RELIABLE_HEADER);
-      const type = rx[p - 1];
-      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
-      processed++;
-      this.lastReliableAt = now;
-      this.#reliable(type, p);
-      if (this.listener !== null) this.listener.reliable(this, type, seq, rx, p);
-      if (this.state === ClientState.Kicked) return;
-    }
+    if ((r & RECEIVE_STOPPED) !== 0) return;
     if (this.kills.pending > 0) this.kills.settle(now);
-    if (processed === 0 && unrel === 0) return;
-    const ts = headerTimestamp(rx);
-    // What a processed reliable message said (a Remove, say) is newer than any Update
-    // stamped before it: such an Update arriving late (reordered) is stale. A stamp from the
-    // future is not believed (Endpoint.acceptUnreliable).
-    const verdict = ep.acceptUnreliable(ts, now);
-    if (unrel === 0) return;
-    // Reject comes in a packet of its own with no reliable state: apply it regardless.
-    if (rx[offsets[rel] - 1] === Msg.Reject) {
-      this.rejectReason = readReject(rx, offsets[rel]);
+    // Reject comes in a packet of its own with no reliable state: it applies whatever its stamp.
+    if (rx[HEADER_REL] === 0 && rx[HEADER_UNREL] !== 0 && rx[offsets[0] - 1] === Msg.Reject) {
+      this.rejectReason = readReject(rx, offsets[0]);
       this.state = ClientState.Rejected;
-      return;
     }
-    if (verdict !== CURRENT) {
-      ep.dropUnreliable(verdict, unrel, counters);
-      return;
-    }
-    for (let m = rel; m < rel + unrel; m++) {
-      const p = offsets[m];
-      const type = rx[p - 1];
-      if (type === Msg.Stats) {
-        readStats(rx, p, this.scores, this.pings);
-        this.statsReceived++;
-        this.kills.stats(now);
-      } else if (type === Msg.Update) this.#update(p);
-      if (this.listener !== null) this.listener.unreliable(this, type, ts, rx, p);
-    }
+  }
+
+  /** Receiving (the transport's receive step): a reliable message in order. False once kicked: the rest is not for us. */
+  reliable(_tag: number, type: number, p: number, seq: number): boolean {
+    if (this.state === ClientState.Disconnecting && this.endpoint.count === 0) return false;
+    this.lastReliableAt = this.#rxAt;
+    this.#reliable(type, p);
+    if (this.listener !== null) this.listener.reliable(this, type, seq, this.#rx, p);
+    return this.state !== ClientState.Kicked;
+  }
+
+  /** Receiving: a current unreliable message (Reject is `receive`'s own). */
+  unreliable(_tag: number, type: number, p: number, timestamp: number): void {
+    if (this.state === ClientState.Disconnecting && this.endpoint.count === 0) return;
+    const now = this.#rxAt;
+    const ts = timestamp >>> 0;
+    // The deaths this datagram's reliable messages showed are decided before its Stats credit anyone.
+    if (this.kills.pending > 0) this.kills.settle(now);
+    if (type === Msg.Stats) {
+      readStats(this.#rx, p, this.scores, this.pings);
+      this.statsReceived++;
+      this.kills.stats(now);
+    } else if (type === Msg.Update) this.#update(p);
+    if (this.listener !== null) this.listener.unreliable(this, type, ts, this.#rx, p);
   }
 
   #slotOf(id: number): number {

@@ -8,6 +8,7 @@
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL } from "../transport/frame";
+import { ONE_UNRELIABLE_AT, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE } from "../transport/receive";
 import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { Counter } from "./counters";
 import {
@@ -96,14 +97,18 @@ const INPUT_SHAPE = (1 << 8) | Msg.Input;
 /** An ack alone: the header. An ack with one Input: then the Input's type, and its five booleans at INPUT_AT. */
 const ACK_LENGTH = HEADER_SIZE;
 /** Where the Input of an ack + Input datagram starts (its payload: the five booleans). */
-export const INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+export const INPUT_AT = ONE_UNRELIABLE_AT;
 const ACK_INPUT_LENGTH = INPUT_AT + 5;
 
-/** What validateFromClient found: dropped (counted); an ack alone; an ack + Input; any other valid packet (offsets recorded). */
+/**
+ * What validateFromClient found: dropped (counted); an ack alone; an ack + Input; any other
+ * valid packet (offsets recorded). The last three are the transport's shapes, as its receive
+ * step (transport/receive.ts) takes them.
+ */
 export const SHAPE_BAD = 0;
-export const SHAPE_ACK = 1;
-export const SHAPE_ACK_INPUT = 2;
-export const SHAPE_OTHER = 3;
+export const SHAPE_ACK = SHAPE_NONE;
+export const SHAPE_ACK_INPUT = SHAPE_ONE_UNRELIABLE;
+export const SHAPE_OTHER = SHAPE_ANY;
 
 /*
  * What clients send most, checked first:

@@ -12,14 +12,14 @@
  * state.ts.
  */
 import { Msg } from "../protocol/constants";
-import { INPUT_AT, readInputView, SHAPE_ACK, SHAPE_OTHER } from "../protocol/codec";
-import { ACK_BAD, CURRENT, type Endpoint, PROCESS } from "../transport/endpoint";
-import { HEADER_ACK, HEADER_REL, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "../transport/frame";
+import { readInputView } from "../protocol/codec";
+import type { Endpoint } from "../transport/endpoint";
+import { RECEIVE_BAD_ACK, RECEIVE_NEW_ACK, RECEIVE_STOPPED, type Receiving, receiveStep } from "../transport/receive";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
 
-export class Receiver {
+export class Receiver implements Receiving {
   readonly #state: ServerState;
   readonly #admission: Admission;
   readonly #session: Session;
@@ -32,74 +32,38 @@ export class Receiver {
 
   /**
    * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
-   * found: the transport's receive step (Endpoint.acceptAck, acceptReliable,
-   * acceptUnreliable), with the header read through `state.rxView`. An ack alone and an
-   * ack + Input, most of what clients send, take a path of their own that reads no count or
-   * offset again; any other packet walks the offsets validatePacket recorded.
+   * found (its SHAPE_ACK and SHAPE_ACK_INPUT are the transport's SHAPE_NONE and
+   * SHAPE_ONE_UNRELIABLE): the transport's receive step, with the header read through
+   * `state.rxView`, calls `reliable` and `unreliable` below for what it accepts.
    */
   handle(slot: number, now: number, shape: number): void {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const v = t.rxView;
-    // Signed: the transport compares acks modulo 2^32.
-    const ack = v.getInt32(HEADER_ACK);
-    const announced = t.announced[slot] !== 0;
-    // The usual case, an ack of nothing new, as acceptAck takes it (the peer heard) without the call.
-    if (((ack - ep.firstSeq) | 0) < 0) ep.heard(now);
-    else if (ep.acceptAck(ack, now, t.counters) === ACK_BAD) {
+    const r = receiveStep(ep, t.rxView, t.rx, shape, t.offsets, now, t.counters, this, slot);
+    if (r === RECEIVE_BAD_ACK) {
       this.#session.misbehave(slot);
       return;
-    } else t.frontSince[slot] = now; // ACK_NEW: the new front starts its wait now
+    }
+    // A new front of the queue starts its wait now.
+    if ((r & RECEIVE_NEW_ACK) !== 0) t.frontSince[slot] = now;
+    // Its Join acknowledged, by this packet or before: the others hear of it now (not if it
+    // left or is to be kicked in this packet).
+    if ((r & RECEIVE_STOPPED) === 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
+  }
 
-    if (shape !== SHAPE_OTHER) {
-      // No reliable message: its Join acknowledged, by this packet or before, the others hear of it now.
-      if (!announced) this.#announceAcknowledged(slot, ep);
-      if (shape === SHAPE_ACK) return;
-      const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-      if (verdict !== CURRENT) ep.dropUnreliable(verdict, 1, t.counters);
-      else {
-        t.inputAt[slot] = now;
-        t.input[slot] = readInputView(v, t.rx, INPUT_AT);
-      }
-      return;
-    }
+  /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
+  reliable(slot: number, type: number, p: number): boolean {
+    this.#reliable(slot, this.#state.playerId(slot), type, p);
+    const t = this.#state;
+    return t.active[slot] !== 0 && t.pendingKick[slot] === 0;
+  }
 
-    const rx = t.rx;
-    const rel = rx[HEADER_REL];
-    const unrel = rx[HEADER_UNREL];
-    const offsets = t.offsets;
-    if (rel !== 0) {
-      // The counters only where something may be counted: the usual datagram counts nothing here.
-      const counters = t.counters;
-      const id = t.playerId(slot);
-      const active = t.active;
-      const pendingKick = t.pendingKick;
-      for (let m = 0; m < rel; m++) {
-        const p = offsets[m];
-        if (ep.acceptReliable(v.getUint32(p - RELIABLE_HEADER), counters) !== PROCESS) continue;
-        this.#reliable(slot, id, rx[p - 1], p);
-        if (active[slot] === 0 || pendingKick[slot] !== 0) return;
-      }
-    }
-    // Its Join acknowledged, by this packet or before: the others hear of it now.
-    if (!announced) this.#announceAcknowledged(slot, ep);
-    if (unrel === 0) return;
-    // Stale when older than the newest applied, not believed when further ahead than our
-    // clock has moved since (signed, modulo 2^32).
-    const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-    if (verdict !== CURRENT) {
-      ep.dropUnreliable(verdict, unrel, t.counters);
-      return;
-    }
-    const input = t.input;
-    const inputAt = t.inputAt;
-    for (let m = rel; m < rel + unrel; m++) {
-      const p = offsets[m];
-      if (rx[p - 1] === Msg.Input) {
-        inputAt[slot] = now;
-        input[slot] = readInputView(v, rx, p);
-      }
-    }
+  /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
+  unreliable(slot: number, type: number, p: number): void {
+    if (type !== Msg.Input) return;
+    const t = this.#state;
+    t.inputAt[slot] = t.now;
+    t.input[slot] = readInputView(t.rxView, t.rx, p);
   }
 
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */

@@ -11,3 +11,7 @@ export {
   HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, headerAck, headerRel, headerTimestamp, headerUnrel,
   NO_ACK, RELIABLE_HEADER, UNRELIABLE_HEADER,
 } from "./frame";
+export {
+  ONE_UNRELIABLE_AT, RECEIVE_BAD_ACK, RECEIVE_NEW_ACK, RECEIVE_STOPPED, type Receiving, receiveStep, SHAPE_ANY, SHAPE_NONE,
+  SHAPE_ONE_UNRELIABLE,
+} from "./receive";

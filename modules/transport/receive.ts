@@ -1,0 +1,98 @@
+/**
+ * The receive step: what the transport does with a datagram its owner has validated, the
+ * same for every owner (the server, the client, the chat relay example):
+ *   1. the header's ack (Endpoint.acceptAck): a datagram that acknowledges a seqno never
+ *      sent is dropped, counted; any other means the peer was heard;
+ *   2. the reliable messages, in order (Endpoint.acceptReliable): the next expected is
+ *      handed to the owner, a duplicate or one ahead of it is dropped, counted;
+ *   3. the datagram's timestamp (Endpoint.acceptUnreliable), taken when it carries an
+ *      unreliable message or a reliable one was processed (what that said is newer than any
+ *      unreliable message stamped before it: such a message arriving late is stale);
+ *   4. its unreliable messages, each handed to the owner when the stamp is current, else
+ *      dropped, counted (Endpoint.dropUnreliable).
+ * What a message means is the owner's business: the step calls the owner's `Receiving`
+ * methods with the message's type and where its payload starts in the packet.
+ *
+ * An owner that has validated the datagram may say what its shape is: no message, or one
+ * unreliable message right after the header (most of what a game's clients send: an ack,
+ * an ack and an input). Then the step reads no count or offset. Offsets into the header
+ * come from ./frame.ts.
+ */
+import { ACK_BAD, CURRENT, type Endpoint, PROCESS } from "./endpoint";
+import { HEADER_ACK, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";
+
+/** What the owner does with the messages the step accepts. */
+export interface Receiving {
+  /**
+   * A reliable message accepted in order: its `type`, its payload at `p` in the packet, its
+   * seqno. `tag` is what the owner passed to `receiveStep` (the sender's slot, say). Returns
+   * false to take nothing more from this datagram (the peer left or is to be dropped).
+   */
+  reliable(tag: number, type: number, p: number, seq: number): boolean;
+  /** An unreliable message whose stamp is current: its `type`, its payload at `p`, the datagram's `timestamp` (signed 32-bit). */
+  unreliable(tag: number, type: number, p: number, timestamp: number): void;
+}
+
+/** A datagram's shape as its owner's validation found it: no message; one unreliable message at the header's end; anything (counts and offsets read). */
+export const SHAPE_NONE = 1;
+export const SHAPE_ONE_UNRELIABLE = 2;
+export const SHAPE_ANY = 3;
+
+/** Bits of `receiveStep`'s result. BAD_ACK alone: the datagram was dropped, counted. */
+export const RECEIVE_BAD_ACK = 1;
+/** The ack moved the queue's front. */
+export const RECEIVE_NEW_ACK = 2;
+/** The owner stopped the step (`reliable` returned false). */
+export const RECEIVE_STOPPED = 4;
+
+/** Where the unreliable message of a SHAPE_ONE_UNRELIABLE datagram starts: after the header and its type byte. */
+export const ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+
+/**
+ * The receive step on the datagram in `packet` (viewed by `v`, from its byte 0) from the
+ * peer of `ep`, validated by its owner: `shape`, and for SHAPE_ANY the payload offset of
+ * each message in `offsets` (reliable ones first). Counts at the channel's indices in
+ * `counters`. Returns RECEIVE_* bits.
+ */
+export function receiveStep(
+  ep: Endpoint, v: DataView, packet: Uint8Array, shape: number, offsets: Uint16Array, now: number, counters: Uint32Array, owner: Receiving, tag: number,
+): number {
+  let result = 0;
+  // Signed: acks compare modulo 2^32, and XS keeps a signed word an integer.
+  const ack = v.getInt32(HEADER_ACK);
+  // The usual case, an ack of nothing new, as acceptAck takes it (the peer heard) without the call.
+  if (((ack - ep.firstSeq) | 0) < 0) ep.heard(now);
+  else if (ep.acceptAck(ack, now, counters) === ACK_BAD) return RECEIVE_BAD_ACK;
+  else result = RECEIVE_NEW_ACK;
+  if (shape === SHAPE_NONE) return result;
+  if (shape === SHAPE_ONE_UNRELIABLE) {
+    const timestamp = v.getInt32(HEADER_TIMESTAMP);
+    const verdict = ep.acceptUnreliable(timestamp, now);
+    if (verdict !== CURRENT) ep.dropUnreliable(verdict, 1, counters);
+    else owner.unreliable(tag, packet[HEADER_SIZE], ONE_UNRELIABLE_AT, timestamp);
+    return result;
+  }
+  const rel = packet[HEADER_REL];
+  const unrel = packet[HEADER_UNREL];
+  let processed = 0;
+  for (let m = 0; m < rel; m++) {
+    const p = offsets[m];
+    const seq = v.getUint32(p - RELIABLE_HEADER);
+    if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
+    processed++;
+    if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
+  }
+  if (unrel === 0 && processed === 0) return result;
+  const timestamp = v.getInt32(HEADER_TIMESTAMP);
+  const verdict = ep.acceptUnreliable(timestamp, now);
+  if (unrel === 0) return result;
+  if (verdict !== CURRENT) {
+    ep.dropUnreliable(verdict, unrel, counters);
+    return result;
+  }
+  for (let m = rel; m < rel + unrel; m++) {
+    const p = offsets[m];
+    owner.unreliable(tag, packet[p - 1], p, timestamp);
+  }
+  return result;
+}
