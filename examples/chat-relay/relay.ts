@@ -16,7 +16,7 @@
  * Host-free: a host gives datagrams to `receive` and calls `tick` every few ms (main.ts on
  * Moddable, the in-memory link in the tests). Everything is allocated in the constructors.
  */
-import { Endpoint, finishPacket, type Receiving, receiveStep, SHAPE_ANY } from "../../modules/transport/index";
+import { Endpoint, finishPacket, ReceiveStep, type Receiving, SHAPE_ANY } from "../../modules/transport/index";
 import {
   Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerRel,
   lwarChannel, MAX_MESSAGES, MAX_PACKET, Msg, readChat, readId, RELIABLE_HEADER, validatePacket, writeChat, writeId,
@@ -80,8 +80,8 @@ export class ChatRelay implements Receiving {
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
   readonly #view = new PacketView();
-  /** The datagram being received, and the clock at it (for `reliable`). */
-  #packet: Uint8Array = this.#tx;
+  /** The transport's receive step (its packet is the datagram being received), and the clock at it. */
+  readonly #step: ReceiveStep;
   #now = 0;
 
   constructor(host: ChatHost, options: ChatOptions = {}) {
@@ -91,6 +91,7 @@ export class ChatRelay implements Receiving {
     this.#port = new Int32Array(o.maxClients).fill(-1);
     this.#id = new Uint32Array(o.maxClients);
     this.#drop = new Uint8Array(o.maxClients);
+    this.#step = new ReceiveStep(this.#view.of(this.#tx), this.#tx, this.#offsets, this.counters, this);
     const channel = lwarChannel(o.queueBytes, o.resendMs);
     for (let s = 0; s < o.maxClients; s++) {
       this.#endpoints.push(new Endpoint(channel));
@@ -142,14 +143,16 @@ export class ChatRelay implements Receiving {
     }
     // The transport's receive step: the ack, then each reliable message in order (to
     // `reliable` below), counted.
-    this.#packet = bytes;
+    const step = this.#step;
+    step.packet = bytes;
+    step.view = this.#view.of(bytes);
     this.#now = now;
-    receiveStep(this.#endpoints[slot], this.#view.of(bytes), bytes, SHAPE_ANY, offsets, now, counters, this, slot);
+    step.run(this.#endpoints[slot], SHAPE_ANY, now, slot);
   }
 
   /** Receiving: a reliable message from the client in `slot`, in order. False once it has left. */
   reliable(slot: number, type: number, p: number): boolean {
-    const bytes = this.#packet;
+    const bytes = this.#step.packet;
     if (type === Msg.Connect) this.#broadcast(Msg.Join, this.#id[slot], bytes, 0, 0);
     else if (type === Msg.Chat) {
       const f = this.#fields;
@@ -242,8 +245,8 @@ export class ChatClient implements Receiving {
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
   readonly #view = new PacketView();
-  /** The datagram being received (for `reliable`). */
-  #packet: Uint8Array = this.#tx;
+  /** The transport's receive step (its packet is the datagram being received). */
+  readonly #step: ReceiveStep;
 
   constructor(host: ChatHost, relayAddress: string, relayPort: number, options: ChatOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -252,6 +255,7 @@ export class ChatClient implements Receiving {
     this.#port = relayPort;
     this.#keepaliveMs = o.keepaliveMs;
     this.endpoint = new Endpoint(lwarChannel(o.queueBytes, o.resendMs));
+    this.#step = new ReceiveStep(this.#view.of(this.#tx), this.#tx, this.#offsets, this.counters, this);
   }
 
   /** Queue Connect and send it. */
@@ -294,13 +298,15 @@ export class ChatClient implements Receiving {
     const offsets = this.#offsets;
     if (!this.#connected || !validatePacket(bytes, length, FROM_SERVER, counters, offsets)) return;
     // The transport's receive step: the ack, then each reliable message in order (to `reliable` below), counted.
-    this.#packet = bytes;
-    receiveStep(this.endpoint, this.#view.of(bytes), bytes, SHAPE_ANY, offsets, this.#host.now(), counters, this, 0);
+    const step = this.#step;
+    step.packet = bytes;
+    step.view = this.#view.of(bytes);
+    step.run(this.endpoint, SHAPE_ANY, this.#host.now(), 0);
   }
 
   /** Receiving: a reliable message from the relay, in order. */
   reliable(_tag: number, type: number, p: number): boolean {
-    const bytes = this.#packet;
+    const bytes = this.#step.packet;
     if (type === Msg.Join && this.selfId < 0) this.selfId = readId(bytes, p);
     else if (type === Msg.Chat && this.onLine !== null) {
       const f = this.#fields;

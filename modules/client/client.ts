@@ -18,7 +18,7 @@ import {
 } from "../protocol/codec";
 import { Endpoint, finishPacket } from "../transport/endpoint";
 import { HEADER_REL, HEADER_UNREL } from "../transport/frame";
-import { RECEIVE_BAD_ACK, RECEIVE_STOPPED, type Receiving, receiveStep, SHAPE_ANY } from "../transport/receive";
+import { RECEIVE_BAD_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving, SHAPE_ANY } from "../transport/receive";
 import { lwarChannel } from "../protocol/channel";
 import { KillTracker, type KillListener } from "./kills";
 
@@ -179,8 +179,8 @@ export class Client implements Core, Receiving {
   readonly #rx: Uint8Array;
   /** Payload offsets of the received packet's messages, recorded by validatePacket. */
   readonly #offsets: Uint16Array;
-  /** A DataView of `#rx`, for the receive step's header reads. */
-  readonly #rxView: DataView;
+  /** The transport's receive step over `#rx`. */
+  readonly #step: ReceiveStep;
   readonly #tx: Uint8Array;
   readonly #fields = new Fields();
   readonly #inputInterval: number;
@@ -240,7 +240,7 @@ export class Client implements Core, Receiving {
     this.health = new Uint8Array(cap);
     this.#rx = new Uint8Array(MAX_PACKET);
     this.#offsets = new Uint16Array(MAX_MESSAGES);
-    this.#rxView = new DataView(this.#rx.buffer);
+    this.#step = new ReceiveStep(new DataView(this.#rx.buffer), this.#rx, this.#offsets, this.counters, this);
     this.#tx = new Uint8Array(MAX_PACKET);
     this.#inputInterval = options?.inputIntervalMs ?? 50;
     this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
@@ -436,7 +436,7 @@ export class Client implements Core, Receiving {
     const ep = this.endpoint;
     this.#rxAt = now;
     // The transport's receive step (transport/receive.ts) calls `reliable` and `unreliable` below.
-    const r = receiveStep(ep, this.#rxView, rx, SHAPE_ANY, offsets, now, counters, this, 0);
+    const r = this.#step.run(ep, SHAPE_ANY, now, 0);
     if (r === RECEIVE_BAD_ACK) return;
     if (this.state === ClientState.Disconnecting && ep.count === 0) {
       this.state = ClientState.Closed;

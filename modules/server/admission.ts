@@ -165,6 +165,7 @@ export class Admission {
     t.pings[slot] = 0;
     t.pendingKick[slot] = 0;
     t.announced[slot] = 0;
+    t.unannounced++;
     t.joinedAt[slot] = now;
     t.inputAt[slot] = now;
     t.frontSince[slot] = now;
@@ -241,6 +242,7 @@ export class Admission {
     t.pings[slot] = 0;
     // Only those told of the player hear that it left.
     this.#session.leave(slot, id);
+    if (t.announced[slot] === 0) t.unannounced--;
     t.announced[slot] = 0;
     if (t.sim !== null) t.sim.playerLeft(slot, id);
     t.entities.removeOwnedBy(id);

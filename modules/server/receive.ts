@@ -12,9 +12,9 @@
  * state.ts.
  */
 import { Msg } from "../protocol/constants";
-import { readInputView } from "../protocol/codec";
+import { INPUT_AT, readInputView, SHAPE_ACK_INPUT } from "../protocol/codec";
 import type { Endpoint } from "../transport/endpoint";
-import { RECEIVE_BAD_ACK, RECEIVE_NEW_ACK, RECEIVE_STOPPED, type Receiving, receiveStep } from "../transport/receive";
+import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving } from "../transport/receive";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
@@ -23,11 +23,13 @@ export class Receiver implements Receiving {
   readonly #state: ServerState;
   readonly #admission: Admission;
   readonly #session: Session;
+  readonly #step: ReceiveStep;
 
   constructor(state: ServerState, admission: Admission, session: Session) {
     this.#state = state;
     this.#admission = admission;
     this.#session = session;
+    this.#step = new ReceiveStep(state.rxView, state.rx, state.offsets, state.counters, this);
   }
 
   /**
@@ -39,16 +41,21 @@ export class Receiver implements Receiving {
   handle(slot: number, now: number, shape: number): void {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const r = receiveStep(ep, t.rxView, t.rx, shape, t.offsets, now, t.counters, this, slot);
+    const r = this.#step.run(ep, shape, now, slot);
     if (r === RECEIVE_BAD_ACK) {
       this.#session.misbehave(slot);
       return;
+    }
+    // An ack + Input (SHAPE_ACK_INPUT) whose stamp is current: the Input is ours to take.
+    if (shape === SHAPE_ACK_INPUT && (r & RECEIVE_CURRENT) !== 0) {
+      t.inputAt[slot] = now;
+      t.input[slot] = readInputView(t.rxView, t.rx, INPUT_AT);
     }
     // A new front of the queue starts its wait now.
     if ((r & RECEIVE_NEW_ACK) !== 0) t.frontSince[slot] = now;
     // Its Join acknowledged, by this packet or before: the others hear of it now (not if it
     // left or is to be kicked in this packet).
-    if ((r & RECEIVE_STOPPED) === 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
+    if ((r & RECEIVE_STOPPED) === 0 && t.unannounced !== 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
   }
 
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */

@@ -140,7 +140,9 @@ export class Session {
    * holds it back: each takes the announcement from the ring as it has room).
    */
   announce(slot: number): void {
-    this.#state.announced[slot] = 1;
+    const t = this.#state;
+    if (t.announced[slot] === 0) t.unannounced--;
+    t.announced[slot] = 1;
     const target = EXCEPT | slot;
     this.#broadcastAbout(Msg.Join, target, slot);
     this.#broadcastAbout(Msg.Name, target, slot);

@@ -45,6 +45,8 @@ export class ServerState {
   kickPending = false;
   /** Players connected now, bots included. */
   players = 0;
+  /** Active players not yet announced (announced[slot] 0): while none, a datagram need not look. */
+  unannounced = 0;
   /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
   readonly bot: Uint8Array;
   bots = 0;

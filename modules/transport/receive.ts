@@ -15,8 +15,10 @@
  *
  * An owner that has validated the datagram may say what its shape is: no message, or one
  * unreliable message right after the header (most of what a game's clients send: an ack,
- * an ack and an input). Then the step reads no count or offset. Offsets into the header
- * come from ./frame.ts.
+ * an ack and an input). Then the step reads no count or offset, and for the second it only
+ * says whether the message is current: the owner acts on it without a call back (on XS a
+ * call with its arguments is a good share of such a datagram's cost). Offsets into the
+ * header come from ./frame.ts.
  */
 import { ACK_BAD, CURRENT, type Endpoint, PROCESS } from "./endpoint";
 import { HEADER_ACK, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";
@@ -38,61 +40,91 @@ export const SHAPE_NONE = 1;
 export const SHAPE_ONE_UNRELIABLE = 2;
 export const SHAPE_ANY = 3;
 
-/** Bits of `receiveStep`'s result. BAD_ACK alone: the datagram was dropped, counted. */
+/** Bits of `ReceiveStep.run`'s result. BAD_ACK alone: the datagram was dropped, counted. */
 export const RECEIVE_BAD_ACK = 1;
 /** The ack moved the queue's front. */
 export const RECEIVE_NEW_ACK = 2;
 /** The owner stopped the step (`reliable` returned false). */
 export const RECEIVE_STOPPED = 4;
+/**
+ * SHAPE_ONE_UNRELIABLE: the message's stamp is current, and the message (at
+ * ONE_UNRELIABLE_AT, its type byte before it) is the owner's to act on: for this shape the
+ * step calls nothing, so that the commonest datagram costs one call.
+ */
+export const RECEIVE_CURRENT = 8;
 
 /** Where the unreliable message of a SHAPE_ONE_UNRELIABLE datagram starts: after the header and its type byte. */
 export const ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
 
 /**
- * The receive step on the datagram in `packet` (viewed by `v`, from its byte 0) from the
- * peer of `ep`, validated by its owner: `shape`, and for SHAPE_ANY the payload offset of
- * each message in `offsets` (reliable ones first). Counts at the channel's indices in
- * `counters`. Returns RECEIVE_* bits.
+ * One owner's receive step: the owner's receive buffer (`packet`, viewed from its byte 0 by
+ * `view`; an owner that is handed datagrams in other buffers sets both before `run`), where
+ * its validation records the messages' payload offsets, its counters (counted at its
+ * channel's indices), and the owner. Made once, at start-up.
  */
-export function receiveStep(
-  ep: Endpoint, v: DataView, packet: Uint8Array, shape: number, offsets: Uint16Array, now: number, counters: Uint32Array, owner: Receiving, tag: number,
-): number {
-  let result = 0;
-  // Signed: acks compare modulo 2^32, and XS keeps a signed word an integer.
-  const ack = v.getInt32(HEADER_ACK);
-  // The usual case, an ack of nothing new, as acceptAck takes it (the peer heard) without the call.
-  if (((ack - ep.firstSeq) | 0) < 0) ep.heard(now);
-  else if (ep.acceptAck(ack, now, counters) === ACK_BAD) return RECEIVE_BAD_ACK;
-  else result = RECEIVE_NEW_ACK;
-  if (shape === SHAPE_NONE) return result;
-  if (shape === SHAPE_ONE_UNRELIABLE) {
+export class ReceiveStep {
+  view: DataView;
+  packet: Uint8Array;
+  readonly offsets: Uint16Array;
+  readonly counters: Uint32Array;
+  readonly owner: Receiving;
+
+  constructor(view: DataView, packet: Uint8Array, offsets: Uint16Array, counters: Uint32Array, owner: Receiving) {
+    this.view = view;
+    this.packet = packet;
+    this.offsets = offsets;
+    this.counters = counters;
+    this.owner = owner;
+  }
+
+  /**
+   * The step on the datagram in `packet`, validated by the owner as of `shape` (for
+   * SHAPE_ANY with the offsets recorded, reliable messages first), from the peer of `ep`, at
+   * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
+   */
+  run(ep: Endpoint, shape: number, now: number, tag: number): number {
+    let result = 0;
+    const v = this.view;
+    // Signed: acks compare modulo 2^32, and XS keeps a signed word an integer.
+    const ack = v.getInt32(HEADER_ACK);
+    // The usual case, an ack of nothing new, as acceptAck takes it (the peer heard) without
+    // a call: the transport's own write of the field `heard` sets.
+    if (((ack - ep.firstSeq) | 0) < 0) (ep as { lastHeard: number }).lastHeard = now;
+    else if (ep.acceptAck(ack, now, this.counters) === ACK_BAD) return RECEIVE_BAD_ACK;
+    else result = RECEIVE_NEW_ACK;
+    if (shape === SHAPE_NONE) return result;
+    if (shape === SHAPE_ONE_UNRELIABLE) {
+      const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+      if (verdict === CURRENT) return result | RECEIVE_CURRENT;
+      ep.dropUnreliable(verdict, 1, this.counters);
+      return result;
+    }
+    const packet = this.packet;
+    const offsets = this.offsets;
+    const counters = this.counters;
+    const owner = this.owner;
+    const rel = packet[HEADER_REL];
+    const unrel = packet[HEADER_UNREL];
+    let processed = 0;
+    for (let m = 0; m < rel; m++) {
+      const p = offsets[m];
+      const seq = v.getUint32(p - RELIABLE_HEADER);
+      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
+      processed++;
+      if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
+    }
+    if (unrel === 0 && processed === 0) return result;
     const timestamp = v.getInt32(HEADER_TIMESTAMP);
     const verdict = ep.acceptUnreliable(timestamp, now);
-    if (verdict !== CURRENT) ep.dropUnreliable(verdict, 1, counters);
-    else owner.unreliable(tag, packet[HEADER_SIZE], ONE_UNRELIABLE_AT, timestamp);
-    return result;
+    if (unrel === 0) return result;
+    if (verdict !== CURRENT) {
+      ep.dropUnreliable(verdict, unrel, counters);
+      return result;
+    }
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      owner.unreliable(tag, packet[p - 1], p, timestamp);
+    }
+    return result | RECEIVE_CURRENT;
   }
-  const rel = packet[HEADER_REL];
-  const unrel = packet[HEADER_UNREL];
-  let processed = 0;
-  for (let m = 0; m < rel; m++) {
-    const p = offsets[m];
-    const seq = v.getUint32(p - RELIABLE_HEADER);
-    if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
-    processed++;
-    if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
-  }
-  if (unrel === 0 && processed === 0) return result;
-  const timestamp = v.getInt32(HEADER_TIMESTAMP);
-  const verdict = ep.acceptUnreliable(timestamp, now);
-  if (unrel === 0) return result;
-  if (verdict !== CURRENT) {
-    ep.dropUnreliable(verdict, unrel, counters);
-    return result;
-  }
-  for (let m = rel; m < rel + unrel; m++) {
-    const p = offsets[m];
-    owner.unreliable(tag, packet[p - 1], p, timestamp);
-  }
-  return result;
 }

@@ -9,7 +9,8 @@ import { Counter, createCounters } from "../../modules/protocol/counters";
 import { lwarChannel } from "../../modules/protocol/channel";
 import { Endpoint } from "../../modules/transport/endpoint";
 import {
-  RECEIVE_BAD_ACK, RECEIVE_NEW_ACK, RECEIVE_STOPPED, type Receiving, receiveStep, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE,
+  RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving, SHAPE_ANY, SHAPE_NONE,
+  SHAPE_ONE_UNRELIABLE,
 } from "../../modules/transport/receive";
 
 /** Bytes from hex, spaces ignored. */
@@ -42,7 +43,7 @@ function setup(): { ep: Endpoint; counters: Uint32Array; log: Log } {
 }
 
 function step(ep: Endpoint, counters: Uint32Array, log: Log, packet: Uint8Array, shape: number, offsets: number[], now: number): number {
-  return receiveStep(ep, new DataView(packet.buffer), packet, shape, Uint16Array.from(offsets), now, counters, log, 7);
+  return new ReceiveStep(new DataView(packet.buffer), packet, Uint16Array.from(offsets), counters, log).run(ep, shape, now, 7);
 }
 
 // Two Joins (type 0x67, seqnos 0 and 1, 4-byte payloads) and an Input (0xcb), stamped 1000, acking nothing.
@@ -57,7 +58,7 @@ const OFFSETS = [19, 28, 33];
 describe("transport: the receive step", () => {
   it("hands the reliable messages in order, then the unreliable one with the stamp, and counts what it took", () => {
     const { ep, counters, log } = setup();
-    assert.equal(step(ep, counters, log, TWO_JOINS_AND_INPUT, SHAPE_ANY, OFFSETS, 50), 0);
+    assert.equal(step(ep, counters, log, TWO_JOINS_AND_INPUT, SHAPE_ANY, OFFSETS, 50), RECEIVE_CURRENT);
     assert.deepEqual(log.seen, ["r:103@19#0", "r:103@28#1", "u:203@33~1000"]);
     assert.equal(counters[Counter.ReliableReceived], 2);
     assert.equal(ep.lastProcessed, 1);
@@ -109,17 +110,21 @@ describe("transport: the receive step", () => {
     assert.equal(counters[Counter.StaleUnreliable], 1);
   });
 
-  it("SHAPE_ONE_UNRELIABLE hands the one message at the header's end without reading the counts", () => {
+  it("SHAPE_ONE_UNRELIABLE says whether the one message is current, calls nothing, reads no count", () => {
     const { ep, counters, log } = setup();
     // The counts say nothing: the owner's shape is believed (its validation found it).
     const input = hex(APP, "ffffffff", "fffffff0", "00 00", "cb", "0100000000");
-    step(ep, counters, log, input, SHAPE_ONE_UNRELIABLE, [], 50);
-    assert.deepEqual(log.seen, ["u:203@15~-16"], "the stamp as a signed word");
+    assert.equal(step(ep, counters, log, input, SHAPE_ONE_UNRELIABLE, [], 50), RECEIVE_CURRENT);
+    assert.equal(ep.newestTimestamp, -16, "the stamp taken, as a signed word");
+    const older = hex(APP, "ffffffff", "ffffffe0", "00 00", "cb", "0100000000");
+    assert.equal(step(ep, counters, log, older, SHAPE_ONE_UNRELIABLE, [], 60), 0, "an older one is not current");
+    assert.equal(counters[Counter.StaleUnreliable], 1);
+    assert.deepEqual(log.seen, []);
   });
 
   it("a stamp from the future drops the unreliable messages, counted once", () => {
     const { ep, counters, log } = setup();
-    step(ep, counters, log, hex(APP, "ffffffff", "00000000", "00 01", "cb", "0100000000"), SHAPE_ONE_UNRELIABLE, [], 50);
+    step(ep, counters, log, hex(APP, "ffffffff", "00000000", "00 01", "cb", "0100000000"), SHAPE_ANY, [15], 50);
     step(ep, counters, log, hex(APP, "ffffffff", "00100000", "00 01", "cb", "0100000000"), SHAPE_ANY, [15], 60);
     assert.deepEqual(log.seen, ["u:203@15~0"]);
     assert.equal(counters[Counter.FutureTimestamp], 1);
