@@ -17,7 +17,7 @@
 import { Counter } from "../protocol/counters";
 import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constants";
 import { setU32 } from "../protocol/bytes";
-import { writeStats, writeUpdateNum, writeUpdateStart } from "../protocol/codec";
+import { writeStatsView, writeUpdateNum, writeUpdateStart } from "../protocol/codec";
 import { type Endpoint, finishPacket } from "../transport/endpoint";
 import { kernelsFor, type NativeOptions } from "../native";
 import { type EntryPacker, JsEntryPacker, NativeEntryPacker } from "./entries";
@@ -151,7 +151,7 @@ export class UpdateWriter {
       let unrel = 0;
       if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
         tx[o] = Msg.Stats;
-        o = writeStats(tx, o + 1, t.scores, t.pings);
+        o = writeStatsView(t.wholeView, tx.byteOffset + o + 1, t.scores, t.pings) - tx.byteOffset;
         unrel++;
         counters[Counter.StatsSent]++;
       }

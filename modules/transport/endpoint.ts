@@ -416,13 +416,16 @@ export class Endpoint {
       this.sample(((now >>> 0) - this.probeSent) >>> 0);
     }
     const buf = this.buf;
-    const ch = this.channel;
-    const sizes = ch.sizes;
-    const typeBase = ch.typeBase;
     let bytes = 0;
-    for (let i = 0; i < n; i++) {
-      const fixed = sizes[buf[bytes + 4] - typeBase];
-      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
+    if (n === s.sentCount) bytes = this.sentBytes; // every message sent is acknowledged (the usual case): no walk
+    else {
+      const ch = this.channel;
+      const sizes = ch.sizes;
+      const typeBase = ch.typeBase;
+      for (let i = 0; i < n; i++) {
+        const fixed = sizes[buf[bytes + 4] - typeBase];
+        bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
+      }
     }
     buf.copyWithin(0, bytes, s.usedBytes);
     s.usedBytes -= bytes;
@@ -591,15 +594,29 @@ export class Endpoint {
     let from = 0;
     for (let k = 0; k < first; k++) from += this.queued(from);
     const begin = from;
-    // Measure the run of messages that fits; nothing is copied yet.
     let o = start;
     let i = first;
-    for (; i < count; i++) {
-      const fixed = sizes[buf[from + 4] - typeBase];
-      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
-      if (o + len > max) break;
-      from += len;
-      o += len;
+    if (first === 0 && start + s.usedBytes <= max) {
+      // The whole queue fits (the usual case): only the messages never sent are measured,
+      // once each (what was sent before was measured then), and must end where the queue does.
+      let at = this.sentBytes;
+      for (let k = sentCount; k < count; k++) {
+        const fixed = sizes[buf[at + 4] - typeBase];
+        at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      }
+      if (at !== s.usedBytes) throw new RangeError(`queued messages end at ${at}, the queue at ${s.usedBytes}`);
+      from = at;
+      o = start + from;
+      i = count;
+    } else {
+      // Measure the run of messages that fits; nothing is copied yet.
+      for (; i < count; i++) {
+        const fixed = sizes[buf[from + 4] - typeBase];
+        const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
+        if (o + len > max) break;
+        from += len;
+        o += len;
+      }
     }
     if (from === begin) {
       // Nothing to copy.

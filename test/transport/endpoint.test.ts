@@ -240,6 +240,18 @@ describe("Endpoint: queueCopy, a message copied from the owner's arena", () => {
 });
 
 describe("Endpoint: misuse", () => {
+  it("messages a writer committed that do not end where it said throw at the next fill, before anything is sent", () => {
+    const ep = new Endpoint(lwarChannel(1024, 100));
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    const o = ep.reserve(11);
+    setU32(ep.buf, o, ep.nextSeq);
+    ep.buf[o + 4] = Msg.Join; // 4 bytes of payload: the message ends at 9, not 11
+    ep.commit(o + 11, 1);
+    assert.throws(() => ep.fill(out, 1, 1), /queued messages end at 9, the queue at 11/);
+  });
+
+
   it("a queued Chat whose text was never written (no NUL) throws instead of running off the queue", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
