@@ -2,7 +2,7 @@
 // Built by `npm run build:dist` from hosts/node/main.ts and what it imports; do not edit.
 
 // hosts/node/main.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 
 // hosts/node/host.ts
 import dgram from "node:dgram";
@@ -287,6 +287,229 @@ function makeConfig(overrides) {
   return c;
 }
 
+// hosts/node/kernels.ts
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// modules/arena.ts
+var Arena = class _Arena {
+  /** The buffer the arrays are views into (a fixed memory's whole buffer, when given one). */
+  buffer;
+  #measuring;
+  /** Where the arena starts in `buffer`, and its size. */
+  #base;
+  #size;
+  #at = 0;
+  #labels = [];
+  #bytes = [];
+  /**
+   * A measuring arena hands out one empty array per element type, whatever the take: on XS
+   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
+   */
+  #emptyf64 = null;
+  #emptyf32 = null;
+  #emptyu32 = null;
+  #emptyi32 = null;
+  #emptyu16 = null;
+  #emptyi16 = null;
+  #emptyu8 = null;
+  /** An arena that only counts: its arrays are empty. */
+  static measuring() {
+    return new _Arena(-1);
+  }
+  constructor(bytes, memory = null) {
+    this.#measuring = bytes < 0;
+    this.#size = this.#measuring ? 0 : bytes;
+    if (memory !== null && !this.#measuring) {
+      this.buffer = memory.buffer;
+      this.#base = memory.take(bytes);
+    } else {
+      this.buffer = new ArrayBuffer(this.#size);
+      this.#base = 0;
+    }
+  }
+  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
+  get bytes() {
+    return this.#at;
+  }
+  f64(n, label2 = "") {
+    const at = this.#take(n, 8, label2);
+    if (this.#measuring) return this.#emptyf64 ??= new Float64Array(0);
+    return new Float64Array(this.buffer, this.#base + at, n);
+  }
+  f32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyf32 ??= new Float32Array(0);
+    return new Float32Array(this.buffer, this.#base + at, n);
+  }
+  u32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyu32 ??= new Uint32Array(0);
+    return new Uint32Array(this.buffer, this.#base + at, n);
+  }
+  i32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyi32 ??= new Int32Array(0);
+    return new Int32Array(this.buffer, this.#base + at, n);
+  }
+  u16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyu16 ??= new Uint16Array(0);
+    return new Uint16Array(this.buffer, this.#base + at, n);
+  }
+  i16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyi16 ??= new Int16Array(0);
+    return new Int16Array(this.buffer, this.#base + at, n);
+  }
+  u8(n, label2 = "") {
+    const at = this.#take(n, 1, label2);
+    if (this.#measuring) return this.#emptyu8 ??= new Uint8Array(0);
+    return new Uint8Array(this.buffer, this.#base + at, n);
+  }
+  /** Throws unless every byte of the buffer went to an array. */
+  done() {
+    if (this.#at !== this.#size) throw new RangeError(`arena of ${this.#size} bytes: ${this.#at} taken`);
+  }
+  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
+  rows() {
+    const rows = [];
+    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
+    return rows;
+  }
+  #take(n, size, label2) {
+    const at = this.#at;
+    if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
+    if (!this.#measuring && at + n * size > this.#size)
+      throw new RangeError(`arena of ${this.#size} bytes: no room for ${n} × ${size} at ${at}`);
+    this.#at = at + n * size;
+    if (label2 !== "") {
+      const k = this.#labels.indexOf(label2);
+      if (k < 0) {
+        this.#labels.push(label2);
+        this.#bytes.push(n * size);
+      } else this.#bytes[k] += n * size;
+    }
+    return at;
+  }
+};
+var FixedMemory = class {
+  buffer;
+  #at;
+  #end;
+  /** The bytes of `buffer` from `start` to `end` are this memory's to hand out. */
+  constructor(buffer, start2 = 0, end = buffer.byteLength) {
+    this.buffer = buffer;
+    this.#at = start2;
+    this.#end = end;
+  }
+  /** Bytes handed out so far, and left. */
+  get used() {
+    return this.#at;
+  }
+  get left() {
+    return this.#end - this.#at;
+  }
+  /** The offset of `bytes` fresh bytes, 8-aligned. */
+  take(bytes) {
+    const at = this.#at + 7 & ~7;
+    if (at + bytes > this.#end)
+      throw new RangeError(`fixed memory of ${this.buffer.byteLength} bytes: no room for ${bytes} more at ${at}`);
+    this.#at = at + bytes;
+    return at;
+  }
+};
+
+// modules/native-wasm.ts
+var PAGE = 65536;
+function wasm() {
+  const api = globalThis.WebAssembly;
+  if (api === void 0) throw new Error("this engine has no WebAssembly: the native loops cannot run");
+  return api;
+}
+function compileKernels(bytes) {
+  return new (wasm()).Module(bytes);
+}
+function nativeMemoryBytes(config) {
+  const n = config.maxPlayers;
+  const cap = config.maxEntities;
+  const words = cap + 31 >> 5;
+  const perEntity = 80;
+  const perPlayer = config.reliableQueueBytes + 3 * cap + 18 * 4 * words + 256;
+  return 96 * 1024 + cap * perEntity + n * perPlayer;
+}
+var WasmKernels = class {
+  memory;
+  #x;
+  #buffer;
+  /** An instance of `module` with `bytes` of memory for the arrays. Start-up only. */
+  constructor(module, bytes) {
+    const api = wasm();
+    const pages = 1 + Math.ceil(bytes / PAGE);
+    const memory = new api.Memory({ initial: pages, maximum: pages });
+    const x = new api.Instance(module, { env: { memory } }).exports;
+    const base = x.__heap_base.value;
+    if (base > PAGE) throw new RangeError(`kernels.wasm: its stack and data take ${base} bytes, more than a page`);
+    this.#x = x;
+    this.#buffer = memory.buffer;
+    this.memory = new FixedMemory(memory.buffer, base, pages * PAGE);
+  }
+  plan(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.plan(this.#at(layout, m0, m1), slot);
+  }
+  commit(layout, m0, m1, _m2, _m3, slot, sent) {
+    this.#x.commit(this.#at(layout, m0, m1), slot, sent);
+  }
+  notify(layout, m0, m1, _m2, _m3, slot, n) {
+    this.#x.notify(this.#at(layout, m0, m1), slot, n);
+  }
+  pack(layout, m0, m1, _m2, _m3, pos, n, o) {
+    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
+  }
+  shots(layout, m0, m1, _m2, _m3, k, n, dc) {
+    return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);
+  }
+  sync(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.sync(this.#at(layout, m0, m1), slot);
+  }
+  ship(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+  /**
+   * The layout's address, once it is clear that the layout and every array are in this
+   * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
+   */
+  #at(layout, m0, m1) {
+    const b = this.#buffer;
+    if (layout.buffer !== b || m0.buffer !== b || m1.buffer !== b)
+      throw new RangeError("kernels.wasm: a binding with arrays outside its memory (made without NativeOptions.memory?)");
+    return layout.byteOffset;
+  }
+};
+function wasmNative(module, config) {
+  const kernels = new WasmKernels(module, nativeMemoryBytes(config));
+  return { kernels, memory: kernels.memory };
+}
+
+// hosts/node/kernels.ts
+var KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/kernels.wasm" : "./kernels.wasm", import.meta.url);
+var compiled = null;
+function nodeKernels() {
+  if (compiled === null) {
+    let bytes;
+    try {
+      bytes = readFileSync(KERNELS_WASM);
+    } catch {
+      throw new Error(`the native loops are missing: ${fileURLToPath(KERNELS_WASM)} (npm run build:wasm)`);
+    }
+    compiled = compileKernels(bytes);
+  }
+  return compiled;
+}
+function nodeNative(config) {
+  return wasmNative(nodeKernels(), config);
+}
+
 // hosts/node/serve.ts
 import { networkInterfaces } from "node:os";
 
@@ -477,6 +700,11 @@ function wordCount(layout) {
 }
 
 // modules/native.ts
+function platformNative(config) {
+  const g = globalThis;
+  if (g.lwarNative !== void 0) return g.lwarNative(config);
+  return g.lwarKernels != null ? { kernels: g.lwarKernels } : null;
+}
 function kernelsFor(options, name) {
   if (options == null || options.kernels == null) return null;
   if (options.js !== void 0 && options.js.indexOf(name) >= 0) return null;
@@ -498,7 +726,7 @@ var Binding = class {
   m3;
   /** Index of the first scalar word. */
   scalars;
-  constructor(layout, arrays, tail = 0, made = null) {
+  constructor(layout, arrays, tail = 0, native = null) {
     const given = arrays;
     const names2 = names(layout.arrays);
     for (const name of Object.keys(given))
@@ -507,7 +735,9 @@ var Binding = class {
     this.declared = layout;
     this.arrays = given;
     this.scalars = 2 * names2.length;
-    this.words = new Int32Array(this.scalars + wordCount(layout) + tail);
+    const count = this.scalars + wordCount(layout) + tail;
+    const memory = native?.memory ?? null;
+    this.words = memory !== null ? new Int32Array(memory.buffer, memory.take(4 * count), count) : new Int32Array(count);
     for (let i = 0; i < names2.length; i++) {
       const a = given[names2[i]];
       if (a === void 0) throw new RangeError(`binding: no array "${names2[i]}"`);
@@ -527,7 +757,8 @@ var Binding = class {
     this.m1 = views[1];
     this.m2 = views[2];
     this.m3 = views[3];
-    this.layout = new Uint8Array(this.words.buffer);
+    this.layout = new Uint8Array(this.words.buffer, this.words.byteOffset, 4 * count);
+    const made = native?.bindings ?? null;
     if (made !== null) made.push(this);
   }
 };
@@ -540,99 +771,6 @@ var ANGLE_BITS = 12;
 var ANGLE_TURN = 1 << ANGLE_BITS;
 var ANGLE_MASK = ANGLE_TURN - 1;
 var CENTIDEGREES = 36e3;
-
-// modules/arena.ts
-var Arena = class _Arena {
-  buffer;
-  #measuring;
-  #at = 0;
-  #labels = [];
-  #bytes = [];
-  /**
-   * A measuring arena hands out one empty array per element type, whatever the take: on XS
-   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
-   */
-  #emptyf64 = null;
-  #emptyf32 = null;
-  #emptyu32 = null;
-  #emptyi32 = null;
-  #emptyu16 = null;
-  #emptyi16 = null;
-  #emptyu8 = null;
-  /** An arena that only counts: its arrays are empty. */
-  static measuring() {
-    return new _Arena(-1);
-  }
-  constructor(bytes) {
-    this.#measuring = bytes < 0;
-    this.buffer = new ArrayBuffer(this.#measuring ? 0 : bytes);
-  }
-  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
-  get bytes() {
-    return this.#at;
-  }
-  f64(n, label2 = "") {
-    const at = this.#take(n, 8, label2);
-    if (this.#measuring) return this.#emptyf64 ??= new Float64Array(0);
-    return new Float64Array(this.buffer, at, n);
-  }
-  f32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyf32 ??= new Float32Array(0);
-    return new Float32Array(this.buffer, at, n);
-  }
-  u32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyu32 ??= new Uint32Array(0);
-    return new Uint32Array(this.buffer, at, n);
-  }
-  i32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyi32 ??= new Int32Array(0);
-    return new Int32Array(this.buffer, at, n);
-  }
-  u16(n, label2 = "") {
-    const at = this.#take(n, 2, label2);
-    if (this.#measuring) return this.#emptyu16 ??= new Uint16Array(0);
-    return new Uint16Array(this.buffer, at, n);
-  }
-  i16(n, label2 = "") {
-    const at = this.#take(n, 2, label2);
-    if (this.#measuring) return this.#emptyi16 ??= new Int16Array(0);
-    return new Int16Array(this.buffer, at, n);
-  }
-  u8(n, label2 = "") {
-    const at = this.#take(n, 1, label2);
-    if (this.#measuring) return this.#emptyu8 ??= new Uint8Array(0);
-    return new Uint8Array(this.buffer, at, n);
-  }
-  /** Throws unless every byte of the buffer went to an array. */
-  done() {
-    if (this.#at !== this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: ${this.#at} taken`);
-  }
-  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
-  rows() {
-    const rows = [];
-    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
-    return rows;
-  }
-  #take(n, size, label2) {
-    const at = this.#at;
-    if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
-    if (!this.#measuring && at + n * size > this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
-    this.#at = at + n * size;
-    if (label2 !== "") {
-      const k = this.#labels.indexOf(label2);
-      if (k < 0) {
-        this.#labels.push(label2);
-        this.#bytes.push(n * size);
-      } else this.#bytes[k] += n * size;
-    }
-    return at;
-  }
-};
 
 // modules/game/entities.ts
 var NO_PLAYER = 4294967295;
@@ -673,13 +811,14 @@ var EntityTable = class {
    * game, once per step): the server re-encodes Update entries only after a change.
    */
   version = 0;
-  constructor(capacity) {
+  /** `memory`: where to carve the table from (modules/arena.ts); absent, a buffer of its own. */
+  constructor(capacity, memory = null) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.x = a.i32(capacity);
       this.y = a.i32(capacity);
       this.vx = a.i32(capacity);
@@ -998,7 +1137,8 @@ var ReachGrid = class {
   mask;
   /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
   base;
-  constructor(halfExtent, cellShift) {
+  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, buffers of their own. */
+  constructor(halfExtent, cellShift, memory = null) {
     if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
     const cell = 1 << cellShift;
     if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 1073741823)
@@ -1006,8 +1146,15 @@ var ReachGrid = class {
     this.cellShift = cellShift;
     this.halfExtent = halfExtent;
     this.side = 2 * halfExtent >> cellShift;
-    this.mask = new Int32Array(this.side * this.side);
-    this.base = new Uint16Array(this.side * this.side);
+    const cells = this.side * this.side;
+    if (memory !== null) {
+      const at = memory.take(6 * cells);
+      this.mask = new Int32Array(memory.buffer, at, cells);
+      this.base = new Uint16Array(memory.buffer, at + 4 * cells, cells);
+    } else {
+      this.mask = new Int32Array(cells);
+      this.base = new Uint16Array(cells);
+    }
   }
   poolBytes() {
     return this.mask.byteLength + this.base.byteLength;
@@ -1221,7 +1368,7 @@ var GameWorld = class {
   grid;
   /** The arena's [label, bytes] rows, for the memory budget. */
   rows;
-  constructor(config, entities, players, seed) {
+  constructor(config, entities, players, seed, memory = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -1241,7 +1388,7 @@ var GameWorld = class {
     let a = Arena.measuring();
     let rsqrtSeed;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.gravity = a.i32(GRAVITY_ENTRIES, TABLES);
       this.focusIndex = a.i32(n, PLAYERS);
       this.focusX = a.i32(n, PLAYERS);
@@ -1289,7 +1436,7 @@ var GameWorld = class {
     buildSineTable(this.sine);
     this.geometry = createGeometry(rsqrtSeed);
     this.rng = new Random(seed >>> 0);
-    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT, memory);
     const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
     this.grid.setFixed(SUN_ZONE, (x0, y0, x1, y1) => {
       const nx = x0 > 0 ? x0 : x1 < 0 ? x1 : 0;
@@ -2158,7 +2305,7 @@ var NativeShipsStep = class {
   #at;
   /** For the ships the C leaves to the JavaScript. */
   #js;
-  constructor(w, kernels, js, made) {
+  constructor(w, kernels, js, native) {
     if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
@@ -2179,7 +2326,7 @@ var NativeShipsStep = class {
       bodyIndex: w.bodyIndex,
       pull: w.bodyPull,
       mask: w.grid.mask
-    }, 0, made);
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + 0 /* ShipBase */] = SHIP_BASE;
@@ -2242,7 +2389,7 @@ var NativeShotsStep = class {
   #b;
   #words;
   #at;
-  constructor(w, kernels, made) {
+  constructor(w, kernels, native) {
     if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.shot, {
@@ -2266,7 +2413,7 @@ var NativeShotsStep = class {
       bodyPrevX: w.bodyPrevX,
       bodyPrevY: w.bodyPrevY,
       mask: w.grid.mask
-    }, 0, made);
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + 0 /* GridHalf */] = GRID_HALF;
@@ -2357,7 +2504,7 @@ var Game = class {
   #nextStepAt = -1;
   #stepGap = 0;
   constructor(config, entities, players, seed, native = null) {
-    const w = new GameWorld(config, entities, players, seed);
+    const w = new GameWorld(config, entities, players, seed, native?.memory ?? null);
     this.#world = w;
     this.config = config;
     this.entities = entities;
@@ -2372,12 +2519,11 @@ var Game = class {
     this.radius = w.radius;
     this.steady = w.steady;
     this.bodies = w.bodies;
-    const made = native?.bindings ?? null;
     const shots = kernelsFor(native, "shots");
-    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, made);
+    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, native);
     const js = new JsShipsStep(w);
     const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, made);
+    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }
@@ -3409,7 +3555,7 @@ var PriorityPlanner = class {
     const n = maxPlayers;
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, options?.memory ?? null);
       this.#tick = a.i32(n);
       this.#carryCursor = a.i32(n);
       this.#sets = a.i32(n * SETS * this.#words);
@@ -3563,7 +3709,7 @@ var NativePriorityPlanner = class extends PriorityPlanner {
   #actions;
   #plannedSlot = -1;
   constructor(entities, maxPlayers, focus, options, kernels, list, actions, native) {
-    super(entities, maxPlayers, focus, options);
+    super(entities, maxPlayers, focus, native?.memory != null ? { ...options, memory: native.memory } : options);
     const e = entities;
     const f = focus;
     const st = this.state();
@@ -3588,7 +3734,7 @@ var NativePriorityPlanner = class extends PriorityPlanner {
         actions
       },
       0,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     const at = b.scalars;
@@ -3697,7 +3843,7 @@ var NativeEntitySync = class {
       NATIVE_LAYOUT.sync,
       { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
       n,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     const at = b.scalars;
@@ -5048,7 +5194,7 @@ var NativeEntryPacker = class {
       NATIVE_LAYOUT.pack,
       { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
       0,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     w[b.scalars + 0 /* MaxPacket */] = MAX_PACKET;
@@ -5266,12 +5412,13 @@ var Server = class {
   #nextBotFill = 0;
   /** Each player's ship (the game's focus), for the pilots; null without a game. */
   #focus = null;
-  constructor(config, host, native = null) {
+  constructor(config, host, native = platformNative(config)) {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
     this.counters = createCounters();
-    this.entities = new EntityTable(config.maxEntities);
+    const memory = native?.memory ?? null;
+    this.entities = new EntityTable(config.maxEntities, memory);
     this.entities.listener = this;
     this.pilots = new Pilots(config.maxPlayers, config.botSkill);
     const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
@@ -5283,7 +5430,7 @@ var Server = class {
     const queues = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       t.port = a.i32(n, "player tables");
       t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
       t.joinedAt = a.i32(n, "player tables");
@@ -5407,6 +5554,10 @@ var Server = class {
   /** The hosted simulation, or null. */
   get simulation() {
     return this.#state.sim;
+  }
+  /** The native loops this server was made with (the game shares them and their memory). */
+  get native() {
+    return this.#native;
   }
   /** The update planner in use. */
   get planner() {
@@ -5579,17 +5730,17 @@ var Server = class {
     this.#writer.tick(now, stepped);
   }
 };
-function createServer(config, host, native = null) {
+function createServer(config, host, native = platformNative(config)) {
   return new Server(config, host, native);
 }
 
 // modules/match.ts
-function createGame(config, server, seed, native = null) {
+function createGame(config, server, seed, native = server.native) {
   const game = new Game(config, server.entities, server, seed, native);
   server.attach(game, game);
   return game;
 }
-function createMatch(config, host, seed, native = null) {
+function createMatch(config, host, seed, native = platformNative(config)) {
   const server = createServer(config, host, native);
   const game = seed === null ? null : createGame(config, server, seed, native);
   return { server, game };
@@ -6145,7 +6296,7 @@ var WatchFeed = class {
 };
 
 // web/page.ts
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 import { gzipSync } from "node:zlib";
 var PAGE_FILES = Object.freeze([
   Object.freeze({ path: "/", name: "index.html", type: "text/html; charset=utf-8" }),
@@ -6164,7 +6315,7 @@ function readPage(dir) {
     const url = new URL(f.name, dir);
     let body;
     try {
-      body = new Uint8Array(readFileSync(url));
+      body = new Uint8Array(readFileSync2(url));
     } catch (err) {
       throw new PageError(`the game page is not built (${err.message}): run \`npm run build:web\`, or start with --http-port 0`);
     }
@@ -6536,7 +6687,7 @@ async function serve(o) {
       if (sink !== null) sink(event, slot, value);
     }
   });
-  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed, nodeNative(o.config));
   const watchFeed = o.httpPort === null ? null : new WatchFeed(server);
   feed = watchFeed;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
@@ -7035,7 +7186,7 @@ function stateHashRecord(game, recorder) {
 }
 
 // cli/index.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 var EXIT_OK = 0;
 var EXIT_FAILURE = 1;
 var EXIT_USAGE = 2;
@@ -7045,7 +7196,7 @@ var UsageError = class extends Error {
 var version;
 function packageVersion() {
   if (version === void 0) {
-    const pkg = JSON.parse(readFileSync2(new URL("../package.json", import.meta.url), "utf8"));
+    const pkg = JSON.parse(readFileSync3(new URL("../package.json", import.meta.url), "utf8"));
     version = pkg.version ?? "0.0.0";
   }
   return version;
@@ -7283,7 +7434,7 @@ The operator's guide is docs/operating.md.`
 function readConfigFile(path) {
   let text;
   try {
-    text = readFileSync3(path, "utf8");
+    text = readFileSync4(path, "utf8");
   } catch (err) {
     throw new UsageError(`--config ${path}: ${err.message}`);
   }

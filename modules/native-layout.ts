@@ -3,7 +3,7 @@
  * the arrays its kernels read or write, in the order of their numbers; the scalar words
  * after them; and the codes its kernels return or leave in a word.
  *
- * `npm run build:native-header` writes from this hosts/moddable/kernels.h (the C's numbers)
+ * `npm run build:native-header` writes from this modules/kernels/layout.h (the C's numbers)
  * and modules/native-words.ts (the same numbers as const enums for the JavaScript);
  * test/native/layout.test.ts fails when either is stale.
  */

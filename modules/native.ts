@@ -23,6 +23,8 @@
  * generated from it. A call passes the layout, the four views and a few integers. The C
  * takes pointers for the length of the call only and allocates nothing.
  */
+import type { FixedMemory } from "./arena";
+import type { Config } from "./config";
 import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
 /** The native functions a host may provide. Each mirrors a JavaScript method named below. */
@@ -78,6 +80,27 @@ export interface NativeOptions {
   js?: readonly KernelName[];
   /** Every binding made is pushed here (for tests that check them). */
   bindings?: Binding[] | null;
+  /**
+   * Where the match's arenas and the bindings' words are carved from, when the kernels can
+   * reach only one memory (WebAssembly: modules/native-wasm.ts); absent, each arena has a
+   * buffer of its own (XS, where the C takes any buffer).
+   */
+  memory?: FixedMemory | null;
+}
+
+/** Makes a match's native options for its config: what a host installs as `globalThis.lwarNative`. */
+export type NativeFactory = (config: Config) => NativeOptions;
+
+/**
+ * The native loops of the platform this runs on, for a new match: those the host's entry
+ * point installed, as a factory (`globalThis.lwarNative`: Node's and the page's WebAssembly,
+ * hosts/node/kernels.ts) or as kernels (`globalThis.lwarKernels`: lwxs's `xs.kernels`, the
+ * device bench's), else null. Start-up only.
+ */
+export function platformNative(config: Config): NativeOptions | null {
+  const g = globalThis as { lwarNative?: NativeFactory; lwarKernels?: Kernels | null };
+  if (g.lwarNative !== undefined) return g.lwarNative(config);
+  return g.lwarKernels != null ? { kernels: g.lwarKernels } : null;
 }
 
 /** The kernels a loop that uses `name` should run: null when it runs its JavaScript. */
@@ -113,7 +136,7 @@ export class Binding {
   /** Index of the first scalar word. */
   readonly scalars: number;
 
-  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, made: Binding[] | null = null) {
+  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, native: NativeOptions | null = null) {
     const given = arrays;
     const names = listNames(layout.arrays);
     for (const name of Object.keys(given))
@@ -122,7 +145,9 @@ export class Binding {
     this.declared = layout;
     this.arrays = given;
     this.scalars = 2 * names.length;
-    this.words = new Int32Array(this.scalars + wordCount(layout) + tail);
+    const count = this.scalars + wordCount(layout) + tail;
+    const memory = native?.memory ?? null;
+    this.words = memory !== null ? new Int32Array(memory.buffer, memory.take(4 * count), count) : new Int32Array(count);
     for (let i = 0; i < names.length; i++) {
       const a = given[names[i]];
       if (a === undefined) throw new RangeError(`binding: no array "${names[i]}"`);
@@ -143,7 +168,8 @@ export class Binding {
     this.m1 = views[1];
     this.m2 = views[2];
     this.m3 = views[3];
-    this.layout = new Uint8Array(this.words.buffer);
+    this.layout = new Uint8Array(this.words.buffer, this.words.byteOffset, 4 * count);
+    const made = native?.bindings ?? null;
     if (made !== null) made.push(this);
   }
 }

@@ -84,7 +84,7 @@ export class Game implements Simulation, Focus {
   #stepGap = 0;
 
   constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, native: NativeOptions | null = null) {
-    const w = new GameWorld(config, entities, players, seed);
+    const w = new GameWorld(config, entities, players, seed, native?.memory ?? null);
     this.#world = w;
     this.config = config;
     this.entities = entities;
@@ -100,12 +100,11 @@ export class Game implements Simulation, Focus {
     this.steady = w.steady;
     this.bodies = w.bodies;
     // The projectiles' binding first, then the ships' (the order `native.bindings` lists them in).
-    const made = native?.bindings ?? null;
     const shots = kernelsFor(native, "shots");
-    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, made);
+    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, native);
     const js = new JsShipsStep(w);
     const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, made);
+    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }

@@ -5,7 +5,7 @@
  * its speed limit; then it changes nothing and the JavaScript does that whole ship.
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
-import { Binding, type Kernels } from "../native";
+import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShipStop, ShipWord } from "../native-words";
 import { ONE } from "./geometry";
@@ -24,14 +24,14 @@ export class NativeShipsStep implements ShipsStep {
   /** For the ships the C leaves to the JavaScript. */
   readonly #js: JsShipsStep;
 
-  constructor(w: GameWorld, kernels: Kernels, js: JsShipsStep, made: Binding[] | null) {
+  constructor(w: GameWorld, kernels: Kernels, js: JsShipsStep, native: NativeOptions | null) {
     if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, type: e.type, radius: w.radius, focusIndex: w.focusIndex,
       input: w.players.input, prevX: w.prevX, prevY: w.prevY, sine: w.sine, gravity: w.gravity,
       contact: w.contact, bodyIndex: w.bodyIndex, pull: w.bodyPull, mask: w.grid.mask,
-    }, 0, made);
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + ShipWord.ShipBase] = SHIP_BASE;

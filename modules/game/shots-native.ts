@@ -6,7 +6,7 @@
  * leaves the gravity table's plain range (a speed that may need the cap: shotsPull); this
  * does that one projectile's rest, and the C goes on after it.
  */
-import { Binding, type Kernels } from "../native";
+import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShotStop, ShotWord } from "../native-words";
 import { PLANET_NEAR } from "./bodies";
@@ -24,7 +24,7 @@ export class NativeShotsStep implements ShotsStep {
   readonly #words: Int32Array;
   readonly #at: number;
 
-  constructor(w: GameWorld, kernels: Kernels, made: Binding[] | null) {
+  constructor(w: GameWorld, kernels: Kernels, native: NativeOptions | null) {
     if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.shot, {
@@ -32,7 +32,7 @@ export class NativeShotsStep implements ShotsStep {
       expires: w.expires, gravity: w.gravity, radius: w.radius, bodyIndex: w.bodyIndex, focusIndex: w.focusIndex,
       hp: w.hp, playerId: w.playerId, prevX: w.prevX, prevY: w.prevY, bodyPrevX: w.bodyPrevX,
       bodyPrevY: w.bodyPrevY, mask: w.grid.mask,
-    }, 0, made);
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + ShotWord.GridHalf] = GRID_HALF;

@@ -14,7 +14,7 @@ export const UPDATE_ENTRY = 15;
 /**
  * Where each field of an Update entry and of an Add's payload starts (docs/protocol.md). The
  * codec writes at these offsets, and the C that packs entries and queues Adds reads them from
- * hosts/moddable/kernels.h, generated from here (npm run build:native-header).
+ * modules/kernels/layout.h, generated from here (npm run build:native-header).
  */
 export const UpdateEntryAt = /* @__PURE__ */ Object.freeze({ id: 0, x: 4, y: 6, vx: 8, vy: 10, rot: 12, health: 14 } as const);
 export const AddAt = /* @__PURE__ */ Object.freeze({ entityId: 0, playerId: 4, typeId: 8, size: 9 } as const);

@@ -6,7 +6,8 @@
  * device bench and the cross-engine tests (on XS) all replay through this.
  */
 import type { Host } from "../host";
-import type { Kernels, KernelName, NativeOptions } from "../native";
+import type { Config } from "../config";
+import { type Kernels, type KernelName, type NativeOptions, platformNative } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { Counter } from "../protocol/counters";
@@ -31,13 +32,16 @@ export function installedKernels(): Kernels | null {
 }
 
 /**
- * The installed kernels as match options, less those named in `globalThis.lwarJs` (a list of
- * kernel names the entry point runs in JavaScript, for measuring what each saves).
+ * The platform's native loops for a match of `config` (`platformNative`: Node's WebAssembly
+ * when its host installed it, else the installed kernels), less those named in
+ * `globalThis.lwarJs` (a list of kernel names the entry point runs in JavaScript, for
+ * measuring what each saves).
  */
-export function installedNative(): NativeOptions | null {
-  const kernels = installedKernels();
-  if (kernels === null) return null;
-  return { kernels, js: (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs ?? [] };
+export function installedNative(config: Config): NativeOptions | null {
+  const native = platformNative(config);
+  if (native === null) return null;
+  native.js = (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs ?? [];
+  return native;
 }
 
 class ReplayHost implements Host {
@@ -86,7 +90,7 @@ export class Replayer {
     const h = this.reader.header;
     this.#host.time = h.start;
     this.#host.sink = log;
-    const { server, game } = createMatch(h.config, this.#host, h.seed, installedNative());
+    const { server, game } = createMatch(h.config, this.#host, h.seed, installedNative(h.config));
     this.server = server;
     this.game = game;
     // Deaths reach the log as they do on the hosts.

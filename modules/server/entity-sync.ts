@@ -127,7 +127,7 @@ export class NativeEntitySync implements EntitySync {
     const b = new Binding(
       NATIVE_LAYOUT.sync,
       { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
-      n, native?.bindings ?? null,
+      n, native,
     );
     const w = b.words;
     const at = b.scalars;

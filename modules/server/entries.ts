@@ -101,7 +101,7 @@ export class NativeEntryPacker implements EntryPacker {
     const b = new Binding(
       NATIVE_LAYOUT.pack,
       { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
-      0, native?.bindings ?? null,
+      0, native,
     );
     const w = b.words;
     w[b.scalars + PackWord.MaxPacket] = MAX_PACKET;

@@ -4,7 +4,7 @@
  * has been sent an Add for; the server sends as many as fit under its packet cap and
  * reports back how many went out. The game installs PriorityPlanner (below) instead.
  */
-import { Arena } from "../arena";
+import { Arena, type FixedMemory } from "../arena";
 import { NO_PLAYER, type EntityTable } from "../game/entities";
 import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
@@ -90,7 +90,7 @@ export const WHEEL = 8;
 /**
  * Bit sets per slot: new, carried over, then two per wheel tick: those that reach the
  * MAX_UPDATE_GAP guard at that tick (they go first) and those due earlier by their distance.
- * The planner's kernels (hosts/moddable/kernels.c) take these from kernels.h, generated
+ * The planner's kernels (modules/kernels/loops.c) take these from layout.h, generated
  * from here (npm run build:native-header).
  */
 export const FRESH = 0;
@@ -104,6 +104,8 @@ export interface PriorityOptions {
   far?: number;
   /** Most entities one plan lists: what the server's packets per tick can carry (default: all). */
   limit?: number;
+  /** Where to carve the planner's state from (modules/arena.ts); absent, a buffer of its own. */
+  memory?: FixedMemory | null;
 }
 
 /**
@@ -166,7 +168,7 @@ export class PriorityPlanner implements UpdatePlanner {
     // Measured, then carved (see Arena); the fields marked `!` are assigned in this loop.
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, options?.memory ?? null);
       this.#tick = a.i32(n);
       this.#carryCursor = a.i32(n);
       this.#sets = a.i32(n * SETS * this.#words);
@@ -345,7 +347,7 @@ export class NativePriorityPlanner extends PriorityPlanner {
     entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options: PriorityOptions, kernels: Kernels,
     list: Uint16Array, actions: Int32Array, native: NativeOptions | null,
   ) {
-    super(entities, maxPlayers, focus, options);
+    super(entities, maxPlayers, focus, native?.memory != null ? { ...options, memory: native.memory } : options);
     const e = entities;
     const f = focus;
     const st = this.state();
@@ -358,7 +360,7 @@ export class NativePriorityPlanner extends PriorityPlanner {
         focusX: f !== null ? f.focusX : st.tick, focusY: f !== null ? f.focusY : st.tick, focusIndex: f !== null ? f.focusIndex : st.tick,
         sets: st.sets, tick: st.tick, cursor: st.cursor, known: st.known, list, actions,
       },
-      0, native?.bindings ?? null,
+      0, native,
     );
     const w = b.words;
     const at = b.scalars;

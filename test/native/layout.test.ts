@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { makeConfig } from "../../modules/config";
 import { createMatch } from "../../modules/match";
 import type { Binding, Kernels } from "../../modules/native";
@@ -19,7 +20,9 @@ import {
   cName, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
 } from "../../tools/native/header";
 
-const KERNELS_PATH = HEADER_PATH.replace(/kernels\.h$/, "kernels.c");
+const LOOPS_PATH = HEADER_PATH.replace(/layout\.h$/, "loops.c");
+/** The loops and the files that compile them in for each engine. */
+const C_PATHS = [LOOPS_PATH, HEADER_PATH.replace(/layout\.h$/, "wasm.c"), fileURLToPath(new URL("../../hosts/moddable/kernels.c", import.meta.url))];
 
 /** Every `NAME = value` of the header's enums and defines. */
 function headerNumbers(): Map<string, number> {
@@ -46,7 +49,7 @@ class QuietHost {
 }
 
 describe("native layout", function () {
-  it("kernels.h and native-words.ts are what the declaration makes now (npm run build:native-header)", function () {
+  it("layout.h and native-words.ts are what the declaration makes now (npm run build:native-header)", function () {
     assert.deepEqual(staleFiles(), []);
     assert.equal(readFileSync(HEADER_PATH, "utf8"), renderHeader());
     assert.equal(readFileSync(WORDS_PATH, "utf8"), renderWords());
@@ -81,13 +84,15 @@ describe("native layout", function () {
     assert.equal(Number.parseInt(noPlayer[1], 16), NO_PLAYER);
   });
 
-  it("kernels.c declares no number of its own: its constants come from the header", function () {
-    const text = readFileSync(KERNELS_PATH, "utf8");
-    // Object-like macros only (a function-like one has "(" right after its name). VIEWS is the
-    // calling convention's count of views (m0..m3), not a shared constant.
-    const own = [...text.matchAll(/^#define ([A-Za-z_][A-Za-z0-9_]*)[ \t]/gm)].map((m) => m[1]).filter((n) => n !== "VIEWS");
-    assert.deepEqual(own, []);
-    for (const k of [...Object.keys(PLANNER_CONSTANTS), "NO_PLAYER"]) assert.match(text, new RegExp(`\\bLW_${k}\\b`), `kernels.c uses LW_${k}`);
+  it("the C declares no number of its own: its constants come from the header", function () {
+    for (const path of C_PATHS) {
+      // Object-like macros only (a function-like one has "(" right after its name). LW_VIEWS is
+      // the calling convention's count of views (m0..m3), not a shared constant.
+      const own = [...readFileSync(path, "utf8").matchAll(/^#define ([A-Za-z_][A-Za-z0-9_]*)[ \t]/gm)].map((m) => m[1]).filter((n) => n !== "LW_VIEWS");
+      assert.deepEqual(own, [], path);
+    }
+    const text = readFileSync(LOOPS_PATH, "utf8");
+    for (const k of [...Object.keys(PLANNER_CONSTANTS), "NO_PLAYER"]) assert.match(text, new RegExp(`\\bLW_${k}\\b`), `loops.c uses LW_${k}`);
   });
 
   it("the codec writes an Update entry and an Add at the offsets the header gives the C", function () {

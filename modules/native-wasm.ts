@@ -1,0 +1,129 @@
+/**
+ * The hot loops as WebAssembly: the same C as on XS (modules/kernels/loops.c, through
+ * modules/kernels/wasm.c), built by `npm run build:wasm` into dist/kernels.wasm. Node runs
+ * the server's and the game's loops on it, and the page its own ship's step.
+ *
+ * The C reaches one memory only, so the match's arenas, grid and binding words are carved
+ * from it (`FixedMemory`, modules/arena.ts): every binding then has one view, the memory,
+ * and each call passes just the address of the binding's layout words. The memory's size is
+ * fixed when the instance is made, from the config (`nativeMemoryBytes`), and never grows.
+ *
+ * Host-free: a host reads the file and compiles it (`compileKernels`); instantiating is here,
+ * for Node and the page alike.
+ */
+import { FixedMemory } from "./arena";
+import type { Config } from "./config";
+import type { Kernels, NativeOptions } from "./native";
+
+/** The exports of dist/kernels.wasm: each loop takes the address of its binding's layout words. */
+interface KernelExports {
+  plan(layout: number, slot: number): number;
+  commit(layout: number, slot: number, sent: number): void;
+  notify(layout: number, slot: number, n: number): void;
+  pack(layout: number, pos: number, n: number, o: number): number;
+  shots(layout: number, k: number, n: number, dc: number): number;
+  sync(layout: number, slot: number): number;
+  ship(layout: number, slot: number): number;
+  /** Where the C's stack and data end: the memory above is ours. */
+  __heap_base: { value: number };
+}
+
+/** The part of the WebAssembly API used here (XS has none; this module never runs there). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => CompiledKernels;
+  Memory: new (size: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
+  Instance: new (module: CompiledKernels, imports: object) => { exports: unknown };
+}
+
+/** dist/kernels.wasm compiled: made once per process, instantiated once per match. */
+export interface CompiledKernels {
+  readonly compiledKernels?: never;
+}
+
+const PAGE = 65536;
+
+function wasm(): WasmApi {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (api === undefined) throw new Error("this engine has no WebAssembly: the native loops cannot run");
+  return api;
+}
+
+/** Compile the bytes of dist/kernels.wasm (synchronous: start-up only). */
+export function compileKernels(bytes: Uint8Array): CompiledKernels {
+  return new (wasm().Module)(bytes);
+}
+
+/**
+ * Bytes of fixed memory a match of `config` takes: the entity pool, the server's arena
+ * (reliable queues, tables, entry cache), the planner's sets, the game's arena and grid,
+ * and the bindings' words, with room to spare (test/native/wasm.test.ts checks the margin
+ * at the config's limits).
+ */
+export function nativeMemoryBytes(config: Config): number {
+  const n = config.maxPlayers;
+  const cap = config.maxEntities;
+  const words = (cap + 31) >> 5;
+  const perEntity = 80;
+  const perPlayer = config.reliableQueueBytes + 3 * cap + 18 * 4 * words + 256;
+  return 96 * 1024 + cap * perEntity + n * perPlayer;
+}
+
+/** The native loops on one WebAssembly instance, with the fixed memory their arrays live in. */
+export class WasmKernels implements Kernels {
+  readonly memory: FixedMemory;
+  readonly #x: KernelExports;
+  readonly #buffer: ArrayBuffer;
+
+  /** An instance of `module` with `bytes` of memory for the arrays. Start-up only. */
+  constructor(module: CompiledKernels, bytes: number) {
+    const api = wasm();
+    // The first page holds the C's stack and data, below __heap_base.
+    const pages = 1 + Math.ceil(bytes / PAGE);
+    const memory = new api.Memory({ initial: pages, maximum: pages });
+    const x = new api.Instance(module, { env: { memory } }).exports as KernelExports;
+    const base = x.__heap_base.value;
+    if (base > PAGE) throw new RangeError(`kernels.wasm: its stack and data take ${base} bytes, more than a page`);
+    this.#x = x;
+    this.#buffer = memory.buffer;
+    this.memory = new FixedMemory(memory.buffer, base, pages * PAGE);
+  }
+
+  plan(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
+    return this.#x.plan(this.#at(layout, m0, m1), slot);
+  }
+  commit(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number, sent: number): void {
+    this.#x.commit(this.#at(layout, m0, m1), slot, sent);
+  }
+  notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number, n: number): void {
+    this.#x.notify(this.#at(layout, m0, m1), slot, n);
+  }
+  pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, pos: number, n: number, o: number): number {
+    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
+  }
+  shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, k: number, n: number, dc: number): number {
+    return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);
+  }
+  sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
+    return this.#x.sync(this.#at(layout, m0, m1), slot);
+  }
+  ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
+    return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+
+  /**
+   * The layout's address, once it is clear that the layout and every array are in this
+   * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
+   */
+  #at(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array): number {
+    const b = this.#buffer;
+    if (layout.buffer !== b || m0.buffer !== b || m1.buffer !== b)
+      throw new RangeError("kernels.wasm: a binding with arrays outside its memory (made without NativeOptions.memory?)");
+    return layout.byteOffset;
+  }
+}
+
+/** Native options for one match of `config` on a new instance of `module`. Start-up only. */
+export function wasmNative(module: CompiledKernels, config: Config): NativeOptions {
+  const kernels = new WasmKernels(module, nativeMemoryBytes(config));
+  return { kernels, memory: kernels.memory };
+}
