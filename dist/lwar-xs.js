@@ -674,17 +674,17 @@ var NATIVE_LAYOUT = {
   },
   /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
   shot: {
-    arrays: "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask",
+    arrays: "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask rsqrtSeed",
     words: "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
-    /** Why it stopped: done; list[k] hit a ship; list[k] moved and its pull is the JavaScript's. */
-    codes: "done hit pull"
+    /** Why it stopped: done; list[k] hit a ship (the damage is the game's: shotsHit). */
+    codes: "done hit"
   },
   /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
-    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask",
-    words: "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull one arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
-    /** What it did: moved the ship; moved it, and it touches something or may fire; left it to the JavaScript. */
-    codes: "moved effects redo"
+    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed",
+    words: "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    /** What it did: moved the ship; moved it, and it touches something or may fire. */
+    codes: "moved effects"
   }
 };
 function names(list) {
@@ -2303,9 +2303,7 @@ var NativeShipsStep = class {
   #b;
   #words;
   #at;
-  /** For the ships the C leaves to the JavaScript. */
-  #js;
-  constructor(w, kernels, js, native) {
+  constructor(w, kernels, native) {
     if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
@@ -2325,7 +2323,8 @@ var NativeShipsStep = class {
       contact: w.contact,
       bodyIndex: w.bodyIndex,
       pull: w.bodyPull,
-      mask: w.grid.mask
+      mask: w.grid.mask,
+      rsqrtSeed: w.geometry.rsqrtSeed
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -2347,20 +2346,18 @@ var NativeShipsStep = class {
     words[at + 15 /* PlanetBits */] = w.planetBits;
     words[at + 16 /* Bodies */] = w.bodies;
     words[at + 17 /* FarPull */] = FAR_PULL;
-    words[at + 18 /* One */] = ONE;
-    words[at + 19 /* ArenaRadius */] = ARENA_RADIUS;
+    words[at + 18 /* ArenaRadius */] = ARENA_RADIUS;
     for (let t = 0; t < SHIP_TYPES; t++) {
-      words[at + 20 /* Turn */ + t] = SHIP_TURN[t];
-      words[at + 24 /* Thrust */ + t] = SHIP_THRUST[t];
-      words[at + 28 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
-      words[at + 32 /* ClampScale */ + t] = CLAMP_SCALE[t];
+      words[at + 19 /* Turn */ + t] = SHIP_TURN[t];
+      words[at + 23 /* Thrust */ + t] = SHIP_THRUST[t];
+      words[at + 27 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
+      words[at + 31 /* ClampScale */ + t] = CLAMP_SCALE[t];
     }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
-    this.#js = js;
   }
   move() {
     const w = this.#w;
@@ -2370,14 +2367,13 @@ var NativeShipsStep = class {
     const at = this.#at;
     const focus = w.focusIndex;
     const input = w.players.input;
-    words[at + 36 /* Steps */] = w.steps;
-    words[at + 37 /* Dither */] = w.dither;
+    words[at + 35 /* Steps */] = w.steps;
+    words[at + 36 /* Dither */] = w.dither;
     for (let slot = 0; slot < w.maxPlayers; slot++) {
       if (focus[slot] < 0) continue;
       const r = k.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
       if (r === 1 /* Effects */)
-        shipsEffects(w, slot, focus[slot], input[slot], words[at + 38 /* Touching */], words[at + 39 /* Cos */], words[at + 40 /* Sin */]);
-      else if (r === 2 /* Redo */) this.#js.ship(slot);
+        shipsEffects(w, slot, focus[slot], input[slot], words[at + 37 /* Touching */], words[at + 38 /* Cos */], words[at + 39 /* Sin */]);
     }
   }
 };
@@ -2412,7 +2408,8 @@ var NativeShotsStep = class {
       prevY: w.prevY,
       bodyPrevX: w.bodyPrevX,
       bodyPrevY: w.bodyPrevY,
-      mask: w.grid.mask
+      mask: w.grid.mask,
+      rsqrtSeed: w.geometry.rsqrtSeed
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -2461,14 +2458,9 @@ var NativeShotsStep = class {
       const why = words[at + 26 /* Why */];
       if (why === 0 /* Done */) break;
       const i = list[k];
-      if (why === 1 /* Hit */) {
-        shotsHit(w, i, words[at + 27 /* Slot */]);
-        doomed[dc++] = i;
-        list[k] = list[--n];
-      } else {
-        shotsPull(w, i);
-        k++;
-      }
+      shotsHit(w, i, words[at + 27 /* Slot */]);
+      doomed[dc++] = i;
+      list[k] = list[--n];
     }
     w.shotCount = n;
     w.doomedCount = dc;
@@ -2523,7 +2515,7 @@ var Game = class {
     this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, native);
     const js = new JsShipsStep(w);
     const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, native);
+    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }

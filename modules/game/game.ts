@@ -104,7 +104,7 @@ export class Game implements Simulation, Focus {
     this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, native);
     const js = new JsShipsStep(w);
     const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, native);
+    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }

@@ -1,17 +1,16 @@
 /**
  * The ships' step in C (hosts/moddable/kernels.c, xs_lwar_ship): the same rules as
  * `JsShipsStep` (ships.ts), from the numbers handed over here once, in the binding
- * NATIVE_LAYOUT.ship. The C moves a ship unless it meets the arena's edge or goes far over
- * its speed limit; then it changes nothing and the JavaScript does that whole ship.
+ * NATIVE_LAYOUT.ship. The C moves every ship; what it touches and its fire are the game's
+ * business (shipsEffects).
  */
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShipStop, ShipWord } from "../native-words";
-import { ONE } from "./geometry";
 import { D_SHIFT, OCT_MIN, S_SHIFT, T_MASK } from "./gravity";
 import { CLAMP_SCALE, SHIP_HEADINGS } from "./motion";
-import { FAR_PULL, type JsShipsStep, shipsEffects, type ShipsStep } from "./ships";
+import { FAR_PULL, shipsEffects, type ShipsStep } from "./ships";
 import { ARENA_RADIUS, SHIP_BASE, SHIP_MAX_SPEED, SHIP_THRUST, SHIP_TURN, SHIP_TYPES } from "./templates";
 import { type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT } from "./world";
 
@@ -21,16 +20,14 @@ export class NativeShipsStep implements ShipsStep {
   readonly #b: Binding;
   readonly #words: Int32Array;
   readonly #at: number;
-  /** For the ships the C leaves to the JavaScript. */
-  readonly #js: JsShipsStep;
 
-  constructor(w: GameWorld, kernels: Kernels, js: JsShipsStep, native: NativeOptions | null) {
+  constructor(w: GameWorld, kernels: Kernels, native: NativeOptions | null) {
     if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, type: e.type, radius: w.radius, focusIndex: w.focusIndex,
       input: w.players.input, prevX: w.prevX, prevY: w.prevY, sine: w.sine, gravity: w.gravity,
-      contact: w.contact, bodyIndex: w.bodyIndex, pull: w.bodyPull, mask: w.grid.mask,
+      contact: w.contact, bodyIndex: w.bodyIndex, pull: w.bodyPull, mask: w.grid.mask, rsqrtSeed: w.geometry.rsqrtSeed,
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -52,7 +49,6 @@ export class NativeShipsStep implements ShipsStep {
     words[at + ShipWord.PlanetBits] = w.planetBits;
     words[at + ShipWord.Bodies] = w.bodies;
     words[at + ShipWord.FarPull] = FAR_PULL;
-    words[at + ShipWord.One] = ONE;
     words[at + ShipWord.ArenaRadius] = ARENA_RADIUS;
     for (let t = 0; t < SHIP_TYPES; t++) {
       words[at + ShipWord.Turn + t] = SHIP_TURN[t];
@@ -65,7 +61,6 @@ export class NativeShipsStep implements ShipsStep {
     this.#b = b;
     this.#words = words;
     this.#at = at;
-    this.#js = js;
   }
 
   move(): void {
@@ -83,7 +78,6 @@ export class NativeShipsStep implements ShipsStep {
       const r = k.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
       if (r === ShipStop.Effects)
         shipsEffects(w, slot, focus[slot], input[slot], words[at + ShipWord.Touching], words[at + ShipWord.Cos], words[at + ShipWord.Sin]);
-      else if (r === ShipStop.Redo) this.#js.ship(slot);
     }
   }
 }

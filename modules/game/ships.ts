@@ -23,7 +23,7 @@ import {
 import { GameCounter, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT, REACH, SHIP_BIT } from "./world";
 
 /** 1 + restitution, Q14: what a bounce off the arena's edge takes off the velocity along the normal. */
-const EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
+export const EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
 /** Ram damage per velocity unit of closing speed, in 1/65536 hit point. */
 const RAM_DAMAGE = Math.round(((RAM_DAMAGE_FACTOR * STEP_HZ) / POS_ONE) * 65536);
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */

@@ -24,7 +24,7 @@ import {
 } from "./world";
 
 /** (SHOT_MAX_VELOCITY / 2)²: a projectile's speed limit squared, at half scale to stay an integer. */
-const SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
+export const SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
 
 /** Every projectile's step, one implementation picked at start-up. */
 export interface ShotsStep {

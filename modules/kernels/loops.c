@@ -68,6 +68,51 @@ static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor,
 	return (g & tmask) - ((((g >> dshift) & 1023) * (sar(u, oct - 13) & 255)) >> 8);
 }
 
+/*
+ * geometryUnit (modules/game/geometry.ts): the unit vector of (dx, dy), Q14, each component
+ * rounded towards zero, from the reciprocal square root seeds and two Newton steps. The
+ * JavaScript takes dx and dy as numbers; where it applies ToInt32 (a shift, Math.clz32), so
+ * does this (wrap32).
+ */
+static void lw_unit(const uint16_t *seed, int64_t dx, int64_t dy, int32_t *oux, int32_t *ouy)
+{
+	int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, big = ax > ay ? ax : ay;
+	int32_t k, a, b, n2, hi, y, ux, uy;
+	if (big == 0) {
+		*oux = LW_ONE;
+		*ouy = 0;
+		return;
+	}
+	k = 18 - clz32((uint32_t)big);
+	a = k > 0 ? wrap32(ax) >> k : (int32_t)((uint32_t)wrap32(ax) << (0 - k));
+	b = k > 0 ? wrap32(ay) >> k : (int32_t)((uint32_t)wrap32(ay) << (0 - k));
+	n2 = wrap32((int64_t)a * a + (int64_t)b * b);
+	hi = n2 >> 14;
+	y = seed[n2 >> 23];
+	y = wrap32((int64_t)y * (3 * LW_ONE - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
+	y = wrap32((int64_t)y * (3 * LW_ONE - (wrap32((int64_t)hi * (wrap32((int64_t)y * y) >> 14)) >> 14))) >> 15;
+	ux = wrap32((int64_t)a * y) >> 14;
+	uy = wrap32((int64_t)b * y) >> 14;
+	/* The truncations inside the Newton steps can leave y a hair long: trim to |u| <= 1. */
+	while (ux * ux + uy * uy > LW_ONE * LW_ONE) {
+		if (ux > uy)
+			ux--;
+		else
+			uy--;
+	}
+	*oux = dx < 0 ? 0 - ux : ux;
+	*ouy = dy < 0 ? 0 - uy : uy;
+}
+
+/* geometryClamp: (vx, vy) scaled to length max, rounded towards zero, into *cx, *cy */
+static void lw_clamp(const uint16_t *seed, int64_t vx, int64_t vy, int32_t max, int32_t *cx, int32_t *cy)
+{
+	int32_t ux, uy;
+	lw_unit(seed, vx, vy, &ux, &uy);
+	*cx = ux < 0 ? 0 - (wrap32((int64_t)(0 - ux) * max) >> 14) : wrap32((int64_t)ux * max) >> 14;
+	*cy = uy < 0 ? 0 - (wrap32((int64_t)(0 - uy) * max) >> 14) : wrap32((int64_t)uy * max) >> 14;
+}
+
 /* ------------------------------------------------------------------ planner */
 
 /* plan(layout, m0, m1, m2, m3, slot) -> count */
@@ -329,6 +374,7 @@ static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
 	const int32_t *prevX = I32(&m, SHOT_MEM_PREV_X), *prevY = I32(&m, SHOT_MEM_PREV_Y);
 	const int32_t *bodyPrevX = I32(&m, SHOT_MEM_BODY_PREV_X), *bodyPrevY = I32(&m, SHOT_MEM_BODY_PREV_Y);
 	const int32_t *mask = I32(&m, SHOT_MEM_MASK);
+	const uint16_t *seed = U16(&m, SHOT_MEM_RSQRT_SEED);
 	int32_t gridHalf = w[SHOT_WORD_GRID_HALF], gridShift = w[SHOT_WORD_GRID_SHIFT], side = w[SHOT_WORD_GRID_SIDE];
 	int64_t cells = (int64_t)side * side;
 	int32_t floor = 1 << w[SHOT_WORD_OCT_MIN];
@@ -418,22 +464,27 @@ static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
 			int64_t u64 = (int64_t)xs * xs + (int64_t)ys * ys;
 			int32_t g, t, sh, d;
 			int64_t vx, vy;
-			if (u64 > 0x7fffffff) {
-				why = SHOT_STOP_PULL;
-				break;
-			}
-			t = lw_gravity(gravity, (int32_t)u64, floor, tmask, dshift, &g);
+			/* far out, u passes 2^31: the table is read at ToInt32(u), as the JavaScript did */
+			t = lw_gravity(gravity, wrap32(u64), floor, tmask, dshift, &g);
 			sh = (g >> sshift) - 1;
 			d = dither >> (31 - sh);
 			vx = (int64_t)vx0 + (wrap32((int64_t)d - (int64_t)xs * t) >> sh);
 			vy = (int64_t)vy0 + (wrap32((int64_t)d - (int64_t)ys * t) >> sh);
-			/* Past 46340 a component alone squares over 2^31: the JavaScript's exact test */
+			/*
+			 * Over 2^31 squared (past 46340 a component alone is), the exact test at half
+			 * scale, and the speed cap: rare.
+			 */
 			if (vx > 46340 || vx < -46340 || vy > 46340 || vy < -46340 || vx * vx + vy * vy > 0x7fffffff) {
-				why = SHOT_STOP_PULL;
-				break;
+				int64_t hx = wrap32(vx) >> 1, hy = wrap32(vy) >> 1;
+				if (hx * hx + hy * hy > LW_SHOT_HALF2) {
+					int32_t cx, cy;
+					lw_clamp(seed, vx, vy, LW_SHOT_MAX_VELOCITY, &cx, &cy);
+					vx = cx;
+					vy = cy;
+				}
 			}
-			evx[i] = (int32_t)vx;
-			evy[i] = (int32_t)vy;
+			evx[i] = wrap32(vx);
+			evy[i] = wrap32(vy);
 		}
 	}
 	w[SHOT_WORD_LISTED] = n;
@@ -560,12 +611,13 @@ static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 	const int16_t *sine = (const int16_t *)AT(&m, SHIP_MEM_SINE);
 	const int32_t *table = I32(&m, SHIP_MEM_GRAVITY), *contact = I32(&m, SHIP_MEM_CONTACT), *bodyIndex = I32(&m, SHIP_MEM_BODY_INDEX);
 	const int32_t *pull = I32(&m, SHIP_MEM_PULL), *mask = I32(&m, SHIP_MEM_MASK);
+	const uint16_t *seed = U16(&m, SHIP_MEM_RSQRT_SEED);
 	int32_t floor = 1 << w[SHIP_WORD_OCT_MIN], tmask = w[SHIP_WORD_T_MASK], dshift = w[SHIP_WORD_D_SHIFT], sshift = w[SHIP_WORD_S_SHIFT];
 	int32_t gridHalf = w[SHIP_WORD_GRID_HALF], gridShift = w[SHIP_WORD_GRID_SHIFT], side = w[SHIP_WORD_GRID_SIDE], last = side - 1;
-	int32_t planets = w[SHIP_WORD_PLANET_BITS], bodies = w[SHIP_WORD_BODIES], one = w[SHIP_WORD_ONE];
+	int32_t planets = w[SHIP_WORD_PLANET_BITS], bodies = w[SHIP_WORD_BODIES];
 	int32_t steps = w[SHIP_WORD_STEPS], dither = w[SHIP_WORD_DITHER];
 	int32_t i = focus[slot], st, input, rot, q, c, s, row, touching, xs, ys, g, t, sh, d, cx, cy, near, b;
-	int32_t x0, y0, mx;
+	int32_t x0, y0, mx, far;
 	int64_t x, y, vx, vy, u, lim;
 	uint32_t left;
 	if (i < 0)
@@ -649,30 +701,48 @@ static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 		vy += sar(wrap32(py + d), sh);
 	}
 
-	/* the speed limit: just over it here, far over it in the JavaScript (#clamp) */
+	/*
+	 * The speed limit (motionLimit, modules/game/motion.ts): just over it, two Newton steps
+	 * for 1/sqrt(q) from 1; far over it (rare), the clamp of the unit vector.
+	 */
 	mx = w[SHIP_WORD_MAX_SPEED + st];
 	lim = (int64_t)mx * mx;
-	if (vx > 0x3fffffff || vx < -0x3fffffff || vy > 0x3fffffff || vy < -0x3fffffff)
-		goto redo;
-	u = vx * vx + vy * vy;
-	if (u > lim) {
+	far = vx > 0x3fffffff || vx < -0x3fffffff || vy > 0x3fffffff || vy < -0x3fffffff;
+	u = far ? 0 : vx * vx + vy * vy;
+	if (far || u > lim + (lim >> 2)) {
+		int32_t cx, cy;
+		lw_clamp(seed, vx, vy, mx, &cx, &cy);
+		vx = cx;
+		vy = cy;
+	} else if (u > lim) {
 		int32_t tt;
-		if (u > lim + (lim >> 2))
-			goto redo;
 		q = (wrap32((int64_t)((wrap32(u) >> 14) + 1) * w[SHIP_WORD_CLAMP_SCALE + st]) >> 14) + 1;
-		tt = (3 * one - q) >> 1;
-		tt = wrap32((int64_t)tt * (3 * one - (wrap32((int64_t)q * (wrap32((int64_t)tt * tt) >> 14)) >> 14))) >> 15;
+		tt = (3 * LW_ONE - q) >> 1;
+		tt = wrap32((int64_t)tt * (3 * LW_ONE - (wrap32((int64_t)q * (wrap32((int64_t)tt * tt) >> 14)) >> 14))) >> 15;
 		vx = vx < 0 ? 0 - (wrap32((0 - vx) * tt) >> 14) : wrap32(vx * tt) >> 14;
 		vy = vy < 0 ? 0 - (wrap32((0 - vy) * tt) >> 14) : wrap32(vy * tt) >> 14;
 	}
 
-	/* the arena's edge: the JavaScript (#edge) */
+	/*
+	 * The arena's edge: back onto it, the outward velocity reflected at half its size.
+	 * Within 1 wu of it (at 1/8 wu), the exact test.
+	 */
 	xs = wrap32(x) >> 7;
 	ys = wrap32(y) >> 7;
 	{
 		int64_t lm = (int64_t)(w[SHIP_WORD_ARENA_RADIUS] - radius[i]) << 3;
-		if ((int64_t)xs * xs + (int64_t)ys * ys > (lm - 8) * (lm - 8) && x * x + y * y > (lm << 7) * (lm << 7))
-			goto redo;
+		if ((int64_t)xs * xs + (int64_t)ys * ys > (lm - 8) * (lm - 8) && x * x + y * y > (lm << 7) * (lm << 7)) {
+			int32_t ux, uy, limit = (int32_t)(lm << 2), vr;
+			lw_unit(seed, x, y, &ux, &uy);
+			x = wrap32((int64_t)ux * limit) >> 9;
+			y = wrap32((int64_t)uy * limit) >> 9;
+			vr = wrap32(vx * ux + vy * uy) >> 14;
+			if (vr > 0) {
+				int32_t back = wrap32((int64_t)vr * LW_EDGE_BOUNCE) >> 14;
+				vx -= wrap32((int64_t)back * ux) >> 14;
+				vy -= wrap32((int64_t)back * uy) >> 14;
+			}
+		}
 	}
 	prevX[slot] = x0;
 	prevY[slot] = y0;
@@ -685,6 +755,4 @@ static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 	w[SHIP_WORD_COS] = c;
 	w[SHIP_WORD_SIN] = s;
 	return touching != 0 || (input & w[SHIP_WORD_SHOOTING]) ? SHIP_STOP_EFFECTS : SHIP_STOP_MOVED;
-redo:
-	return SHIP_STOP_REDO;
 }

@@ -15,9 +15,16 @@ export { wordCount };
 import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UpdateEntryAt } from "../../modules/protocol/constants";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
+import { ONE } from "../../modules/game/geometry";
+import { EDGE_BOUNCE } from "../../modules/game/ships";
+import { SHOT_HALF2 } from "../../modules/game/shots";
+import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
 
 /** The planner's constants as the C names them (LW_ and the name), from modules/server/updates.ts. */
 export const PLANNER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ WHEEL, SETS, FRESH, CARRIED, MAX_UPDATE_GAP });
+
+/** The game's constants as the C names them: Q14's one (geometry.ts), the edge's bounce (ships.ts), the projectiles' speed cap (templates.ts, shots.ts). */
+export const GAME_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2 });
 
 export const HEADER_PATH = fileURLToPath(new URL("../../modules/kernels/layout.h", import.meta.url));
 export const WORDS_PATH = fileURLToPath(new URL("../../modules/native-words.ts", import.meta.url));
@@ -68,6 +75,8 @@ export function renderHeader(): string {
   out.push(`#define LW_NO_PLAYER 0x${(NO_PLAYER >>> 0).toString(16)}u`);
   out.push("", "/* The priority planner's due-tick wheel and bit sets (modules/server/updates.ts) */");
   for (const [k, v] of Object.entries(PLANNER_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
+  out.push("", "/* The game's geometry and limits (modules/game/geometry.ts, ships.ts, templates.ts, shots.ts) */");
+  for (const [k, v] of Object.entries(GAME_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = cName(key);
     out.push("", `/* ${key}: arrays, then scalar words (modules/native-layout.ts) */`);
