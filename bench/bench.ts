@@ -15,6 +15,7 @@ import { defineCommand } from "../cli";
 import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "../harness/trace";
+import { WASM_PATH } from "../tools/wasm/build";
 
 /**
  * The ESP32 model: XS on one core of a 240 MHz ESP32 (Xtensa LX6) needs
@@ -501,7 +502,8 @@ async function recordCases(dir: string, s: Settings, started: number): Promise<R
     const traceText = `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`;
     writeFileSync(traceScript, traceText);
     const nodeScript = join(dir, `node.${c.id}.js`);
-    writeFileSync(nodeScript, traceText + entryText);
+    // Node runs the loops as WebAssembly: the bytes of dist/kernels.wasm go in first (entry.ts).
+    writeFileSync(nodeScript, `globalThis.LWAR_WASM = require("node:fs").readFileSync(${JSON.stringify(WASM_PATH)});\n` + traceText + entryText);
     scripts.set(c.id, [traceScript, entry, nodeScript]);
     results.push({
       id: c.id, label: c.label, players: options.players, staticEntities: options.entities, game: options.game,

@@ -703,11 +703,12 @@ function wordCount(layout) {
 function platformNative(config) {
   const g = globalThis;
   if (g.lwarNative !== void 0) return g.lwarNative(config);
-  return g.lwarKernels != null ? { kernels: g.lwarKernels } : null;
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
 }
-function kernelsFor(options, name) {
-  if (options == null || options.kernels == null) return null;
-  if (options.js !== void 0 && options.js.indexOf(name) >= 0) return null;
+function requireKernels(options, who) {
+  if (options == null || options.kernels == null)
+    throw new RangeError(`${who} needs the platform's native loops (NativeOptions.kernels): on Node, installNodeKernels() (hosts/node/kernels.ts)`);
   return options.kernels;
 }
 var VIEWS = 4;
@@ -1821,120 +1822,8 @@ var INPUT_LEFT = 4;
 var INPUT_RIGHT = 8;
 var INPUT_SHOOTING = 16;
 
-// modules/game/motion.ts
-var SHIP_HEADINGS = ANGLE_MASK & ~3;
-var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
-function createShipMotion(sine, geometry) {
-  return { rot: 0, vx: 0, vy: 0, cos: 0, sin: 0, sine, geometry };
-}
-function motionTurn(rot, input, type) {
-  if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[type];
-  if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[type];
-  return rot & SHIP_HEADINGS;
-}
-function motionSteer(m, type, input) {
-  const sine = m.sine;
-  const rot = motionTurn(m.rot, input, type);
-  const q = rot >> 2 & 255;
-  let c;
-  let s;
-  switch (rot >> 10) {
-    case 0:
-      c = sine[256 - q];
-      s = sine[q];
-      break;
-    case 1:
-      c = 0 - sine[q];
-      s = sine[256 - q];
-      break;
-    case 2:
-      c = 0 - sine[256 - q];
-      s = 0 - sine[q];
-      break;
-    default:
-      c = sine[q];
-      s = 0 - sine[256 - q];
-  }
-  m.rot = rot;
-  m.cos = c;
-  m.sin = s;
-  if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
-    let t = 0;
-    if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[type];
-    if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[type] >> 1;
-    m.vx += c * t + 8192 >> 14;
-    m.vy += s * t + 8192 >> 14;
-  }
-}
-function motionLimit(m, type) {
-  let vx = m.vx;
-  let vy = m.vy;
-  let max = SHIP_MAX_SPEED[type];
-  max *= max;
-  const u = vx * vx + vy * vy;
-  if (u <= max) return;
-  if (u <= max + (max >> 2)) {
-    const q = (((u >> 14) + 1) * CLAMP_SCALE[type] >> 14) + 1;
-    let t = 3 * ONE - q >> 1;
-    t = t * (3 * ONE - (q * (t * t >> 14) >> 14)) >> 15;
-    vx = vx < 0 ? 0 - ((0 - vx) * t >> 14) : vx * t >> 14;
-    vy = vy < 0 ? 0 - ((0 - vy) * t >> 14) : vy * t >> 14;
-  } else {
-    const g = m.geometry;
-    geometryClamp(g, vx, vy, SHIP_MAX_SPEED[type]);
-    vx = g.cx;
-    vy = g.cy;
-  }
-  m.vx = vx;
-  m.vy = vy;
-}
-
 // modules/game/shots.ts
 var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
-var JsShotsStep = class {
-  #w;
-  constructor(w) {
-    this.#w = w;
-  }
-  move() {
-    const w = this.#w;
-    const e = w.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const list = w.shotList;
-    const doomed = w.doomed;
-    const expires = w.expires;
-    const mask = w.grid.mask;
-    const steps = w.steps;
-    const parity = steps & 1;
-    let n = w.shotCount;
-    let dc = w.doomedCount;
-    let i, vx, vy, x, y, near;
-    for (let k = 0; k < n; k++) {
-      i = list[k];
-      if (expires[i] <= steps) {
-        doomed[dc++] = i;
-        list[k--] = list[--n];
-        continue;
-      }
-      vx = evx[i];
-      vy = evy[i];
-      x = ex[i] += vx;
-      y = ey[i] += vy;
-      near = mask[(y + GRID_HALF >> GRID_SHIFT) * GRID_SIDE + (x + GRID_HALF >> GRID_SHIFT)];
-      if (near !== 0 && shotsCollide(w, i, near)) {
-        doomed[dc++] = i;
-        list[k--] = list[--n];
-        continue;
-      }
-      if ((i & 1) === parity) shotsPull(w, i);
-    }
-    w.shotCount = n;
-    w.doomedCount = dc;
-  }
-};
 function shotsFire(w, ship, slot, c, s) {
   const e = w.entities;
   const wt = w.weaponType[slot];
@@ -1969,75 +1858,6 @@ function shotsFire(w, ship, slot, c, s) {
   w.shotList[w.shotCount++] = j;
   w.counters[GameCounter.ShotsFired]++;
 }
-function shotsCollide(w, i, near) {
-  const e = w.entities;
-  const ex = e.x;
-  const ey = e.y;
-  const x = ex[i];
-  const y = ey[i];
-  const vx = e.vx[i];
-  const vy = e.vy[i];
-  const steps = w.steps;
-  const clz = Math.clz32;
-  let b, o, dx, dy, m;
-  if ((near & ZONES) !== 0) {
-    const xs = x >> 7;
-    const ys = y >> 7;
-    const u = xs * xs + ys * ys;
-    const t = SUN_RADIUS + w.radius[i] << 3;
-    if (u > ARENA_R2 || u < t * t) return true;
-  }
-  for (m = near >> PLANET_BIT & w.planetBits; m !== 0; m &= m - 1) {
-    b = 32 - clz(m & 0 - m);
-    o = w.bodyIndex[b];
-    dx = x - ex[o];
-    dy = y - ey[o];
-    if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
-    if (shotsHitPlanet(w, i, b, x - vx, y - vy, dx, dy)) return true;
-  }
-  for (m = near >> SHIP_BIT & 255; m !== 0; m &= m - 1) {
-    b = 31 - clz(m & 0 - m);
-    o = w.focusIndex[b];
-    if (o < 0 || w.hp[b] <= 0) continue;
-    dx = x - ex[o];
-    dy = y - ey[o];
-    if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
-    if (e.owner[i] === w.playerId[b] && steps - w.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
-    if (shotsHitShip(w, i, b, x - vx, y - vy, dx, dy)) return true;
-  }
-  return false;
-}
-function shotsPull(w, i) {
-  const e = w.entities;
-  const xs = e.x[i] >> 7;
-  const ys = e.y[i] >> 7;
-  const u = xs * xs + ys * ys;
-  const oct = 31 - Math.clz32(u | U_FLOOR);
-  const entry = w.gravity[(oct << 5) + (u >> oct - 5) - 512];
-  const t = (entry & T_MASK) - ((entry >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-  const sh = (entry >> S_SHIFT) - 1;
-  const d = w.dither >> 31 - sh;
-  let vx = e.vx[i] + (d - xs * t >> sh);
-  let vy = e.vy[i] + (d - ys * t >> sh);
-  if (vx * vx + vy * vy > 2147483647 && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
-    const g = w.geometry;
-    geometryClamp(g, vx, vy, SHOT_MAX_VELOCITY);
-    vx = g.cx;
-    vy = g.cy;
-  }
-  e.vx[i] = vx;
-  e.vy[i] = vy;
-}
-function shotsHitPlanet(w, i, b, x0, y0, dx, dy) {
-  const r = w.radius[w.bodyIndex[b]] + w.radius[i] << 1;
-  return geometrySweep(x0 - w.bodyPrevX[b] >> 9, y0 - w.bodyPrevY[b] >> 9, dx >> 9, dy >> 9, r);
-}
-function shotsHitShip(w, i, s, x0, y0, dx, dy) {
-  const r = w.radius[w.focusIndex[s]] + w.radius[i] << 1;
-  if (!geometrySweep(x0 - w.prevX[s] >> 9, y0 - w.prevY[s] >> 9, dx >> 9, dy >> 9, r)) return false;
-  shotsHit(w, i, s);
-  return true;
-}
 function shotsHit(w, i, s) {
   const e = w.entities;
   w.counters[GameCounter.ShotHits]++;
@@ -2048,133 +1868,6 @@ function shotsHit(w, i, s) {
 var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
 var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
 var FAR_PULL = 2;
-var JsShipsStep = class {
-  #w;
-  /** A ship's motion record, for motion.ts. */
-  #motion;
-  constructor(w) {
-    this.#w = w;
-    this.#motion = createShipMotion(w.sine, w.geometry);
-  }
-  move() {
-    const w = this.#w;
-    const focus = w.focusIndex;
-    for (let slot = 0; slot < w.maxPlayers; slot++) if (focus[slot] >= 0) this.ship(slot);
-  }
-  /** The ship of `slot` (which has one). */
-  ship(slot) {
-    const wd = this.#w;
-    const e = wd.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const erot = e.rot;
-    const prevX = wd.prevX;
-    const prevY = wd.prevY;
-    const motion = this.#motion;
-    const table2 = wd.gravity;
-    const contact = wd.contact;
-    const bodyIndex = wd.bodyIndex;
-    const pull = wd.bodyPull;
-    const planets = wd.planetBits;
-    const mask = wd.grid.mask;
-    const dither = wd.dither;
-    const steps = wd.steps;
-    const bodies = wd.bodies;
-    const clz = Math.clz32;
-    const last = GRID_SIDE - 1;
-    let i, st, input, x, y, vx, vy, rot;
-    let c, s, touching, xs, ys, u, row, oct;
-    let w, t, sh, d, cx, cy, near, p, m, b;
-    i = wd.focusIndex[slot];
-    st = e.type[i] - SHIP_BASE;
-    input = wd.players.input[slot];
-    x = ex[i];
-    y = ey[i];
-    vx = evx[i];
-    vy = evy[i];
-    prevX[slot] = x;
-    prevY[slot] = y;
-    x += vx;
-    y += vy;
-    motion.rot = erot[i];
-    motion.vx = vx;
-    motion.vy = vy;
-    motionSteer(motion, st, input);
-    rot = motion.rot;
-    c = motion.cos;
-    s = motion.sin;
-    vx = motion.vx;
-    vy = motion.vy;
-    xs = x >> 7;
-    ys = y >> 7;
-    u = xs * xs + ys * ys;
-    row = st * bodies;
-    touching = u < contact[row] ? 1 : 0;
-    oct = 31 - clz(u | U_FLOOR);
-    w = table2[(oct << 5) + (u >> oct - 5) - 512];
-    t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-    sh = w >> S_SHIFT;
-    d = dither >> 31 - sh;
-    vx += d - xs * t >> sh;
-    vy += d - ys * t >> sh;
-    cx = x + GRID_HALF >> GRID_SHIFT;
-    cy = y + GRID_HALF >> GRID_SHIFT;
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    near = mask[cy * GRID_SIDE + cx] >> PLANET_BIT & planets;
-    for (let left = near | 4369 << 3 - (steps + slot & 3) & planets; left !== 0; left &= left - 1) {
-      b = 32 - clz(left & 0 - left);
-      m = near >> b - 1 & 1 ? 0 : FAR_PULL;
-      p = bodyIndex[b];
-      xs = ex[p] - x >> 7;
-      ys = ey[p] - y >> 7;
-      u = xs * xs + ys * ys;
-      if (u < contact[row + b]) touching |= 1 << b;
-      oct = 31 - clz(u | U_FLOOR);
-      w = table2[(oct << 5) + (u >> oct - 5) - 512];
-      t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-      sh = (w >> S_SHIFT) - m;
-      m = pull[b];
-      sh += m >> 16;
-      m &= 65535;
-      if (sh <= 30) {
-        xs = (xs * t >> 10) * m;
-        ys = (ys * t >> 10) * m;
-      } else {
-        xs = (xs * t >> 16) * m;
-        ys = (ys * t >> 16) * m;
-        sh -= 6;
-      }
-      d = dither >> 31 - sh;
-      vx += xs + d >> sh;
-      vy += ys + d >> sh;
-    }
-    motion.vx = vx;
-    motion.vy = vy;
-    motionLimit(motion, st);
-    vx = motion.vx;
-    vy = motion.vy;
-    xs = x >> 7;
-    ys = y >> 7;
-    m = ARENA_RADIUS - wd.radius[i] << 3;
-    if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
-      const g = wd.geometry;
-      shipsEdge(wd, x, y, vx, vy, m << 2);
-      x = g.cx;
-      y = g.cy;
-      vx = g.ux;
-      vy = g.uy;
-    }
-    ex[i] = x;
-    ey[i] = y;
-    evx[i] = vx;
-    evy[i] = vy;
-    erot[i] = rot;
-    shipsEffects(wd, slot, i, input, touching, c, s);
-  }
-};
 function shipsEffects(w, slot, i, input, touching, c, s) {
   const hp = w.hp;
   if (touching !== 0) {
@@ -2182,22 +1875,6 @@ function shipsEffects(w, slot, i, input, touching, c, s) {
     for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) bodiesShipContact(w, i, slot, b);
   }
   if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
-}
-function shipsEdge(w, x, y, vx, vy, limit) {
-  const g = w.geometry;
-  geometryUnit(g, x, y);
-  const ux = g.ux;
-  const uy = g.uy;
-  g.cx = ux * limit >> 9;
-  g.cy = uy * limit >> 9;
-  const vr = vx * ux + vy * uy >> 14;
-  if (vr > 0) {
-    const back = vr * EDGE_BOUNCE >> 14;
-    vx -= back * ux >> 14;
-    vy -= back * uy >> 14;
-  }
-  g.ux = vx;
-  g.uy = vy;
 }
 function shipsMark(w) {
   const e = w.entities;
@@ -2295,6 +1972,10 @@ function shipsMoved(w, i) {
     w.prevY[s] = w.entities.y[i];
   }
 }
+
+// modules/game/motion.ts
+var SHIP_HEADINGS = ANGLE_MASK & ~3;
+var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
 
 // modules/game/ships-native.ts
 var NativeShipsStep = class {
@@ -2489,13 +2170,14 @@ var Game = class {
   steady;
   bodies;
   #world;
-  /** The ships' step and the projectiles', JavaScript or native, picked once. */
+  /** The ships' step and the projectiles', in C. */
   #ships;
   #shots;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
-  constructor(config, entities, players, seed, native = null) {
+  constructor(config, entities, players, seed, native = platformNative(config)) {
+    const kernels = requireKernels(native, "the game");
     const w = new GameWorld(config, entities, players, seed, native?.memory ?? null);
     this.#world = w;
     this.config = config;
@@ -2511,11 +2193,8 @@ var Game = class {
     this.radius = w.radius;
     this.steady = w.steady;
     this.bodies = w.bodies;
-    const shots = kernelsFor(native, "shots");
-    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, native);
-    const js = new JsShipsStep(w);
-    const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, native);
+    this.#shots = new NativeShotsStep(w, kernels, native);
+    this.#ships = new NativeShipsStep(w, kernels, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }
@@ -2847,12 +2526,6 @@ function readChat(b, o, f) {
   while (b[o + 4 + n] !== 0) n++;
   f.textLength = n;
 }
-function writeAdd(b, o, entityId, playerId, typeId) {
-  setU32(b, o, entityId);
-  setU32(b, o + 4, playerId);
-  b[o + 8] = typeId;
-  return o + 9;
-}
 function writeSelection(b, o, id, ship, weapon) {
   setU32(b, o, id);
   b[o + 4] = ship;
@@ -2891,29 +2564,6 @@ function writeUpdateStart(b, o) {
 }
 function writeUpdateNum(b, o, num) {
   b[o] = num;
-}
-function writeUpdateEntry(b, o, id, x, y, vx, vy, rot, health) {
-  b[o] = id >>> 24;
-  b[o + 1] = id >>> 16;
-  b[o + 2] = id >>> 8;
-  b[o + 3] = id;
-  let n = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
-  b[o + 4] = n >> 8;
-  b[o + 5] = n;
-  n = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
-  b[o + 6] = n >> 8;
-  b[o + 7] = n;
-  n = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
-  b[o + 8] = n >> 8;
-  b[o + 9] = n;
-  n = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
-  b[o + 10] = n >> 8;
-  b[o + 11] = n;
-  n = rot < 0 || rot >= 36e3 ? 0 : rot;
-  b[o + 12] = n >> 8;
-  b[o + 13] = n;
-  b[o + 14] = health > 100 ? 100 : health;
-  return o + UPDATE_ENTRY;
 }
 function readInputView(v, b, o) {
   const w = v.getInt32(o);
@@ -3506,13 +3156,9 @@ var RoundRobinPlanner = class {
     return this.#cursor.byteLength;
   }
 };
-var MAX_UPDATE_GAP = 4;
 var WHEEL = 8;
-var FRESH = 0;
-var CARRIED = 1;
 var SETS = 2 + 2 * WHEEL;
 var PriorityPlanner = class {
-  #entities;
   #cap;
   #words;
   focus;
@@ -3520,6 +3166,9 @@ var PriorityPlanner = class {
   mid;
   far;
   limit;
+  /** The one list every plan fills and every commit reads, and the one action list `applyActions` takes. */
+  list;
+  actions;
   /** Update ticks planned, per slot. */
   #tick;
   /** Per slot: the index the next scan of the carried-over set starts at. */
@@ -3529,182 +3178,44 @@ var PriorityPlanner = class {
   /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
   #known;
   #bytes;
-  /** The last plan: its slot, entries, and where its new and carried-over entries end. */
+  #kernels;
+  #b;
   #plannedSlot = -1;
-  #planned = 0;
-  #ownEnd = 0;
-  #freshEnd = 0;
-  #carriedEnd = 0;
-  constructor(entities, maxPlayers, focus, options) {
-    this.#entities = entities;
-    this.#cap = entities.capacity;
-    this.#words = this.#cap + 31 >> 5;
+  /**
+   * `native`: the platform's loops (plan, commit and notify run in C) and where to carve the
+   * planner's state from. `list` and `actions`: the server's plan list and its entity sync's
+   * action list, which the binding takes; absent, the planner carves its own.
+   */
+  constructor(entities, maxPlayers, focus, options, native, list = null, actions = null) {
+    const e = entities;
+    const cap = e.capacity;
+    this.#cap = cap;
+    this.#words = cap + 31 >> 5;
     this.focus = focus;
     this.near = options?.near ?? 700;
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
-    this.limit = options?.limit ?? this.#cap;
+    this.limit = options?.limit ?? cap;
+    this.#kernels = requireKernels(native, "the priority planner");
     const n = maxPlayers;
     let a = Arena.measuring();
+    let ownList = null;
+    let ownActions = null;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes, options?.memory ?? null);
+      if (pass === 1) a = new Arena(a.bytes, native?.memory ?? null);
       this.#tick = a.i32(n);
       this.#carryCursor = a.i32(n);
       this.#sets = a.i32(n * SETS * this.#words);
-      this.#known = a.u8(n * this.#cap);
+      if (actions === null) ownActions = a.i32(cap);
+      if (list === null) ownList = a.u16(cap);
+      this.#known = a.u8(n * cap);
     }
     a.done();
     this.#bytes = a.bytes;
-  }
-  /** The planner's state arrays, for a native planner's binding. */
-  state() {
-    return { tick: this.#tick, cursor: this.#carryCursor, sets: this.#sets, known: this.#known };
-  }
-  /** Forget what was sent to `slot` (a new player took it). */
-  resetSlot(slot) {
-    const perSlot = SETS * this.#words;
-    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
-    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
-    this.#carryCursor[slot] = 0;
-  }
-  added(slot, index) {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] !== 0) this.#forget(slot, index);
-    this.#known[k] = 1;
-    this.#sets[slot * SETS * this.#words + (index >> 5)] |= 1 << (index & 31);
-  }
-  removed(slot, index) {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] === 0) return;
-    this.#forget(slot, index);
-    this.#known[k] = 0;
-  }
-  applyActions(slot, actions, n) {
-    for (let j = 0; j < n; j++) {
-      const i = actions[j];
-      if (i < 0) this.removed(slot, ~i);
-      else this.added(slot, i);
-    }
-  }
-  /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */
-  #forget(slot, index) {
-    const words = this.#words;
-    const mask = ~(1 << (index & 31));
-    for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
-  }
-  plan(slot, list, _now) {
-    const tick = this.#tick[slot] + 1;
-    this.#tick[slot] = tick;
-    const words = this.#words;
-    const sets = this.#sets;
-    const base = slot * SETS * words;
-    const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
-    const limit = this.limit;
-    const clz = Math.clz32;
-    let n = 0;
-    if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
-    this.#ownEnd = n;
-    const wheel = 2 + 2 * (tick & WHEEL - 1);
-    for (let set = 0; set < 4; set++) {
-      const from = base + (set < 2 ? set : wheel + set - 2) * words;
-      const start2 = set === CARRIED ? this.#carryCursor[slot] : 0;
-      const j0 = start2 >> 5;
-      const cut = -1 << (start2 & 31);
-      for (let c = 0; c <= words && n < limit; c++) {
-        let j = j0 + c;
-        if (j >= words) j -= words;
-        const part = c === 0 ? cut : c === words ? ~cut : -1;
-        if (part === 0) continue;
-        const all = sets[from + j];
-        let bits = all & part;
-        if (bits === 0) continue;
-        while (bits !== 0 && n < limit) {
-          const low = bits & -bits;
-          bits ^= low;
-          const i = (j << 5) + 31 - clz(low);
-          if (i !== own) list[n++] = i;
-        }
-        sets[from + j] = all & ~part | bits;
-      }
-      if (set === FRESH) this.#freshEnd = n;
-      else if (set === CARRIED) this.#carriedEnd = n;
-    }
-    this.#planned = n;
-    this.#plannedSlot = slot;
-    return n;
-  }
-  /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
-  commit(slot, list, sent, _now) {
-    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
-    this.#plannedSlot = -1;
-    const e = this.#entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const owner = e.owner;
-    const words = this.#words;
-    const sets = this.#sets;
-    const tick = this.#tick[slot];
-    const base = slot * SETS * words;
-    const focus = this.focus;
-    const fx = focus !== null ? focus.focusX[slot] : 0;
-    const fy = focus !== null ? focus.focusY[slot] : 0;
-    const steady = focus !== null && focus.steady !== void 0 ? focus.steady : null;
-    const near = this.near;
-    const mid = this.mid;
-    const far = this.far;
-    const n = this.#planned;
-    const ownEnd = this.#ownEnd;
-    const freshEnd = this.#freshEnd;
-    const carriedEnd = this.#carriedEnd;
-    let cursor = -1;
-    for (let k = 0; k < n; k++) {
-      const i = list[k];
-      let set;
-      if (k >= sent) set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
-      else {
-        let by;
-        if (owner[i] === NO_PLAYER || evx[i] === 0 && evy[i] === 0) by = MAX_UPDATE_GAP;
-        else {
-          let dx = ex[i] - fx >> POS_SHIFT;
-          let dy = ey[i] - fy >> POS_SHIFT;
-          if (dx < 0) dx = -dx;
-          if (dy < 0) dy = -dy;
-          const d = dx > dy ? dx + (dy * 13 >> 5) : dy + (dx * 13 >> 5);
-          by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
-          if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
-        }
-        set = 2 + 2 * (tick + by & WHEEL - 1) + (by === MAX_UPDATE_GAP ? 0 : 1);
-        if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
-      }
-      sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
-    }
-    if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
-    const due = base + (2 + 2 * (tick & WHEEL - 1)) * words;
-    const carried = base + CARRIED * words;
-    for (let j = 0; j < 2 * words; j++) {
-      const bits = sets[due + j];
-      if (bits === 0) continue;
-      sets[carried + (j < words ? j : j - words)] |= bits;
-      sets[due + j] = 0;
-    }
-  }
-  poolBytes() {
-    return this.#bytes;
-  }
-};
-var NativePriorityPlanner = class extends PriorityPlanner {
-  #kernels;
-  #b;
-  #list;
-  #actions;
-  #plannedSlot = -1;
-  constructor(entities, maxPlayers, focus, options, kernels, list, actions, native) {
-    super(entities, maxPlayers, focus, native?.memory != null ? { ...options, memory: native.memory } : options);
-    const e = entities;
+    this.list = list ?? ownList;
+    this.actions = actions ?? ownActions;
     const f = focus;
-    const st = this.state();
+    const tick = this.#tick;
     const steady = f !== null && f.steady !== void 0 ? f.steady : null;
     const b = new Binding(
       NATIVE_LAYOUT.plan,
@@ -3714,24 +3225,24 @@ var NativePriorityPlanner = class extends PriorityPlanner {
         vx: e.vx,
         vy: e.vy,
         owner: e.owner,
-        steady: steady ?? st.tick,
-        focusX: f !== null ? f.focusX : st.tick,
-        focusY: f !== null ? f.focusY : st.tick,
-        focusIndex: f !== null ? f.focusIndex : st.tick,
-        sets: st.sets,
-        tick: st.tick,
-        cursor: st.cursor,
-        known: st.known,
-        list,
-        actions
+        steady: steady ?? tick,
+        focusX: f !== null ? f.focusX : tick,
+        focusY: f !== null ? f.focusY : tick,
+        focusIndex: f !== null ? f.focusIndex : tick,
+        sets: this.#sets,
+        tick,
+        cursor: this.#carryCursor,
+        known: this.#known,
+        list: this.list,
+        actions: this.actions
       },
       0,
       native
     );
     const w = b.words;
     const at = b.scalars;
-    w[at + 0 /* Capacity */] = e.capacity;
-    w[at + 1 /* Words */] = e.capacity + 31 >> 5;
+    w[at + 0 /* Capacity */] = cap;
+    w[at + 1 /* Words */] = this.#words;
     w[at + 2 /* Limit */] = this.limit;
     w[at + 3 /* Near */] = this.near;
     w[at + 4 /* Mid */] = this.mid;
@@ -3739,21 +3250,33 @@ var NativePriorityPlanner = class extends PriorityPlanner {
     w[at + 6 /* HasFocus */] = f !== null ? 1 : 0;
     w[at + 7 /* HasSteady */] = steady !== null ? 1 : 0;
     w[at + 8 /* PosShift */] = POS_SHIFT;
-    this.#kernels = kernels;
     this.#b = b;
-    this.#list = list;
-    this.#actions = actions;
+  }
+  /** Forget what was sent to `slot` (a new player took it). */
+  resetSlot(slot) {
+    const perSlot = SETS * this.#words;
+    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
+    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
+    this.#carryCursor[slot] = 0;
+  }
+  added(slot, index) {
+    this.actions[0] = index;
+    this.#notify(slot, 1);
+  }
+  removed(slot, index) {
+    this.actions[0] = ~index;
+    this.#notify(slot, 1);
   }
   applyActions(slot, actions, n) {
-    if (actions !== this.#actions) {
-      super.applyActions(slot, actions, n);
-      return;
-    }
+    if (actions !== this.actions) for (let j = 0; j < n; j++) this.actions[j] = actions[j];
+    this.#notify(slot, n);
+  }
+  #notify(slot, n) {
     const b = this.#b;
     this.#kernels.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
   }
   plan(slot, list, _now) {
-    if (list !== this.#list) throw new RangeError("NativePriorityPlanner: plan with a list other than the bound one");
+    if (list !== this.list) throw new RangeError("PriorityPlanner: plan with a list other than its own (planner.list)");
     const b = this.#b;
     this.#plannedSlot = slot;
     return this.#kernels.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
@@ -3764,57 +3287,12 @@ var NativePriorityPlanner = class extends PriorityPlanner {
     const b = this.#b;
     this.#kernels.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
   }
+  poolBytes() {
+    return this.#bytes;
+  }
 };
 
 // modules/server/entity-sync.ts
-var JsEntitySync = class {
-  planner;
-  #m;
-  #queue;
-  #words;
-  constructor(m, queue, planner) {
-    this.#m = m;
-    this.#queue = queue;
-    this.planner = planner;
-    this.#words = m.entities.capacity + 31 >> 5;
-  }
-  slot(s, _now) {
-    const m = this.#m;
-    const e = m.entities;
-    const cap = e.capacity;
-    const alive = e.alive;
-    const gen = e.generation;
-    const words = this.#words;
-    const dirty = m.dirty;
-    const known = m.known;
-    const ep = m.endpoints[s];
-    const keep = m.keep;
-    const queue = this.#queue;
-    const clz = Math.clz32;
-    for (let j = 0, w = s * words; j < words; j++, w++) {
-      let bits = dirty[w];
-      while (bits !== 0) {
-        if (ep.room() < keep) {
-          dirty[w] = bits;
-          return false;
-        }
-        const low = bits & -bits;
-        const i = (j << 5) + 31 - clz(low);
-        const k = s * cap + i;
-        const now = alive[i] !== 0 ? gen[i] : 0;
-        if (known[k] !== now) {
-          if (known[k] !== 0 && !queue.remove(s, i) || now !== 0 && !queue.add(s, i)) {
-            dirty[w] = bits;
-            return false;
-          }
-        }
-        bits ^= low;
-      }
-      dirty[w] = bits;
-    }
-    return true;
-  }
-};
 var NativeEntitySync = class {
   planner;
   #m;
@@ -3896,8 +3374,7 @@ var EntityReconciler = class {
       keep: MAX_PACKET + state.leaveReserve,
       frontSince: state.frontSince
     };
-    const kernels = kernelsFor(native, "sync");
-    this.#sync = kernels !== null ? new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native) : new JsEntitySync(memory, this, planner);
+    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, requireKernels(native, "the entity sync"), native);
   }
   /** The planner that hears of each Add and Remove (the game installs its own). */
   get planner() {
@@ -3961,28 +3438,6 @@ var EntityReconciler = class {
       }
       if (sync.slot(s, now)) dirtyAny[s] = 0;
     }
-  }
-  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
-  add(to, index) {
-    const t = this.#state;
-    const o = t.reserve(to, Msg.Add, 9);
-    if (o < 0) return false;
-    const e = this.#entities;
-    writeAdd(t.endpoints[to].buf, o, (e.generation[index] << 16 | index) >>> 0, e.owner[index], e.type[index]);
-    t.known[to * e.capacity + index] = e.generation[index];
-    this.#planner.added(to, index);
-    return true;
-  }
-  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
-  remove(to, index) {
-    const t = this.#state;
-    const k = to * this.#entities.capacity + index;
-    const o = t.reserve(to, Msg.Remove, 4);
-    if (o < 0) return false;
-    writeId(t.endpoints[to].buf, o, (t.known[k] << 16 | index) >>> 0);
-    t.known[k] = 0;
-    this.#planner.removed(to, index);
-    return true;
   }
 };
 
@@ -5125,54 +4580,6 @@ var Schedule = class {
 };
 
 // modules/server/entries.ts
-var POS_HALF = 1 << POS_SHIFT - 1;
-var ANGLE_HALF = 1 << ANGLE_BITS - 1;
-var JsEntryPacker = class {
-  o = 0;
-  k = 0;
-  #m;
-  constructor(m) {
-    this.#m = m;
-  }
-  pack(pos, n, o) {
-    const m = this.#m;
-    const all = m.all;
-    const encoded = m.encoded;
-    const list = m.list;
-    const e = m.entities;
-    const room = MAX_PACKET - UPDATE_ENTRY;
-    let k = 0;
-    while (pos < n && o <= room && k < 255) {
-      const first = list[pos];
-      let i = first;
-      const start2 = o;
-      do {
-        if (encoded[i] === 0) {
-          writeUpdateEntry(
-            all,
-            MAX_PACKET + i * UPDATE_ENTRY,
-            e.id(i),
-            e.x[i] + POS_HALF >> POS_SHIFT,
-            e.y[i] + POS_HALF >> POS_SHIFT,
-            e.vx[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            e.vy[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            (e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS,
-            e.health[i]
-          );
-          encoded[i] = 1;
-        }
-        pos++;
-        i++;
-        o += UPDATE_ENTRY;
-        k++;
-      } while (pos < n && list[pos] === i && o <= room && k < 255);
-      all.copyWithin(start2, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
-    }
-    this.o = o;
-    this.k = k;
-    return pos;
-  }
-};
 var NativeEntryPacker = class {
   o = 0;
   k = 0;
@@ -5235,8 +4642,7 @@ var UpdateWriter = class {
     this.#offset = new Array(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * cfg.updateIntervalMs / n);
     const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
-    const pack = kernelsFor(native, "pack");
-    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
   }
@@ -5435,7 +4841,7 @@ var Server = class {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
-      t.actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
+      t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
@@ -5530,10 +4936,9 @@ var Server = class {
     this.#state.sim = sim;
     this.#focus = focus;
     if (focus !== null) {
-      const plan = kernelsFor(this.#native, "plan");
       const options = { limit: this.#updateLimit() };
       const n = this.config.maxPlayers;
-      this.#planner = plan !== null ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#state.list, this.#state.actions, this.#native) : new PriorityPlanner(this.entities, n, focus, options);
+      this.#planner = new PriorityPlanner(this.entities, n, focus, options, this.#native, this.#state.list, this.#state.actions);
       this.#reconciler.planner = this.#planner;
       this.#writer.planner = this.#planner;
     }
@@ -6108,8 +5513,8 @@ function round4(x) {
 }
 
 // modules/watch.ts
-var POS_HALF2 = 1 << POS_SHIFT - 1;
-var ANGLE_HALF2 = 1 << ANGLE_BITS - 1;
+var POS_HALF = 1 << POS_SHIFT - 1;
+var ANGLE_HALF = 1 << ANGLE_BITS - 1;
 var WATCH_PATH = "/watch";
 var WATCH_WS_PATH = "/watch/ws";
 var WATCH_INTERVAL_MS = 100;
@@ -6231,15 +5636,15 @@ var WatchFeed = class {
       if (alive[i] === 0) continue;
       owner = owners[i];
       g = gen[i];
-      x = ex[i] + POS_HALF2 >> POS_SHIFT;
-      y = ey[i] + POS_HALF2 >> POS_SHIFT;
-      vx = evx[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
-      vy = evy[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
+      x = ex[i] + POS_HALF >> POS_SHIFT;
+      y = ey[i] + POS_HALF >> POS_SHIFT;
+      vx = evx[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
+      vy = evy[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
       x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
       y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
       vx = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
       vy = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
-      rot = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF2 >> ANGLE_BITS;
+      rot = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS;
       h = health[i];
       b[o] = type[i];
       b[o + 1] = owner === -1 ? 255 : owner & 255;

@@ -66,18 +66,13 @@ export interface Kernels {
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
 }
 
-/** The kernels by name, for choosing which run in JavaScript. */
+/** The kernels by name. */
 export type KernelName = keyof Kernels;
 
 /** How a match gets its native loops: `createMatch`, `createServer` and `Game` take these. */
 export interface NativeOptions {
-  /** The platform's native loops; absent or null: the core runs its JavaScript. */
+  /** The platform's native loops: the server and the game cannot run without them. */
   kernels?: Kernels | null;
-  /**
-   * Loops to run in JavaScript even so, by kernel name (for measuring what each saves:
-   * `plan`, `commit` and `notify` go together, as the planner's). Empty: all native.
-   */
-  js?: readonly KernelName[];
   /** Every binding made is pushed here (for tests that check them). */
   bindings?: Binding[] | null;
   /**
@@ -93,20 +88,22 @@ export type NativeFactory = (config: Config) => NativeOptions;
 
 /**
  * The native loops of the platform this runs on, for a new match: those the host's entry
- * point installed, as a factory (`globalThis.lwarNative`: Node's and the page's WebAssembly,
- * hosts/node/kernels.ts) or as kernels (`globalThis.lwarKernels`: lwxs's `xs.kernels`, the
- * device bench's), else null. Start-up only.
+ * point installed, as a factory (`globalThis.lwarNative`: Node's WebAssembly,
+ * hosts/node/kernels.ts) or as kernels (`globalThis.lwarKernels`: the device bench's), else
+ * lwxs's own (`xs.kernels`, tools/xs), else null. The board's main.ts passes its kernels to
+ * createMatch itself. Start-up only.
  */
 export function platformNative(config: Config): NativeOptions | null {
-  const g = globalThis as { lwarNative?: NativeFactory; lwarKernels?: Kernels | null };
+  const g = globalThis as { lwarNative?: NativeFactory; lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
   if (g.lwarNative !== undefined) return g.lwarNative(config);
-  return g.lwarKernels != null ? { kernels: g.lwarKernels } : null;
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
 }
 
-/** The kernels a loop that uses `name` should run: null when it runs its JavaScript. */
-export function kernelsFor(options: NativeOptions | null | undefined, name: KernelName): Kernels | null {
-  if (options == null || options.kernels == null) return null;
-  if (options.js !== undefined && options.js.indexOf(name) >= 0) return null;
+/** The kernels of `options`; throws when there are none (`who` says what needs them). Start-up only. */
+export function requireKernels(options: NativeOptions | null | undefined, who: string): Kernels {
+  if (options == null || options.kernels == null)
+    throw new RangeError(`${who} needs the platform's native loops (NativeOptions.kernels): on Node, installNodeKernels() (hosts/node/kernels.ts)`);
   return options.kernels;
 }
 

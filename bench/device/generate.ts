@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_CASE, recordTrace, type CaseOptions } from "../../harness/trace";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase, encodeTraceFile, type TraceHeader } from "./tracefile";
+import { installNodeKernels } from "../../hosts/node/kernels";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
@@ -84,6 +85,7 @@ function intOption(name: string, text: string | undefined, fallback: number, min
 }
 
 function main(): void {
+  installNodeKernels();
   let v;
   try {
     v = parseArgs({

@@ -6,8 +6,6 @@
  * device bench and the cross-engine tests (on XS) all replay through this.
  */
 import type { Host } from "../host";
-import type { Config } from "../config";
-import { type Kernels, type KernelName, type NativeOptions, platformNative } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { Counter } from "../protocol/counters";
@@ -22,27 +20,6 @@ export function stateHash(game: Game | null): number {
 
 export type ReplayLog = (event: number, slot: number, value: number) => void;
 
-/**
- * The native loops a replayed server runs (modules/native.ts): those the entry point
- * installed as `globalThis.lwarKernels` (the XS bench and test entries install lwxs's
- * `xs.kernels`, the device bench its app's), else none: the server's JavaScript runs.
- */
-export function installedKernels(): Kernels | null {
-  return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ?? null;
-}
-
-/**
- * The platform's native loops for a match of `config` (`platformNative`: Node's WebAssembly
- * when its host installed it, else the installed kernels), less those named in
- * `globalThis.lwarJs` (a list of kernel names the entry point runs in JavaScript, for
- * measuring what each saves).
- */
-export function installedNative(config: Config): NativeOptions | null {
-  const native = platformNative(config);
-  if (native === null) return null;
-  native.js = (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs ?? [];
-  return native;
-}
 
 class ReplayHost implements Host {
   time = 0;
@@ -90,7 +67,7 @@ export class Replayer {
     const h = this.reader.header;
     this.#host.time = h.start;
     this.#host.sink = log;
-    const { server, game } = createMatch(h.config, this.#host, h.seed, installedNative(h.config));
+    const { server, game } = createMatch(h.config, this.#host, h.seed);
     this.server = server;
     this.game = game;
     // Deaths reach the log as they do on the hosts.

@@ -28,8 +28,8 @@ import { Endpoint } from "../transport/endpoint";
 import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { KickReason, LogEvent } from "./events";
-import { NativePriorityPlanner, PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
-import { kernelsFor, type NativeOptions, platformNative } from "../native";
+import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import { type NativeOptions, platformNative } from "../native";
 import { EntityReconciler } from "./entity-sync";
 import type { Focus, Players, Simulation } from "../sim";
 import { Admission, HANDSHAKE_MEMORY, LEFT_MEMORY, PORT_HINT_MASK } from "./admission";
@@ -134,7 +134,7 @@ export class Server implements DirectCore, EntityListener, Players {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
-      t.actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
+      t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
@@ -234,12 +234,9 @@ export class Server implements DirectCore, EntityListener, Players {
     this.#state.sim = sim;
     this.#focus = focus;
     if (focus !== null) {
-      const plan = kernelsFor(this.#native, "plan");
       const options = { limit: this.#updateLimit() };
       const n = this.config.maxPlayers;
-      this.#planner = plan !== null
-        ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#state.list, this.#state.actions, this.#native)
-        : new PriorityPlanner(this.entities, n, focus, options);
+      this.#planner = new PriorityPlanner(this.entities, n, focus, options, this.#native, this.#state.list, this.#state.actions);
       this.#reconciler.planner = this.#planner;
       this.#writer.planner = this.#planner;
     }

@@ -137,11 +137,4 @@ describe("native layout", function () {
       if ("input" in b.arrays) assert.equal(b.arrays.input, server.input, `${key}.input is the server's`);
     }
   });
-
-  it("runs the kernels named in `js` in JavaScript: no binding for them", function () {
-    const bindings: Binding[] = [];
-    createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), js: ["ship", "shots"], bindings });
-    assert.ok(!bindings.some((b) => b.declared === NATIVE_LAYOUT.ship || b.declared === NATIVE_LAYOUT.shot));
-    assert.equal(bindings.length, Object.keys(NATIVE_LAYOUT).length - 2);
-  });
 });
