@@ -502,7 +502,7 @@ async function recordCases(dir: string, s: Settings, started: number): Promise<R
     const traceText = `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`;
     writeFileSync(traceScript, traceText);
     const nodeScript = join(dir, `node.${c.id}.js`);
-    // Node runs the loops as WebAssembly: the bytes of dist/kernels.wasm go in first (entry.ts).
+    // Node runs the loops as WebAssembly: the bytes of dist/web/kernels.wasm go in first (entry.ts).
     writeFileSync(nodeScript, `globalThis.LWAR_WASM = require("node:fs").readFileSync(${JSON.stringify(WASM_PATH)});\n` + traceText + entryText);
     scripts.set(c.id, [traceScript, entry, nodeScript]);
     results.push({

@@ -38,7 +38,7 @@ function main(): void {
   // On XS the server runs the native loops lwxs carries, as on the device; on Node the same
   // C as WebAssembly, whose bytes bench.ts puts in LWAR_WASM.
   if (!onXs) {
-    if (typeof LWAR_WASM === "undefined") throw new Error("no LWAR_WASM: the bytes of dist/kernels.wasm go first");
+    if (typeof LWAR_WASM === "undefined") throw new Error("no LWAR_WASM: the bytes of dist/web/kernels.wasm go first");
     const compiled = compileKernels(LWAR_WASM);
     (globalThis as { lwarNative?: NativeFactory }).lwarNative = (config) => wasmNative(compiled, config);
   }

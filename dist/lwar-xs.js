@@ -438,16 +438,26 @@ function nativeMemoryBytes(config) {
   const perPlayer = config.reliableQueueBytes + 3 * cap + 18 * 4 * words + 256;
   return 96 * 1024 + cap * perEntity + n * perPlayer;
 }
-var WasmKernels = class {
+function fixedPages(bytes) {
+  const pages = 1 + Math.ceil(bytes / PAGE);
+  return { memory: new (wasm()).Memory({ initial: pages, maximum: pages }), pages };
+}
+var WasmKernels = class _WasmKernels {
   memory;
   #x;
   #buffer;
-  /** An instance of `module` with `bytes` of memory for the arrays. Start-up only. */
-  constructor(module, bytes) {
-    const api = wasm();
-    const pages = 1 + Math.ceil(bytes / PAGE);
-    const memory = new api.Memory({ initial: pages, maximum: pages });
-    const x = new api.Instance(module, { env: { memory } }).exports;
+  /** An instance of `module` with `bytes` of memory for the arrays (synchronous: Node). Start-up only. */
+  static create(module, bytes) {
+    const { memory, pages } = fixedPages(bytes);
+    return new _WasmKernels(new (wasm()).Instance(module, { env: { memory } }).exports, memory, pages);
+  }
+  /** An instance of the module in `wasm` with `bytes` of memory, compiled as a browser wants it: asynchronously. */
+  static async load(wasmBytes, bytes) {
+    const { memory, pages } = fixedPages(bytes);
+    const { instance } = await wasm().instantiate(wasmBytes, { env: { memory } });
+    return new _WasmKernels(instance.exports, memory, pages);
+  }
+  constructor(x, memory, pages) {
     const base = x.__heap_base.value;
     if (base > PAGE) throw new RangeError(`kernels.wasm: its stack and data take ${base} bytes, more than a page`);
     this.#x = x;
@@ -487,12 +497,12 @@ var WasmKernels = class {
   }
 };
 function wasmNative(module, config) {
-  const kernels = new WasmKernels(module, nativeMemoryBytes(config));
+  const kernels = WasmKernels.create(module, nativeMemoryBytes(config));
   return { kernels, memory: kernels.memory };
 }
 
 // hosts/node/kernels.ts
-var KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/kernels.wasm" : "./kernels.wasm", import.meta.url);
+var KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/kernels.wasm" : "./web/kernels.wasm", import.meta.url);
 var compiled = null;
 function nodeKernels() {
   if (compiled === null) {
@@ -1977,6 +1987,29 @@ function shipsMoved(w, i) {
 var SHIP_HEADINGS = ANGLE_MASK & ~3;
 var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
 
+// modules/game/ship-stepper.ts
+function shipWords(words, at) {
+  if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+  words[at + 0 /* ShipBase */] = SHIP_BASE;
+  words[at + 1 /* Headings */] = SHIP_HEADINGS;
+  words[at + 2 /* Forward */] = INPUT_FORWARD;
+  words[at + 3 /* Backward */] = INPUT_BACKWARD;
+  words[at + 4 /* Left */] = INPUT_LEFT;
+  words[at + 5 /* Right */] = INPUT_RIGHT;
+  words[at + 6 /* Shooting */] = INPUT_SHOOTING;
+  words[at + 10 /* OctMin */] = OCT_MIN;
+  words[at + 11 /* TMask */] = T_MASK;
+  words[at + 12 /* DShift */] = D_SHIFT;
+  words[at + 13 /* SShift */] = S_SHIFT;
+  for (let t = 0; t < SHIP_TYPES; t++) {
+    words[at + 19 /* Turn */ + t] = SHIP_TURN[t];
+    words[at + 23 /* Thrust */ + t] = SHIP_THRUST[t];
+    words[at + 27 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
+    words[at + 31 /* ClampScale */ + t] = CLAMP_SCALE[t];
+  }
+}
+var NO_EDGE = 1 << 20;
+
 // modules/game/ships-native.ts
 var NativeShipsStep = class {
   #w;
@@ -1985,7 +2018,6 @@ var NativeShipsStep = class {
   #words;
   #at;
   constructor(w, kernels, native) {
-    if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x,
@@ -2009,31 +2041,15 @@ var NativeShipsStep = class {
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
-    words[at + 0 /* ShipBase */] = SHIP_BASE;
-    words[at + 1 /* Headings */] = SHIP_HEADINGS;
-    words[at + 2 /* Forward */] = INPUT_FORWARD;
-    words[at + 3 /* Backward */] = INPUT_BACKWARD;
-    words[at + 4 /* Left */] = INPUT_LEFT;
-    words[at + 5 /* Right */] = INPUT_RIGHT;
-    words[at + 6 /* Shooting */] = INPUT_SHOOTING;
+    shipWords(words, at);
     words[at + 7 /* GridHalf */] = GRID_HALF;
     words[at + 8 /* GridShift */] = GRID_SHIFT;
     words[at + 9 /* GridSide */] = GRID_SIDE;
-    words[at + 10 /* OctMin */] = OCT_MIN;
-    words[at + 11 /* TMask */] = T_MASK;
-    words[at + 12 /* DShift */] = D_SHIFT;
-    words[at + 13 /* SShift */] = S_SHIFT;
     words[at + 14 /* PlanetBit */] = PLANET_BIT;
     words[at + 15 /* PlanetBits */] = w.planetBits;
     words[at + 16 /* Bodies */] = w.bodies;
     words[at + 17 /* FarPull */] = FAR_PULL;
     words[at + 18 /* ArenaRadius */] = ARENA_RADIUS;
-    for (let t = 0; t < SHIP_TYPES; t++) {
-      words[at + 19 /* Turn */ + t] = SHIP_TURN[t];
-      words[at + 23 /* Thrust */ + t] = SHIP_THRUST[t];
-      words[at + 27 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
-      words[at + 31 /* ClampScale */ + t] = CLAMP_SCALE[t];
-    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
@@ -5697,7 +5713,10 @@ import { readFileSync as readFileSync2 } from "node:fs";
 import { gzipSync } from "node:zlib";
 var PAGE_FILES = Object.freeze([
   Object.freeze({ path: "/", name: "index.html", type: "text/html; charset=utf-8" }),
-  Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" })
+  Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" }),
+  // The game's hot loops as WebAssembly (npm run build:wasm): the server runs them on Node,
+  // and the page its own ship's prediction.
+  Object.freeze({ path: "/kernels.wasm", name: "kernels.wasm", type: "application/wasm" })
 ]);
 function pageFile(path, body) {
   const entry = PAGE_FILES.find((f) => f.path === path);

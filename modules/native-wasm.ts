@@ -1,6 +1,6 @@
 /**
  * The hot loops as WebAssembly: the same C as on XS (modules/kernels/loops.c, through
- * modules/kernels/wasm.c), built by `npm run build:wasm` into dist/kernels.wasm. Node runs
+ * modules/kernels/wasm.c), built by `npm run build:wasm` into dist/web/kernels.wasm. Node runs
  * the server's and the game's loops on it, and the page its own ship's step.
  *
  * The C reaches one memory only, so the match's arenas, grid and binding words are carved
@@ -8,14 +8,15 @@
  * and each call passes just the address of the binding's layout words. The memory's size is
  * fixed when the instance is made, from the config (`nativeMemoryBytes`), and never grows.
  *
- * Host-free: a host reads the file and compiles it (`compileKernels`); instantiating is here,
- * for Node and the page alike.
+ * Host-free: a host reads the file and compiles it (`compileKernels`, or `WasmKernels.load`
+ * in a browser, which wants it done asynchronously); instantiating is here, for Node and the
+ * page alike.
  */
 import { FixedMemory } from "./arena";
 import type { Config } from "./config";
 import type { Kernels, NativeOptions } from "./native";
 
-/** The exports of dist/kernels.wasm: each loop takes the address of its binding's layout words. */
+/** The exports of dist/web/kernels.wasm: each loop takes the address of its binding's layout words. */
 interface KernelExports {
   plan(layout: number, slot: number): number;
   commit(layout: number, slot: number, sent: number): void;
@@ -28,14 +29,19 @@ interface KernelExports {
   __heap_base: { value: number };
 }
 
+interface WasmMemory {
+  buffer: ArrayBuffer;
+}
+
 /** The part of the WebAssembly API used here (XS has none; this module never runs there). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => CompiledKernels;
-  Memory: new (size: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
+  Memory: new (size: { initial: number; maximum: number }) => WasmMemory;
   Instance: new (module: CompiledKernels, imports: object) => { exports: unknown };
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: unknown } }>;
 }
 
-/** dist/kernels.wasm compiled: made once per process, instantiated once per match. */
+/** dist/web/kernels.wasm compiled: made once per process, instantiated once per match. */
 export interface CompiledKernels {
   readonly compiledKernels?: never;
 }
@@ -48,7 +54,7 @@ function wasm(): WasmApi {
   return api;
 }
 
-/** Compile the bytes of dist/kernels.wasm (synchronous: start-up only). */
+/** Compile the bytes of dist/web/kernels.wasm (synchronous: start-up only). */
 export function compileKernels(bytes: Uint8Array): CompiledKernels {
   return new (wasm().Module)(bytes);
 }
@@ -68,19 +74,32 @@ export function nativeMemoryBytes(config: Config): number {
   return 96 * 1024 + cap * perEntity + n * perPlayer;
 }
 
+/** A memory of `bytes` for the arrays, and a page before them for the C's stack and data (below __heap_base). */
+function fixedPages(bytes: number): { memory: WasmMemory; pages: number } {
+  const pages = 1 + Math.ceil(bytes / PAGE);
+  return { memory: new (wasm().Memory)({ initial: pages, maximum: pages }), pages };
+}
+
 /** The native loops on one WebAssembly instance, with the fixed memory their arrays live in. */
 export class WasmKernels implements Kernels {
   readonly memory: FixedMemory;
   readonly #x: KernelExports;
   readonly #buffer: ArrayBuffer;
 
-  /** An instance of `module` with `bytes` of memory for the arrays. Start-up only. */
-  constructor(module: CompiledKernels, bytes: number) {
-    const api = wasm();
-    // The first page holds the C's stack and data, below __heap_base.
-    const pages = 1 + Math.ceil(bytes / PAGE);
-    const memory = new api.Memory({ initial: pages, maximum: pages });
-    const x = new api.Instance(module, { env: { memory } }).exports as KernelExports;
+  /** An instance of `module` with `bytes` of memory for the arrays (synchronous: Node). Start-up only. */
+  static create(module: CompiledKernels, bytes: number): WasmKernels {
+    const { memory, pages } = fixedPages(bytes);
+    return new WasmKernels(new (wasm().Instance)(module, { env: { memory } }).exports as KernelExports, memory, pages);
+  }
+
+  /** An instance of the module in `wasm` with `bytes` of memory, compiled as a browser wants it: asynchronously. */
+  static async load(wasmBytes: Uint8Array, bytes: number): Promise<WasmKernels> {
+    const { memory, pages } = fixedPages(bytes);
+    const { instance } = await wasm().instantiate(wasmBytes, { env: { memory } });
+    return new WasmKernels(instance.exports as KernelExports, memory, pages);
+  }
+
+  private constructor(x: KernelExports, memory: WasmMemory, pages: number) {
     const base = x.__heap_base.value;
     if (base > PAGE) throw new RangeError(`kernels.wasm: its stack and data take ${base} bytes, more than a page`);
     this.#x = x;
@@ -124,6 +143,6 @@ export class WasmKernels implements Kernels {
 
 /** Native options for one match of `config` on a new instance of `module`. Start-up only. */
 export function wasmNative(module: CompiledKernels, config: Config): NativeOptions {
-  const kernels = new WasmKernels(module, nativeMemoryBytes(config));
+  const kernels = WasmKernels.create(module, nativeMemoryBytes(config));
   return { kernels, memory: kernels.memory };
 }

@@ -1,5 +1,5 @@
 /**
- * The hot loops on Node: dist/kernels.wasm (`npm run build:wasm`), read and compiled once,
+ * The hot loops on Node: dist/web/kernels.wasm (`npm run build:wasm`), read and compiled once,
  * with one instance and one fixed memory per match (modules/native-wasm.ts).
  * `installNodeKernels()` makes them the platform's (`globalThis.lwarNative`), so that every
  * match made after it, by the server, a tool or a test, runs them.
@@ -10,12 +10,12 @@ import type { Config } from "../../modules/config";
 import type { NativeFactory, NativeOptions } from "../../modules/native";
 import { compileKernels, type CompiledKernels, wasmNative } from "../../modules/native-wasm";
 
-/** dist/kernels.wasm: beside the server's bundle (dist/lwar-xs.js), or two folders up from this file. */
-export const KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/kernels.wasm" : "./kernels.wasm", import.meta.url);
+/** dist/web/kernels.wasm, with the page: beside the server's bundle (dist/lwar-xs.js), or two folders up from this file. */
+export const KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/kernels.wasm" : "./web/kernels.wasm", import.meta.url);
 
 let compiled: CompiledKernels | null = null;
 
-/** dist/kernels.wasm, compiled on first use. */
+/** dist/web/kernels.wasm, compiled on first use. */
 export function nodeKernels(): CompiledKernels {
   if (compiled === null) {
     let bytes: Uint8Array;

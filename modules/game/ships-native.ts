@@ -1,17 +1,15 @@
 /**
- * The ships' step in C (hosts/moddable/kernels.c, xs_lwar_ship): the same rules as
- * `JsShipsStep` (ships.ts), from the numbers handed over here once, in the binding
+ * The ships' step in C (modules/kernels/loops.c, lw_ship), from the numbers handed over
+ * here once (those of the world here; shipWords, ship-stepper.ts, the rest), in the binding
  * NATIVE_LAYOUT.ship. The C moves every ship; what it touches and its fire are the game's
  * business (shipsEffects).
  */
-import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShipStop, ShipWord } from "../native-words";
-import { D_SHIFT, OCT_MIN, S_SHIFT, T_MASK } from "./gravity";
-import { CLAMP_SCALE, SHIP_HEADINGS } from "./motion";
 import { FAR_PULL, shipsEffects, type ShipsStep } from "./ships";
-import { ARENA_RADIUS, SHIP_BASE, SHIP_MAX_SPEED, SHIP_THRUST, SHIP_TURN, SHIP_TYPES } from "./templates";
+import { shipWords } from "./ship-stepper";
+import { ARENA_RADIUS } from "./templates";
 import { type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT } from "./world";
 
 export class NativeShipsStep implements ShipsStep {
@@ -22,7 +20,6 @@ export class NativeShipsStep implements ShipsStep {
   readonly #at: number;
 
   constructor(w: GameWorld, kernels: Kernels, native: NativeOptions | null) {
-    if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, type: e.type, radius: w.radius, focusIndex: w.focusIndex,
@@ -31,31 +28,15 @@ export class NativeShipsStep implements ShipsStep {
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
-    words[at + ShipWord.ShipBase] = SHIP_BASE;
-    words[at + ShipWord.Headings] = SHIP_HEADINGS;
-    words[at + ShipWord.Forward] = INPUT_FORWARD;
-    words[at + ShipWord.Backward] = INPUT_BACKWARD;
-    words[at + ShipWord.Left] = INPUT_LEFT;
-    words[at + ShipWord.Right] = INPUT_RIGHT;
-    words[at + ShipWord.Shooting] = INPUT_SHOOTING;
+    shipWords(words, at);
     words[at + ShipWord.GridHalf] = GRID_HALF;
     words[at + ShipWord.GridShift] = GRID_SHIFT;
     words[at + ShipWord.GridSide] = GRID_SIDE;
-    words[at + ShipWord.OctMin] = OCT_MIN;
-    words[at + ShipWord.TMask] = T_MASK;
-    words[at + ShipWord.DShift] = D_SHIFT;
-    words[at + ShipWord.SShift] = S_SHIFT;
     words[at + ShipWord.PlanetBit] = PLANET_BIT;
     words[at + ShipWord.PlanetBits] = w.planetBits;
     words[at + ShipWord.Bodies] = w.bodies;
     words[at + ShipWord.FarPull] = FAR_PULL;
     words[at + ShipWord.ArenaRadius] = ARENA_RADIUS;
-    for (let t = 0; t < SHIP_TYPES; t++) {
-      words[at + ShipWord.Turn + t] = SHIP_TURN[t];
-      words[at + ShipWord.Thrust + t] = SHIP_THRUST[t];
-      words[at + ShipWord.MaxSpeed + t] = SHIP_MAX_SPEED[t];
-      words[at + ShipWord.ClampScale + t] = CLAMP_SCALE[t];
-    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;

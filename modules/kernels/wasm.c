@@ -3,7 +3,7 @@
  * (modules/native-wasm.ts). Every array lives in the module's one memory, so a binding has
  * one view, which starts at address 0, and each export takes the address of the binding's
  * layout words in place of the layout and its views. Built by npm run build:wasm
- * (tools/wasm/build.ts) into dist/kernels.wasm.
+ * (tools/wasm/build.ts) into dist/web/kernels.wasm.
  */
 #include "loops.c"
 

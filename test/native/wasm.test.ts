@@ -1,5 +1,5 @@
 /**
- * The hot loops as WebAssembly (modules/native-wasm.ts, dist/kernels.wasm): the committed
+ * The hot loops as WebAssembly (modules/native-wasm.ts, dist/web/kernels.wasm): the committed
  * file is what the C builds, a match's arrays all live in its instance's fixed memory, and
  * that memory holds a match at the config's limits.
  */
@@ -36,7 +36,7 @@ describe("kernels.wasm", function () {
       this.skip();
     }
     this.timeout(60000);
-    assert.ok(Buffer.from(buildWasm()).equals(readFileSync(WASM_PATH)), "dist/kernels.wasm is stale: npm run build:wasm, and commit it");
+    assert.ok(Buffer.from(buildWasm()).equals(readFileSync(WASM_PATH)), "dist/web/kernels.wasm is stale: npm run build:wasm, and commit it");
   });
 
   it("exports the seven loops and imports only its memory", function () {
@@ -73,7 +73,7 @@ describe("kernels.wasm", function () {
 
   it("runs out with a clear error, never past its memory", function () {
     const config = makeConfig({ maxPlayers: 8, maxEntities: 192 });
-    const kernels = new WasmKernels(nodeKernels(), 1024);
+    const kernels = WasmKernels.create(nodeKernels(), 1024);
     kernels.memory.take(kernels.memory.left - 4096);
     assert.throws(() => createMatch(config, new QuietHost(), 1, { kernels, memory: kernels.memory }), /fixed memory of \d+ bytes: no room/);
   });

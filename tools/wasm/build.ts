@@ -1,13 +1,13 @@
 /**
  * `npm run build:wasm`: the hot loops (modules/kernels/loops.c, through modules/kernels/wasm.c)
  * compiled to WebAssembly with clang and wasm-ld (Debian: `apt-get install clang lld`),
- * into dist/kernels.wasm, which is committed so that running the server needs no compiler.
+ * into dist/web/kernels.wasm, which is committed so that running the server needs no compiler.
  *
  * No libc and no start function: the module imports its memory (`env.memory`, fixed in size
  * by whoever instantiates it: modules/native-wasm.ts), keeps an 8 KiB stack at its start and
  * exports the seven loops and `__heap_base`, where the memory's free part begins.
  *
- * `--check` writes nothing and exits 1 when dist/kernels.wasm is not what the sources build
+ * `--check` writes nothing and exits 1 when dist/web/kernels.wasm is not what the sources build
  * (test/native/wasm.test.ts does the same, when clang is installed).
  */
 import { execFileSync } from "node:child_process";
@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const WASM_SOURCE = join(ROOT, "modules", "kernels", "wasm.c");
-export const WASM_PATH = join(ROOT, "dist", "kernels.wasm");
+/** With the page, which serves it; the Node server reads it there too. */
+export const WASM_PATH = join(ROOT, "dist", "web", "kernels.wasm");
 
 export const CFLAGS = ["--target=wasm32", "-O2", "-ffreestanding", "-nostdlib", "-Wall", "-Wextra", "-Werror"];
 export const LDFLAGS = ["--no-entry", "--import-memory", "--stack-first", "-z", "stack-size=8192", "--export=__heap_base", "--strip-all"];
@@ -66,8 +67,8 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 function main(argv: string[]): number {
   if (argv.includes("-h") || argv.includes("--help")) {
     process.stdout.write(
-      "build:wasm: compiles modules/kernels/wasm.c (the hot loops) into dist/kernels.wasm with clang and wasm-ld\n\n" +
-        "Usage: npm run build:wasm -- [--check]\n\n  --check     write nothing; exit 1 when dist/kernels.wasm is stale\n  -h, --help  show this help and exit\n",
+      "build:wasm: compiles modules/kernels/wasm.c (the hot loops) into dist/web/kernels.wasm with clang and wasm-ld\n\n" +
+        "Usage: npm run build:wasm -- [--check]\n\n  --check     write nothing; exit 1 when dist/web/kernels.wasm is stale\n  -h, --help  show this help and exit\n",
     );
     return 0;
   }
@@ -80,11 +81,11 @@ function main(argv: string[]): number {
   }
   const fresh = same(bytes, old);
   if (argv.includes("--check")) {
-    process.stdout.write(`build:wasm: dist/kernels.wasm ${fresh ? "is up to date" : "is stale (npm run build:wasm)"}\n`);
+    process.stdout.write(`build:wasm: dist/web/kernels.wasm ${fresh ? "is up to date" : "is stale (npm run build:wasm)"}\n`);
     return fresh ? 0 : 1;
   }
   writeFileSync(WASM_PATH, bytes);
-  process.stdout.write(`build:wasm: wrote dist/kernels.wasm, ${bytes.length} bytes (${fresh ? "unchanged" : "changed"})\n`);
+  process.stdout.write(`build:wasm: wrote dist/web/kernels.wasm, ${bytes.length} bytes (${fresh ? "unchanged" : "changed"})\n`);
   return 0;
 }
 
