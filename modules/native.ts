@@ -1,35 +1,36 @@
 /**
- * Native inner loops: the escape hatch of the style guide, behind one interface.
+ * The hot loops: the escape hatch of the style guide, behind one interface.
  *
  * Measured on XS, where each typed-array access is a few hundred machine instructions,
  * these loops cost the most in JavaScript (docs/performance.md): the priority planner's
  * `plan`, `commit` and bookkeeping of Adds and Removes (`notify`), the packing of Update
  * entries, and the entity sync that queues Adds and Removes, run for every player on every
  * update tick or entity change; the game's projectile flight and ships' step run every game
- * step. A platform may implement them in C (one module name per platform:
- * hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c defines them, and
- * tools/xs/lwxs.c builds the same C into our XS test host). They reach the core through
- * `createMatch`'s options (`NativeOptions`), never through `Host`: each loop then picks its
- * native or its JavaScript implementation once, at start-up, and its call sites never
- * branch. The JavaScript stays the reference: the same tests run on both, and a test
- * replays one recorded match through each and compares every byte sent.
+ * step. Each has one implementation, in C: modules/kernels/loops.c. On XS it is compiled
+ * into the engine (hosts/moddable/kernels.c: the board, the simulator, and tools/xs's lwxs);
+ * on Node and in the page it runs as WebAssembly (modules/native-wasm.ts,
+ * dist/web/kernels.wasm). They reach the core through `createMatch`'s options
+ * (`NativeOptions`) or as the platform's (`platformNative`), never through `Host`; each loop's
+ * object is made once, at start-up. Tests replay recorded matches on both engines and
+ * compare every byte (docs/architecture.md, "One home for each hot loop").
  *
  * Calling convention. The C cannot be given a dozen typed arrays per call cheaply, so
  * each user of a kernel builds one `Binding` at start-up: up to four byte views (one per
  * ArrayBuffer its arrays live in) and a layout word array that says, for each array the
  * kernel reads or writes, which view and which byte offset it starts at, followed by
  * scalar parameters and results. The arrays and words are declared once, by name, in
- * modules/native-layout.ts; hosts/moddable/kernels.h and modules/native-words.ts are
- * generated from it. A call passes the layout, the four views and a few integers. The C
+ * modules/native-layout.ts; modules/kernels/layout.h and modules/native-words.ts are
+ * generated from it. A call passes the layout, the four views and a few integers (on
+ * WebAssembly, where everything lives in the one memory, just the layout's address). The C
  * takes pointers for the length of the call only and allocates nothing.
  */
 import type { FixedMemory } from "./arena";
 import type { Config } from "./config";
 import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
-/** The native functions a host may provide. Each mirrors a JavaScript method named below. */
+/** The native functions a platform provides (modules/kernels/loops.c). */
 export interface Kernels {
-  /** PriorityPlanner.plan. Returns the count listed. */
+  /** PriorityPlanner.plan (modules/server/updates.ts). Returns the count listed. */
   plan(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
   /** PriorityPlanner.commit. */
   commit(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, sent: number): void;
@@ -41,10 +42,9 @@ export interface Kernels {
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
   /**
-   * The projectiles' step (JsShotsStep.move, modules/game/shots.ts) from list[k], `n`
-   * projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say why
-   * (done; list[k] hit a ship; list[k] has moved and its pull is the JavaScript's) with the
-   * new count and doomed count.
+   * The projectiles' step (NativeShotsStep.move, modules/game/shots-native.ts) from list[k],
+   * `n` projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say
+   * why (done; list[k] hit a ship) with the new count and doomed count.
    */
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
   /**
@@ -57,11 +57,9 @@ export interface Kernels {
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**
-   * The ship step (JsShipsStep.ship, modules/game/ships.ts) for the ship of `slot`, unless
-   * it meets the arena's edge or goes far over its speed limit (then it changes nothing and
-   * returns 2, and the JavaScript moves it). Returns 1 when the ship touches something or
-   * may fire (the layout's results: what it touches, and its heading's cosine and sine),
-   * else 0.
+   * The ship step (NativeShipsStep.move, modules/game/ships-native.ts) for the ship of
+   * `slot`. Returns 1 when the ship touches something or may fire (the layout's results:
+   * what it touches, and its heading's cosine and sine), else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
 }

@@ -1,7 +1,6 @@
 /**
- * The projectiles' step in C (hosts/moddable/kernels.c, xs_lwar_shots): the same loop as
- * `JsShotsStep` (shots.ts), shotsCollide's tests included, from the numbers handed over
- * here once, in the binding NATIVE_LAYOUT.shot. The C stops where a projectile hits a ship
+ * The projectiles' step in C (modules/kernels/loops.c, lw_shots), from the numbers handed
+ * over here once, in the binding NATIVE_LAYOUT.shot. The C stops where a projectile hits a ship
  * (the damage, the kill and its log are the game's business: shotsHit); this does that
  * one projectile's rest, and the C goes on after it.
  */

@@ -7,6 +7,8 @@
 #define LW_MSG_ADD 106
 #define LW_MSG_REMOVE 107
 #define LW_UPDATE_ENTRY 15
+#define LW_UPDATE_MAX_ENTRIES 255
+#define LW_UPDATE_HEALTH_MAX 100
 #define LW_ENTRY_ID 0
 #define LW_ENTRY_X 4
 #define LW_ENTRY_Y 6

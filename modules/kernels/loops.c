@@ -297,7 +297,7 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o)
 	int32_t half = 1 << (shift - 1), angleHalf = 1 << (angleBits - 1), angleMask = (1 << angleBits) - 1;
 	int32_t room = maxPacket - entry;
 	int32_t k = 0;
-	while (pos < n && o <= room && k < 255) {
+	while (pos < n && o <= room && k < LW_UPDATE_MAX_ENTRIES) {
 		int32_t i = list[pos];
 		uint8_t *at = all + maxPacket + i * entry;
 		if (encoded[i] == 0) {
@@ -308,7 +308,7 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o)
 			put16(at + LW_ENTRY_VY, clamp16(wrap32((int64_t)evy[i] * hz + half) >> shift));
 			put16(at + LW_ENTRY_ROT, wrap32((int64_t)(erot[i] & angleMask) * centi + angleHalf) >> angleBits);
 			v = health[i];
-			at[LW_ENTRY_HEALTH] = (uint8_t)(v > 100 ? 100 : v);
+			at[LW_ENTRY_HEALTH] = (uint8_t)(v > LW_UPDATE_HEALTH_MAX ? LW_UPDATE_HEALTH_MAX : v);
 			encoded[i] = 1;
 		}
 		/* a constant size: compilers copy it inline, so no libc is needed */
@@ -346,15 +346,14 @@ static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t 
 /*
  * shots(layout, m0, m1, m2, m3, k, n, dc) -> k
  *
- * The projectiles' step from list[k] on, with shotsCollide's tests: a projectile whose time is
- * up is doomed; the others move; one whose grid cell holds something is tested against the
- * sun and the arena's edge, the planets and the ships, in that order, and doomed by the
- * first it meets; the rest get twice the sun's pull every other step (by index parity).
- * It stops and hands list[k] back to the JavaScript when it hits a ship (SHOT_STOP_HIT, with the
- * slot: the damage is the game's business, shotsHit), or when its pull leaves the plain
- * integer range (SHOT_STOP_PULL: u at or over 2^31, or a speed that may need the cap; shotsPull
- * does the exact test). A cell outside the grid holds nothing, as in the JavaScript (an
- * array read out of range is undefined there, and tests as nothing).
+ * The projectiles' step from list[k] on: a projectile whose time is up is doomed; the others
+ * move; one whose grid cell holds something is tested against the sun and the arena's edge,
+ * the planets and the ships, in that order, and doomed by the first it meets; the rest get
+ * twice the sun's pull every other step (by index parity), and the speed cap when the pull
+ * takes them over it. It stops and hands list[k] back to the game when it hits a ship
+ * (SHOT_STOP_HIT, with the slot: the damage is the game's business, shotsHit). A cell
+ * outside the grid holds nothing (as it did for the JavaScript this replaced: an array read
+ * out of range was undefined there, and tested as nothing).
  */
 static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
 {
@@ -405,7 +404,7 @@ static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
 		if (cell >= 0 && cell < cells)
 			near = mask[cell];
 		if (near != 0) {
-			/* shotsCollide, with x and y as the table holds them */
+			/* what the cell holds, with x and y as the table holds them */
 			int32_t px = ex[i], py = ey[i];
 			uint32_t bits;
 			if ((near & zones) != 0) {
@@ -590,15 +589,14 @@ static int32_t lw_sync(const lw_mem *mp, int32_t s)
 /* ------------------------------------------------------------------ ships */
 
 /*
- * ship(layout, m0, m1, m2, m3, slot) -> SHIP_STOP_MOVED, SHIP_STOP_EFFECTS or SHIP_STOP_REDO
+ * ship(layout, m0, m1, m2, m3, slot) -> SHIP_STOP_MOVED or SHIP_STOP_EFFECTS
  *
- * JsShipsStep.ship (modules/game/ships.ts) for one ship, step for step: drift, turn and thrust by the input, the sun's
- * pull and each planet's (every step in the ship's grid cell, else every 4th step, 4 times
- * as hard), which bodies it touches, and the speed limit just over it. A ship that goes far
- * over its limit or past the arena's edge (both rare, and both need the integer square
- * root) is left as it was: SHIP_STOP_REDO, and the JavaScript moves it. Values that JavaScript
- * would hold as doubles (sums and products past 2^31) are 64-bit here, wrapped to 32 bits
- * where the JavaScript shifts them.
+ * One ship's step: drift, turn and thrust by the input, the sun's pull and each planet's
+ * (every step in the ship's grid cell, else every 4th step, 4 times as hard), which bodies
+ * it touches, the speed limit, and the arena's edge (back onto it, the outward velocity
+ * reflected). Values that the JavaScript this replaced held as doubles (sums and products
+ * past 2^31) are 64-bit here, wrapped to 32 bits where it shifted them, so the game is what
+ * it was.
  */
 static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 {
@@ -702,7 +700,7 @@ static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 	}
 
 	/*
-	 * The speed limit (motionLimit, modules/game/motion.ts): just over it, two Newton steps
+	 * The speed limit (the numbers: modules/game/motion.ts): just over it, two Newton steps
 	 * for 1/sqrt(q) from 1; far over it (rare), the clamp of the unit vector.
 	 */
 	mx = w[SHIP_WORD_MAX_SPEED + st];

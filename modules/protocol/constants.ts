@@ -11,6 +11,10 @@ export const MAX_PLAYERS = 8;
 export const DEFAULT_PORT = 32422;
 /** Bytes of one entity in an Update message. */
 export const UPDATE_ENTRY = 15;
+/** Most entries one Update message carries: its count is one byte. */
+export const UPDATE_MAX_ENTRIES = 255;
+/** An Update entry's health, at most (a ship's hit points above it are sent as this). */
+export const UPDATE_HEALTH_MAX = 100;
 /**
  * Where each field of an Update entry and of an Add's payload starts (docs/protocol.md). The
  * codec writes at these offsets, and the C that packs entries and queues Adds reads them from

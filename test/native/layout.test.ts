@@ -12,12 +12,16 @@ import { createMatch } from "../../modules/match";
 import type { Binding, Kernels } from "../../modules/native";
 import { KERNEL_NAMES } from "../../harness/kernels";
 import { type BindingLayout, NATIVE_LAYOUT, names } from "../../modules/native-layout";
-import { AddAt, UpdateEntryAt } from "../../modules/protocol/constants";
+import { AddAt, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
+import { ONE } from "../../modules/game/geometry";
+import { EDGE_BOUNCE } from "../../modules/game/ships";
+import { SHOT_HALF2 } from "../../modules/game/shots";
+import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import {
-  cName, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
+  cName, GAME_CONSTANTS, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
 } from "../../tools/native/header";
 
 const LOOPS_PATH = HEADER_PATH.replace(/layout\.h$/, "loops.c");
@@ -72,6 +76,15 @@ describe("native layout", function () {
     const numbers = headerNumbers();
     for (const [k, v] of Object.entries(UpdateEntryAt)) assert.equal(numbers.get(`LW_ENTRY_${cName(k)}`), v, `entry ${k}`);
     for (const [k, v] of Object.entries(AddAt)) assert.equal(numbers.get(`LW_ADD_${cName(k)}`), v, `Add ${k}`);
+    assert.equal(numbers.get("LW_UPDATE_MAX_ENTRIES"), UPDATE_MAX_ENTRIES);
+    assert.equal(numbers.get("LW_UPDATE_HEALTH_MAX"), UPDATE_HEALTH_MAX);
+  });
+
+  it("the header's game constants are the TypeScript's", function () {
+    const numbers = headerNumbers();
+    const expected: Record<string, number> = { ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2 };
+    assert.deepEqual(GAME_CONSTANTS, expected);
+    for (const [k, v] of Object.entries(expected)) assert.equal(numbers.get(`LW_${k}`), v, k);
   });
 
   it("the header's planner constants and NO_PLAYER are the TypeScript's", function () {

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { type BindingLayout, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
 
 export { wordCount };
-import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UpdateEntryAt } from "../../modules/protocol/constants";
+import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import { ONE } from "../../modules/game/geometry";
@@ -68,6 +68,8 @@ export function renderHeader(): string {
   out.push(`#define LW_MSG_ADD ${Msg.Add}`);
   out.push(`#define LW_MSG_REMOVE ${Msg.Remove}`);
   out.push(`#define LW_UPDATE_ENTRY ${UPDATE_ENTRY}`);
+  out.push(`#define LW_UPDATE_MAX_ENTRIES ${UPDATE_MAX_ENTRIES}`);
+  out.push(`#define LW_UPDATE_HEALTH_MAX ${UPDATE_HEALTH_MAX}`);
   for (const [k, v] of Object.entries(UpdateEntryAt)) out.push(`#define LW_ENTRY_${cName(k)} ${v}`);
   for (const [k, v] of Object.entries(AddAt)) out.push(`#define LW_ADD_${k === "size" ? "SIZE" : cName(k)} ${v}`);
   out.push(`#define LW_REMOVE_SIZE ${REMOVE_SIZE}`);
