@@ -16,6 +16,7 @@ import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "../harness/trace";
 import { WASM_PATH } from "../tools/wasm/build";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 /**
  * The ESP32 model: XS on one core of a 240 MHz ESP32 (Xtensa LX6) needs
@@ -614,6 +615,8 @@ function makeReport(s: Settings, results: CaseResult[], seconds: number, loadBef
 
 async function main(): Promise<void> {
   const s = settingsFrom(benchCommand.parse());
+  // The cases are recorded here, on Node: with the loops as WebAssembly.
+  installNodeKernels();
   const cores = cpus().length;
   const loadBefore = loadavg()[0];
   const before = loadWarning(loadBefore, cores);

@@ -61,7 +61,9 @@ export function modulesFragment(): { modules: Record<string, string>; preload: s
   return { modules, preload: outside };
 }
 
+/** The recorded match `o` as the device reads it. Records on Node, with its loops as WebAssembly. */
 export function deviceTrace(o: CaseOptions): Uint8Array {
+  installNodeKernels();
   const t = recordTrace(o);
   const header: TraceHeader = {
     label: caseLabel(o),
@@ -85,7 +87,6 @@ function intOption(name: string, text: string | undefined, fallback: number, min
 }
 
 function main(): void {
-  installNodeKernels();
   let v;
   try {
     v = parseArgs({
