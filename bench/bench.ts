@@ -15,6 +15,8 @@ import { defineCommand } from "../cli";
 import { bundle } from "../tools/xs/bundle";
 import { LWXS, runXs, xsArguments, type XsOptions } from "../tools/xs/run";
 import { DEFAULT_CASE, recordTrace, traceWords, type CaseOptions, type CountResult, type TimeResult, type Traffic } from "../harness/trace";
+import { WASM_PATH } from "../tools/wasm/build";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 /**
  * The ESP32 model: XS on one core of a 240 MHz ESP32 (Xtensa LX6) needs
@@ -501,7 +503,8 @@ async function recordCases(dir: string, s: Settings, started: number): Promise<R
     const traceText = `var BENCH_TRACE = [${Array.from(traceWords(trace.bytes)).join(",")}];\n`;
     writeFileSync(traceScript, traceText);
     const nodeScript = join(dir, `node.${c.id}.js`);
-    writeFileSync(nodeScript, traceText + entryText);
+    // Node runs the loops as WebAssembly: the bytes of dist/web/kernels.wasm go in first (entry.ts).
+    writeFileSync(nodeScript, `globalThis.LWAR_WASM = require("node:fs").readFileSync(${JSON.stringify(WASM_PATH)});\n` + traceText + entryText);
     scripts.set(c.id, [traceScript, entry, nodeScript]);
     results.push({
       id: c.id, label: c.label, players: options.players, staticEntities: options.entities, game: options.game,
@@ -612,6 +615,8 @@ function makeReport(s: Settings, results: CaseResult[], seconds: number, loadBef
 
 async function main(): Promise<void> {
   const s = settingsFrom(benchCommand.parse());
+  // The cases are recorded here, on Node: with the loops as WebAssembly.
+  installNodeKernels();
   const cores = cpus().length;
   const loadBefore = loadavg()[0];
   const before = loadWarning(loadBefore, cores);

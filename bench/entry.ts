@@ -11,14 +11,15 @@
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
 import { Counter } from "../modules/protocol/counters";
-import type { KernelName, Kernels } from "../modules/native";
-import { parseKernelNames } from "../harness/kernels";
+import type { Kernels, NativeFactory } from "../modules/native";
+import { compileKernels, wasmNative } from "../modules/native-wasm";
 
 declare const xs:
   | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void; kernels?: Kernels }
   | undefined;
 declare const print: ((...values: unknown[]) => void) | undefined;
 declare const BENCH_TRACE: ArrayLike<number> | undefined;
+declare const LWAR_WASM: Uint8Array | undefined;
 
 interface NodeGlobals {
   process?: { argv: string[] };
@@ -34,13 +35,13 @@ function main(): void {
   if (args[0] === "load") return out("result {}");
   const options: CaseOptions = Object.assign({}, DEFAULT_CASE, args[1] ? (JSON.parse(args[1]) as Partial<CaseOptions>) : {});
   if (typeof BENCH_TRACE === "undefined") throw new Error("no BENCH_TRACE: load the trace script first");
-  // On XS the server runs the native loops lwxs carries, as on the device, unless the case
-  // says `"native": false` (then its JavaScript runs, as on Node).
-  // `"js": "ship,shots"` runs those kernels in JavaScript even so (modules/native.ts).
-  const choice = args[1] ? (JSON.parse(args[1]) as { native?: boolean; js?: string }) : {};
-  const native = choice.native !== false;
-  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = onXs && native ? (xs.kernels ?? null) : null;
-  (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs = parseKernelNames(choice.js ?? "");
+  // On XS the server runs the native loops lwxs carries, as on the device; on Node the same
+  // C as WebAssembly, whose bytes bench.ts puts in LWAR_WASM.
+  if (!onXs) {
+    if (typeof LWAR_WASM === "undefined") throw new Error("no LWAR_WASM: the bytes of dist/web/kernels.wasm go first");
+    const compiled = compileKernels(LWAR_WASM);
+    (globalThis as { lwarNative?: NativeFactory }).lwarNative = (config) => wasmNative(compiled, config);
+  }
   const words = new Int32Array(BENCH_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = BENCH_TRACE[i];
   const trace = new Uint8Array(words.buffer);

@@ -2,7 +2,7 @@
 // Built by `npm run build:dist` from hosts/node/main.ts and what it imports; do not edit.
 
 // hosts/node/main.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 
 // hosts/node/host.ts
 import dgram from "node:dgram";
@@ -287,6 +287,239 @@ function makeConfig(overrides) {
   return c;
 }
 
+// hosts/node/kernels.ts
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// modules/arena.ts
+var Arena = class _Arena {
+  /** The buffer the arrays are views into (a fixed memory's whole buffer, when given one). */
+  buffer;
+  #measuring;
+  /** Where the arena starts in `buffer`, and its size. */
+  #base;
+  #size;
+  #at = 0;
+  #labels = [];
+  #bytes = [];
+  /**
+   * A measuring arena hands out one empty array per element type, whatever the take: on XS
+   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
+   */
+  #emptyf64 = null;
+  #emptyf32 = null;
+  #emptyu32 = null;
+  #emptyi32 = null;
+  #emptyu16 = null;
+  #emptyi16 = null;
+  #emptyu8 = null;
+  /** An arena that only counts: its arrays are empty. */
+  static measuring() {
+    return new _Arena(-1);
+  }
+  constructor(bytes, memory = null) {
+    this.#measuring = bytes < 0;
+    this.#size = this.#measuring ? 0 : bytes;
+    if (memory !== null && !this.#measuring) {
+      this.buffer = memory.buffer;
+      this.#base = memory.take(bytes);
+    } else {
+      this.buffer = new ArrayBuffer(this.#size);
+      this.#base = 0;
+    }
+  }
+  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
+  get bytes() {
+    return this.#at;
+  }
+  f64(n, label2 = "") {
+    const at = this.#take(n, 8, label2);
+    if (this.#measuring) return this.#emptyf64 ??= new Float64Array(0);
+    return new Float64Array(this.buffer, this.#base + at, n);
+  }
+  f32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyf32 ??= new Float32Array(0);
+    return new Float32Array(this.buffer, this.#base + at, n);
+  }
+  u32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyu32 ??= new Uint32Array(0);
+    return new Uint32Array(this.buffer, this.#base + at, n);
+  }
+  i32(n, label2 = "") {
+    const at = this.#take(n, 4, label2);
+    if (this.#measuring) return this.#emptyi32 ??= new Int32Array(0);
+    return new Int32Array(this.buffer, this.#base + at, n);
+  }
+  u16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyu16 ??= new Uint16Array(0);
+    return new Uint16Array(this.buffer, this.#base + at, n);
+  }
+  i16(n, label2 = "") {
+    const at = this.#take(n, 2, label2);
+    if (this.#measuring) return this.#emptyi16 ??= new Int16Array(0);
+    return new Int16Array(this.buffer, this.#base + at, n);
+  }
+  u8(n, label2 = "") {
+    const at = this.#take(n, 1, label2);
+    if (this.#measuring) return this.#emptyu8 ??= new Uint8Array(0);
+    return new Uint8Array(this.buffer, this.#base + at, n);
+  }
+  /** Throws unless every byte of the buffer went to an array. */
+  done() {
+    if (this.#at !== this.#size) throw new RangeError(`arena of ${this.#size} bytes: ${this.#at} taken`);
+  }
+  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
+  rows() {
+    const rows = [];
+    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
+    return rows;
+  }
+  #take(n, size, label2) {
+    const at = this.#at;
+    if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
+    if (!this.#measuring && at + n * size > this.#size)
+      throw new RangeError(`arena of ${this.#size} bytes: no room for ${n} × ${size} at ${at}`);
+    this.#at = at + n * size;
+    if (label2 !== "") {
+      const k = this.#labels.indexOf(label2);
+      if (k < 0) {
+        this.#labels.push(label2);
+        this.#bytes.push(n * size);
+      } else this.#bytes[k] += n * size;
+    }
+    return at;
+  }
+};
+var FixedMemory = class {
+  buffer;
+  #at;
+  #end;
+  /** The bytes of `buffer` from `start` to `end` are this memory's to hand out. */
+  constructor(buffer, start2 = 0, end = buffer.byteLength) {
+    this.buffer = buffer;
+    this.#at = start2;
+    this.#end = end;
+  }
+  /** Bytes handed out so far, and left. */
+  get used() {
+    return this.#at;
+  }
+  get left() {
+    return this.#end - this.#at;
+  }
+  /** The offset of `bytes` fresh bytes, 8-aligned. */
+  take(bytes) {
+    const at = this.#at + 7 & ~7;
+    if (at + bytes > this.#end)
+      throw new RangeError(`fixed memory of ${this.buffer.byteLength} bytes: no room for ${bytes} more at ${at}`);
+    this.#at = at + bytes;
+    return at;
+  }
+};
+
+// modules/native-wasm.ts
+var PAGE = 65536;
+function wasm() {
+  const api = globalThis.WebAssembly;
+  if (api === void 0) throw new Error("this engine has no WebAssembly: the native loops cannot run");
+  return api;
+}
+function compileKernels(bytes) {
+  return new (wasm()).Module(bytes);
+}
+function nativeMemoryBytes(config) {
+  const n = config.maxPlayers;
+  const cap = config.maxEntities;
+  const words = cap + 31 >> 5;
+  const perEntity = 80;
+  const perPlayer = config.reliableQueueBytes + 3 * cap + 18 * 4 * words + 256;
+  return 96 * 1024 + cap * perEntity + n * perPlayer;
+}
+function fixedPages(bytes) {
+  const pages = 1 + Math.ceil(bytes / PAGE);
+  return { memory: new (wasm()).Memory({ initial: pages, maximum: pages }), pages };
+}
+var WasmKernels = class _WasmKernels {
+  memory;
+  #x;
+  #buffer;
+  /** An instance of `module` with `bytes` of memory for the arrays (synchronous: Node). Start-up only. */
+  static create(module, bytes) {
+    const { memory, pages } = fixedPages(bytes);
+    return new _WasmKernels(new (wasm()).Instance(module, { env: { memory } }).exports, memory, pages);
+  }
+  /** An instance of the module in `wasm` with `bytes` of memory, compiled as a browser wants it: asynchronously. */
+  static async load(wasmBytes, bytes) {
+    const { memory, pages } = fixedPages(bytes);
+    const { instance } = await wasm().instantiate(wasmBytes, { env: { memory } });
+    return new _WasmKernels(instance.exports, memory, pages);
+  }
+  constructor(x, memory, pages) {
+    const base = x.__heap_base.value;
+    if (base > PAGE) throw new RangeError(`kernels.wasm: its stack and data take ${base} bytes, more than a page`);
+    this.#x = x;
+    this.#buffer = memory.buffer;
+    this.memory = new FixedMemory(memory.buffer, base, pages * PAGE);
+  }
+  plan(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.plan(this.#at(layout, m0, m1), slot);
+  }
+  commit(layout, m0, m1, _m2, _m3, slot, sent) {
+    this.#x.commit(this.#at(layout, m0, m1), slot, sent);
+  }
+  notify(layout, m0, m1, _m2, _m3, slot, n) {
+    this.#x.notify(this.#at(layout, m0, m1), slot, n);
+  }
+  pack(layout, m0, m1, _m2, _m3, pos, n, o) {
+    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
+  }
+  shots(layout, m0, m1, _m2, _m3, k, n, dc) {
+    return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);
+  }
+  sync(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.sync(this.#at(layout, m0, m1), slot);
+  }
+  ship(layout, m0, m1, _m2, _m3, slot) {
+    return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+  /**
+   * The layout's address, once it is clear that the layout and every array are in this
+   * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
+   */
+  #at(layout, m0, m1) {
+    const b = this.#buffer;
+    if (layout.buffer !== b || m0.buffer !== b || m1.buffer !== b)
+      throw new RangeError("kernels.wasm: a binding with arrays outside its memory (made without NativeOptions.memory?)");
+    return layout.byteOffset;
+  }
+};
+function wasmNative(module, config) {
+  const kernels = WasmKernels.create(module, nativeMemoryBytes(config));
+  return { kernels, memory: kernels.memory };
+}
+
+// hosts/node/kernels.ts
+var KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/kernels.wasm" : "./web/kernels.wasm", import.meta.url);
+var compiled = null;
+function nodeKernels() {
+  if (compiled === null) {
+    let bytes;
+    try {
+      bytes = readFileSync(KERNELS_WASM);
+    } catch {
+      throw new Error(`the native loops are missing: ${fileURLToPath(KERNELS_WASM)} (npm run build:wasm)`);
+    }
+    compiled = compileKernels(bytes);
+  }
+  return compiled;
+}
+function nodeNative(config) {
+  return wasmNative(nodeKernels(), config);
+}
+
 // hosts/node/serve.ts
 import { networkInterfaces } from "node:os";
 
@@ -451,17 +684,17 @@ var NATIVE_LAYOUT = {
   },
   /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
   shot: {
-    arrays: "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask",
+    arrays: "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask rsqrtSeed",
     words: "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
-    /** Why it stopped: done; list[k] hit a ship; list[k] moved and its pull is the JavaScript's. */
-    codes: "done hit pull"
+    /** Why it stopped: done; list[k] hit a ship (the damage is the game's: shotsHit). */
+    codes: "done hit"
   },
   /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
-    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask",
-    words: "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull one arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
-    /** What it did: moved the ship; moved it, and it touches something or may fire; left it to the JavaScript. */
-    codes: "moved effects redo"
+    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed",
+    words: "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    /** What it did: moved the ship; moved it, and it touches something or may fire. */
+    codes: "moved effects"
   }
 };
 function names(list) {
@@ -477,9 +710,15 @@ function wordCount(layout) {
 }
 
 // modules/native.ts
-function kernelsFor(options, name) {
-  if (options == null || options.kernels == null) return null;
-  if (options.js !== void 0 && options.js.indexOf(name) >= 0) return null;
+function platformNative(config) {
+  const g = globalThis;
+  if (g.lwarNative !== void 0) return g.lwarNative(config);
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
+}
+function requireKernels(options, who) {
+  if (options == null || options.kernels == null)
+    throw new RangeError(`${who} needs the platform's native loops (NativeOptions.kernels): on Node, installNodeKernels() (hosts/node/kernels.ts)`);
   return options.kernels;
 }
 var VIEWS = 4;
@@ -498,7 +737,7 @@ var Binding = class {
   m3;
   /** Index of the first scalar word. */
   scalars;
-  constructor(layout, arrays, tail = 0, made = null) {
+  constructor(layout, arrays, tail = 0, native = null) {
     const given = arrays;
     const names2 = names(layout.arrays);
     for (const name of Object.keys(given))
@@ -507,7 +746,9 @@ var Binding = class {
     this.declared = layout;
     this.arrays = given;
     this.scalars = 2 * names2.length;
-    this.words = new Int32Array(this.scalars + wordCount(layout) + tail);
+    const count = this.scalars + wordCount(layout) + tail;
+    const memory = native?.memory ?? null;
+    this.words = memory !== null ? new Int32Array(memory.buffer, memory.take(4 * count), count) : new Int32Array(count);
     for (let i = 0; i < names2.length; i++) {
       const a = given[names2[i]];
       if (a === void 0) throw new RangeError(`binding: no array "${names2[i]}"`);
@@ -527,7 +768,8 @@ var Binding = class {
     this.m1 = views[1];
     this.m2 = views[2];
     this.m3 = views[3];
-    this.layout = new Uint8Array(this.words.buffer);
+    this.layout = new Uint8Array(this.words.buffer, this.words.byteOffset, 4 * count);
+    const made = native?.bindings ?? null;
     if (made !== null) made.push(this);
   }
 };
@@ -540,99 +782,6 @@ var ANGLE_BITS = 12;
 var ANGLE_TURN = 1 << ANGLE_BITS;
 var ANGLE_MASK = ANGLE_TURN - 1;
 var CENTIDEGREES = 36e3;
-
-// modules/arena.ts
-var Arena = class _Arena {
-  buffer;
-  #measuring;
-  #at = 0;
-  #labels = [];
-  #bytes = [];
-  /**
-   * A measuring arena hands out one empty array per element type, whatever the take: on XS
-   * a new empty array per take would be 7 slots of garbage each, at the start-up peak.
-   */
-  #emptyf64 = null;
-  #emptyf32 = null;
-  #emptyu32 = null;
-  #emptyi32 = null;
-  #emptyu16 = null;
-  #emptyi16 = null;
-  #emptyu8 = null;
-  /** An arena that only counts: its arrays are empty. */
-  static measuring() {
-    return new _Arena(-1);
-  }
-  constructor(bytes) {
-    this.#measuring = bytes < 0;
-    this.buffer = new ArrayBuffer(this.#measuring ? 0 : bytes);
-  }
-  /** Bytes taken so far (for a measuring arena: the size the real one needs). */
-  get bytes() {
-    return this.#at;
-  }
-  f64(n, label2 = "") {
-    const at = this.#take(n, 8, label2);
-    if (this.#measuring) return this.#emptyf64 ??= new Float64Array(0);
-    return new Float64Array(this.buffer, at, n);
-  }
-  f32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyf32 ??= new Float32Array(0);
-    return new Float32Array(this.buffer, at, n);
-  }
-  u32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyu32 ??= new Uint32Array(0);
-    return new Uint32Array(this.buffer, at, n);
-  }
-  i32(n, label2 = "") {
-    const at = this.#take(n, 4, label2);
-    if (this.#measuring) return this.#emptyi32 ??= new Int32Array(0);
-    return new Int32Array(this.buffer, at, n);
-  }
-  u16(n, label2 = "") {
-    const at = this.#take(n, 2, label2);
-    if (this.#measuring) return this.#emptyu16 ??= new Uint16Array(0);
-    return new Uint16Array(this.buffer, at, n);
-  }
-  i16(n, label2 = "") {
-    const at = this.#take(n, 2, label2);
-    if (this.#measuring) return this.#emptyi16 ??= new Int16Array(0);
-    return new Int16Array(this.buffer, at, n);
-  }
-  u8(n, label2 = "") {
-    const at = this.#take(n, 1, label2);
-    if (this.#measuring) return this.#emptyu8 ??= new Uint8Array(0);
-    return new Uint8Array(this.buffer, at, n);
-  }
-  /** Throws unless every byte of the buffer went to an array. */
-  done() {
-    if (this.#at !== this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: ${this.#at} taken`);
-  }
-  /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
-  rows() {
-    const rows = [];
-    for (let i = 0; i < this.#labels.length; i++) rows.push([this.#labels[i], this.#bytes[i]]);
-    return rows;
-  }
-  #take(n, size, label2) {
-    const at = this.#at;
-    if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
-    if (!this.#measuring && at + n * size > this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
-    this.#at = at + n * size;
-    if (label2 !== "") {
-      const k = this.#labels.indexOf(label2);
-      if (k < 0) {
-        this.#labels.push(label2);
-        this.#bytes.push(n * size);
-      } else this.#bytes[k] += n * size;
-    }
-    return at;
-  }
-};
 
 // modules/game/entities.ts
 var NO_PLAYER = 4294967295;
@@ -673,13 +822,14 @@ var EntityTable = class {
    * game, once per step): the server re-encodes Update entries only after a change.
    */
   version = 0;
-  constructor(capacity) {
+  /** `memory`: where to carve the table from (modules/arena.ts); absent, a buffer of its own. */
+  constructor(capacity, memory = null) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.x = a.i32(capacity);
       this.y = a.i32(capacity);
       this.vx = a.i32(capacity);
@@ -998,7 +1148,8 @@ var ReachGrid = class {
   mask;
   /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
   base;
-  constructor(halfExtent, cellShift) {
+  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, buffers of their own. */
+  constructor(halfExtent, cellShift, memory = null) {
     if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
     const cell = 1 << cellShift;
     if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 1073741823)
@@ -1006,8 +1157,15 @@ var ReachGrid = class {
     this.cellShift = cellShift;
     this.halfExtent = halfExtent;
     this.side = 2 * halfExtent >> cellShift;
-    this.mask = new Int32Array(this.side * this.side);
-    this.base = new Uint16Array(this.side * this.side);
+    const cells = this.side * this.side;
+    if (memory !== null) {
+      const at = memory.take(6 * cells);
+      this.mask = new Int32Array(memory.buffer, at, cells);
+      this.base = new Uint16Array(memory.buffer, at + 4 * cells, cells);
+    } else {
+      this.mask = new Int32Array(cells);
+      this.base = new Uint16Array(cells);
+    }
   }
   poolBytes() {
     return this.mask.byteLength + this.base.byteLength;
@@ -1221,7 +1379,7 @@ var GameWorld = class {
   grid;
   /** The arena's [label, bytes] rows, for the memory budget. */
   rows;
-  constructor(config, entities, players, seed) {
+  constructor(config, entities, players, seed, memory = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -1241,7 +1399,7 @@ var GameWorld = class {
     let a = Arena.measuring();
     let rsqrtSeed;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.gravity = a.i32(GRAVITY_ENTRIES, TABLES);
       this.focusIndex = a.i32(n, PLAYERS);
       this.focusX = a.i32(n, PLAYERS);
@@ -1289,7 +1447,7 @@ var GameWorld = class {
     buildSineTable(this.sine);
     this.geometry = createGeometry(rsqrtSeed);
     this.rng = new Random(seed >>> 0);
-    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT, memory);
     const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;
     this.grid.setFixed(SUN_ZONE, (x0, y0, x1, y1) => {
       const nx = x0 > 0 ? x0 : x1 < 0 ? x1 : 0;
@@ -1674,120 +1832,8 @@ var INPUT_LEFT = 4;
 var INPUT_RIGHT = 8;
 var INPUT_SHOOTING = 16;
 
-// modules/game/motion.ts
-var SHIP_HEADINGS = ANGLE_MASK & ~3;
-var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
-function createShipMotion(sine, geometry) {
-  return { rot: 0, vx: 0, vy: 0, cos: 0, sin: 0, sine, geometry };
-}
-function motionTurn(rot, input, type) {
-  if ((input & INPUT_LEFT) !== 0) rot += SHIP_TURN[type];
-  if ((input & INPUT_RIGHT) !== 0) rot -= SHIP_TURN[type];
-  return rot & SHIP_HEADINGS;
-}
-function motionSteer(m, type, input) {
-  const sine = m.sine;
-  const rot = motionTurn(m.rot, input, type);
-  const q = rot >> 2 & 255;
-  let c;
-  let s;
-  switch (rot >> 10) {
-    case 0:
-      c = sine[256 - q];
-      s = sine[q];
-      break;
-    case 1:
-      c = 0 - sine[q];
-      s = sine[256 - q];
-      break;
-    case 2:
-      c = 0 - sine[256 - q];
-      s = 0 - sine[q];
-      break;
-    default:
-      c = sine[q];
-      s = 0 - sine[256 - q];
-  }
-  m.rot = rot;
-  m.cos = c;
-  m.sin = s;
-  if ((input & (INPUT_FORWARD | INPUT_BACKWARD)) !== 0) {
-    let t = 0;
-    if ((input & INPUT_FORWARD) !== 0) t += SHIP_THRUST[type];
-    if ((input & INPUT_BACKWARD) !== 0) t -= SHIP_THRUST[type] >> 1;
-    m.vx += c * t + 8192 >> 14;
-    m.vy += s * t + 8192 >> 14;
-  }
-}
-function motionLimit(m, type) {
-  let vx = m.vx;
-  let vy = m.vy;
-  let max = SHIP_MAX_SPEED[type];
-  max *= max;
-  const u = vx * vx + vy * vy;
-  if (u <= max) return;
-  if (u <= max + (max >> 2)) {
-    const q = (((u >> 14) + 1) * CLAMP_SCALE[type] >> 14) + 1;
-    let t = 3 * ONE - q >> 1;
-    t = t * (3 * ONE - (q * (t * t >> 14) >> 14)) >> 15;
-    vx = vx < 0 ? 0 - ((0 - vx) * t >> 14) : vx * t >> 14;
-    vy = vy < 0 ? 0 - ((0 - vy) * t >> 14) : vy * t >> 14;
-  } else {
-    const g = m.geometry;
-    geometryClamp(g, vx, vy, SHIP_MAX_SPEED[type]);
-    vx = g.cx;
-    vy = g.cy;
-  }
-  m.vx = vx;
-  m.vy = vy;
-}
-
 // modules/game/shots.ts
 var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
-var JsShotsStep = class {
-  #w;
-  constructor(w) {
-    this.#w = w;
-  }
-  move() {
-    const w = this.#w;
-    const e = w.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const list = w.shotList;
-    const doomed = w.doomed;
-    const expires = w.expires;
-    const mask = w.grid.mask;
-    const steps = w.steps;
-    const parity = steps & 1;
-    let n = w.shotCount;
-    let dc = w.doomedCount;
-    let i, vx, vy, x, y, near;
-    for (let k = 0; k < n; k++) {
-      i = list[k];
-      if (expires[i] <= steps) {
-        doomed[dc++] = i;
-        list[k--] = list[--n];
-        continue;
-      }
-      vx = evx[i];
-      vy = evy[i];
-      x = ex[i] += vx;
-      y = ey[i] += vy;
-      near = mask[(y + GRID_HALF >> GRID_SHIFT) * GRID_SIDE + (x + GRID_HALF >> GRID_SHIFT)];
-      if (near !== 0 && shotsCollide(w, i, near)) {
-        doomed[dc++] = i;
-        list[k--] = list[--n];
-        continue;
-      }
-      if ((i & 1) === parity) shotsPull(w, i);
-    }
-    w.shotCount = n;
-    w.doomedCount = dc;
-  }
-};
 function shotsFire(w, ship, slot, c, s) {
   const e = w.entities;
   const wt = w.weaponType[slot];
@@ -1822,75 +1868,6 @@ function shotsFire(w, ship, slot, c, s) {
   w.shotList[w.shotCount++] = j;
   w.counters[GameCounter.ShotsFired]++;
 }
-function shotsCollide(w, i, near) {
-  const e = w.entities;
-  const ex = e.x;
-  const ey = e.y;
-  const x = ex[i];
-  const y = ey[i];
-  const vx = e.vx[i];
-  const vy = e.vy[i];
-  const steps = w.steps;
-  const clz = Math.clz32;
-  let b, o, dx, dy, m;
-  if ((near & ZONES) !== 0) {
-    const xs = x >> 7;
-    const ys = y >> 7;
-    const u = xs * xs + ys * ys;
-    const t = SUN_RADIUS + w.radius[i] << 3;
-    if (u > ARENA_R2 || u < t * t) return true;
-  }
-  for (m = near >> PLANET_BIT & w.planetBits; m !== 0; m &= m - 1) {
-    b = 32 - clz(m & 0 - m);
-    o = w.bodyIndex[b];
-    dx = x - ex[o];
-    dy = y - ey[o];
-    if (dx >= PLANET_NEAR || dx <= -PLANET_NEAR || dy >= PLANET_NEAR || dy <= -PLANET_NEAR) continue;
-    if (shotsHitPlanet(w, i, b, x - vx, y - vy, dx, dy)) return true;
-  }
-  for (m = near >> SHIP_BIT & 255; m !== 0; m &= m - 1) {
-    b = 31 - clz(m & 0 - m);
-    o = w.focusIndex[b];
-    if (o < 0 || w.hp[b] <= 0) continue;
-    dx = x - ex[o];
-    dy = y - ey[o];
-    if (dx > REACH || dx < -REACH || dy > REACH || dy < -REACH) continue;
-    if (e.owner[i] === w.playerId[b] && steps - w.expires[i] + WEAPON_LIFE[e.type[i] - SHOT_BASE] < SHOT_ARM_STEPS) continue;
-    if (shotsHitShip(w, i, b, x - vx, y - vy, dx, dy)) return true;
-  }
-  return false;
-}
-function shotsPull(w, i) {
-  const e = w.entities;
-  const xs = e.x[i] >> 7;
-  const ys = e.y[i] >> 7;
-  const u = xs * xs + ys * ys;
-  const oct = 31 - Math.clz32(u | U_FLOOR);
-  const entry = w.gravity[(oct << 5) + (u >> oct - 5) - 512];
-  const t = (entry & T_MASK) - ((entry >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-  const sh = (entry >> S_SHIFT) - 1;
-  const d = w.dither >> 31 - sh;
-  let vx = e.vx[i] + (d - xs * t >> sh);
-  let vy = e.vy[i] + (d - ys * t >> sh);
-  if (vx * vx + vy * vy > 2147483647 && (vx >> 1) * (vx >> 1) + (vy >> 1) * (vy >> 1) > SHOT_HALF2) {
-    const g = w.geometry;
-    geometryClamp(g, vx, vy, SHOT_MAX_VELOCITY);
-    vx = g.cx;
-    vy = g.cy;
-  }
-  e.vx[i] = vx;
-  e.vy[i] = vy;
-}
-function shotsHitPlanet(w, i, b, x0, y0, dx, dy) {
-  const r = w.radius[w.bodyIndex[b]] + w.radius[i] << 1;
-  return geometrySweep(x0 - w.bodyPrevX[b] >> 9, y0 - w.bodyPrevY[b] >> 9, dx >> 9, dy >> 9, r);
-}
-function shotsHitShip(w, i, s, x0, y0, dx, dy) {
-  const r = w.radius[w.focusIndex[s]] + w.radius[i] << 1;
-  if (!geometrySweep(x0 - w.prevX[s] >> 9, y0 - w.prevY[s] >> 9, dx >> 9, dy >> 9, r)) return false;
-  shotsHit(w, i, s);
-  return true;
-}
 function shotsHit(w, i, s) {
   const e = w.entities;
   w.counters[GameCounter.ShotHits]++;
@@ -1901,133 +1878,6 @@ function shotsHit(w, i, s) {
 var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
 var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
 var FAR_PULL = 2;
-var JsShipsStep = class {
-  #w;
-  /** A ship's motion record, for motion.ts. */
-  #motion;
-  constructor(w) {
-    this.#w = w;
-    this.#motion = createShipMotion(w.sine, w.geometry);
-  }
-  move() {
-    const w = this.#w;
-    const focus = w.focusIndex;
-    for (let slot = 0; slot < w.maxPlayers; slot++) if (focus[slot] >= 0) this.ship(slot);
-  }
-  /** The ship of `slot` (which has one). */
-  ship(slot) {
-    const wd = this.#w;
-    const e = wd.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const erot = e.rot;
-    const prevX = wd.prevX;
-    const prevY = wd.prevY;
-    const motion = this.#motion;
-    const table2 = wd.gravity;
-    const contact = wd.contact;
-    const bodyIndex = wd.bodyIndex;
-    const pull = wd.bodyPull;
-    const planets = wd.planetBits;
-    const mask = wd.grid.mask;
-    const dither = wd.dither;
-    const steps = wd.steps;
-    const bodies = wd.bodies;
-    const clz = Math.clz32;
-    const last = GRID_SIDE - 1;
-    let i, st, input, x, y, vx, vy, rot;
-    let c, s, touching, xs, ys, u, row, oct;
-    let w, t, sh, d, cx, cy, near, p, m, b;
-    i = wd.focusIndex[slot];
-    st = e.type[i] - SHIP_BASE;
-    input = wd.players.input[slot];
-    x = ex[i];
-    y = ey[i];
-    vx = evx[i];
-    vy = evy[i];
-    prevX[slot] = x;
-    prevY[slot] = y;
-    x += vx;
-    y += vy;
-    motion.rot = erot[i];
-    motion.vx = vx;
-    motion.vy = vy;
-    motionSteer(motion, st, input);
-    rot = motion.rot;
-    c = motion.cos;
-    s = motion.sin;
-    vx = motion.vx;
-    vy = motion.vy;
-    xs = x >> 7;
-    ys = y >> 7;
-    u = xs * xs + ys * ys;
-    row = st * bodies;
-    touching = u < contact[row] ? 1 : 0;
-    oct = 31 - clz(u | U_FLOOR);
-    w = table2[(oct << 5) + (u >> oct - 5) - 512];
-    t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-    sh = w >> S_SHIFT;
-    d = dither >> 31 - sh;
-    vx += d - xs * t >> sh;
-    vy += d - ys * t >> sh;
-    cx = x + GRID_HALF >> GRID_SHIFT;
-    cy = y + GRID_HALF >> GRID_SHIFT;
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    near = mask[cy * GRID_SIDE + cx] >> PLANET_BIT & planets;
-    for (let left = near | 4369 << 3 - (steps + slot & 3) & planets; left !== 0; left &= left - 1) {
-      b = 32 - clz(left & 0 - left);
-      m = near >> b - 1 & 1 ? 0 : FAR_PULL;
-      p = bodyIndex[b];
-      xs = ex[p] - x >> 7;
-      ys = ey[p] - y >> 7;
-      u = xs * xs + ys * ys;
-      if (u < contact[row + b]) touching |= 1 << b;
-      oct = 31 - clz(u | U_FLOOR);
-      w = table2[(oct << 5) + (u >> oct - 5) - 512];
-      t = (w & T_MASK) - ((w >> D_SHIFT & 1023) * (u >> oct - 13 & 255) >> 8);
-      sh = (w >> S_SHIFT) - m;
-      m = pull[b];
-      sh += m >> 16;
-      m &= 65535;
-      if (sh <= 30) {
-        xs = (xs * t >> 10) * m;
-        ys = (ys * t >> 10) * m;
-      } else {
-        xs = (xs * t >> 16) * m;
-        ys = (ys * t >> 16) * m;
-        sh -= 6;
-      }
-      d = dither >> 31 - sh;
-      vx += xs + d >> sh;
-      vy += ys + d >> sh;
-    }
-    motion.vx = vx;
-    motion.vy = vy;
-    motionLimit(motion, st);
-    vx = motion.vx;
-    vy = motion.vy;
-    xs = x >> 7;
-    ys = y >> 7;
-    m = ARENA_RADIUS - wd.radius[i] << 3;
-    if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
-      const g = wd.geometry;
-      shipsEdge(wd, x, y, vx, vy, m << 2);
-      x = g.cx;
-      y = g.cy;
-      vx = g.ux;
-      vy = g.uy;
-    }
-    ex[i] = x;
-    ey[i] = y;
-    evx[i] = vx;
-    evy[i] = vy;
-    erot[i] = rot;
-    shipsEffects(wd, slot, i, input, touching, c, s);
-  }
-};
 function shipsEffects(w, slot, i, input, touching, c, s) {
   const hp = w.hp;
   if (touching !== 0) {
@@ -2035,22 +1885,6 @@ function shipsEffects(w, slot, i, input, touching, c, s) {
     for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) bodiesShipContact(w, i, slot, b);
   }
   if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
-}
-function shipsEdge(w, x, y, vx, vy, limit) {
-  const g = w.geometry;
-  geometryUnit(g, x, y);
-  const ux = g.ux;
-  const uy = g.uy;
-  g.cx = ux * limit >> 9;
-  g.cy = uy * limit >> 9;
-  const vr = vx * ux + vy * uy >> 14;
-  if (vr > 0) {
-    const back = vr * EDGE_BOUNCE >> 14;
-    vx -= back * ux >> 14;
-    vy -= back * uy >> 14;
-  }
-  g.ux = vx;
-  g.uy = vy;
 }
 function shipsMark(w) {
   const e = w.entities;
@@ -2149,6 +1983,33 @@ function shipsMoved(w, i) {
   }
 }
 
+// modules/game/motion.ts
+var SHIP_HEADINGS = ANGLE_MASK & ~3;
+var CLAMP_SCALE = Object.freeze(SHIP_MAX_SPEED.map((m) => Math.ceil(2 ** 42 / (m * m))));
+
+// modules/game/ship-stepper.ts
+function shipWords(words, at) {
+  if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+  words[at + 0 /* ShipBase */] = SHIP_BASE;
+  words[at + 1 /* Headings */] = SHIP_HEADINGS;
+  words[at + 2 /* Forward */] = INPUT_FORWARD;
+  words[at + 3 /* Backward */] = INPUT_BACKWARD;
+  words[at + 4 /* Left */] = INPUT_LEFT;
+  words[at + 5 /* Right */] = INPUT_RIGHT;
+  words[at + 6 /* Shooting */] = INPUT_SHOOTING;
+  words[at + 10 /* OctMin */] = OCT_MIN;
+  words[at + 11 /* TMask */] = T_MASK;
+  words[at + 12 /* DShift */] = D_SHIFT;
+  words[at + 13 /* SShift */] = S_SHIFT;
+  for (let t = 0; t < SHIP_TYPES; t++) {
+    words[at + 19 /* Turn */ + t] = SHIP_TURN[t];
+    words[at + 23 /* Thrust */ + t] = SHIP_THRUST[t];
+    words[at + 27 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
+    words[at + 31 /* ClampScale */ + t] = CLAMP_SCALE[t];
+  }
+}
+var NO_EDGE = 1 << 20;
+
 // modules/game/ships-native.ts
 var NativeShipsStep = class {
   #w;
@@ -2156,10 +2017,7 @@ var NativeShipsStep = class {
   #b;
   #words;
   #at;
-  /** For the ships the C leaves to the JavaScript. */
-  #js;
-  constructor(w, kernels, js, made) {
-    if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+  constructor(w, kernels, native) {
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x,
@@ -2178,42 +2036,25 @@ var NativeShipsStep = class {
       contact: w.contact,
       bodyIndex: w.bodyIndex,
       pull: w.bodyPull,
-      mask: w.grid.mask
-    }, 0, made);
+      mask: w.grid.mask,
+      rsqrtSeed: w.geometry.rsqrtSeed
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
-    words[at + 0 /* ShipBase */] = SHIP_BASE;
-    words[at + 1 /* Headings */] = SHIP_HEADINGS;
-    words[at + 2 /* Forward */] = INPUT_FORWARD;
-    words[at + 3 /* Backward */] = INPUT_BACKWARD;
-    words[at + 4 /* Left */] = INPUT_LEFT;
-    words[at + 5 /* Right */] = INPUT_RIGHT;
-    words[at + 6 /* Shooting */] = INPUT_SHOOTING;
+    shipWords(words, at);
     words[at + 7 /* GridHalf */] = GRID_HALF;
     words[at + 8 /* GridShift */] = GRID_SHIFT;
     words[at + 9 /* GridSide */] = GRID_SIDE;
-    words[at + 10 /* OctMin */] = OCT_MIN;
-    words[at + 11 /* TMask */] = T_MASK;
-    words[at + 12 /* DShift */] = D_SHIFT;
-    words[at + 13 /* SShift */] = S_SHIFT;
     words[at + 14 /* PlanetBit */] = PLANET_BIT;
     words[at + 15 /* PlanetBits */] = w.planetBits;
     words[at + 16 /* Bodies */] = w.bodies;
     words[at + 17 /* FarPull */] = FAR_PULL;
-    words[at + 18 /* One */] = ONE;
-    words[at + 19 /* ArenaRadius */] = ARENA_RADIUS;
-    for (let t = 0; t < SHIP_TYPES; t++) {
-      words[at + 20 /* Turn */ + t] = SHIP_TURN[t];
-      words[at + 24 /* Thrust */ + t] = SHIP_THRUST[t];
-      words[at + 28 /* MaxSpeed */ + t] = SHIP_MAX_SPEED[t];
-      words[at + 32 /* ClampScale */ + t] = CLAMP_SCALE[t];
-    }
+    words[at + 18 /* ArenaRadius */] = ARENA_RADIUS;
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
-    this.#js = js;
   }
   move() {
     const w = this.#w;
@@ -2223,14 +2064,13 @@ var NativeShipsStep = class {
     const at = this.#at;
     const focus = w.focusIndex;
     const input = w.players.input;
-    words[at + 36 /* Steps */] = w.steps;
-    words[at + 37 /* Dither */] = w.dither;
+    words[at + 35 /* Steps */] = w.steps;
+    words[at + 36 /* Dither */] = w.dither;
     for (let slot = 0; slot < w.maxPlayers; slot++) {
       if (focus[slot] < 0) continue;
       const r = k.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
       if (r === 1 /* Effects */)
-        shipsEffects(w, slot, focus[slot], input[slot], words[at + 38 /* Touching */], words[at + 39 /* Cos */], words[at + 40 /* Sin */]);
-      else if (r === 2 /* Redo */) this.#js.ship(slot);
+        shipsEffects(w, slot, focus[slot], input[slot], words[at + 37 /* Touching */], words[at + 38 /* Cos */], words[at + 39 /* Sin */]);
     }
   }
 };
@@ -2242,7 +2082,7 @@ var NativeShotsStep = class {
   #b;
   #words;
   #at;
-  constructor(w, kernels, made) {
+  constructor(w, kernels, native) {
     if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.shot, {
@@ -2265,8 +2105,9 @@ var NativeShotsStep = class {
       prevY: w.prevY,
       bodyPrevX: w.bodyPrevX,
       bodyPrevY: w.bodyPrevY,
-      mask: w.grid.mask
-    }, 0, made);
+      mask: w.grid.mask,
+      rsqrtSeed: w.geometry.rsqrtSeed
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + 0 /* GridHalf */] = GRID_HALF;
@@ -2314,14 +2155,9 @@ var NativeShotsStep = class {
       const why = words[at + 26 /* Why */];
       if (why === 0 /* Done */) break;
       const i = list[k];
-      if (why === 1 /* Hit */) {
-        shotsHit(w, i, words[at + 27 /* Slot */]);
-        doomed[dc++] = i;
-        list[k] = list[--n];
-      } else {
-        shotsPull(w, i);
-        k++;
-      }
+      shotsHit(w, i, words[at + 27 /* Slot */]);
+      doomed[dc++] = i;
+      list[k] = list[--n];
     }
     w.shotCount = n;
     w.doomedCount = dc;
@@ -2350,14 +2186,15 @@ var Game = class {
   steady;
   bodies;
   #world;
-  /** The ships' step and the projectiles', JavaScript or native, picked once. */
+  /** The ships' step and the projectiles', in C. */
   #ships;
   #shots;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
-  constructor(config, entities, players, seed, native = null) {
-    const w = new GameWorld(config, entities, players, seed);
+  constructor(config, entities, players, seed, native = platformNative(config)) {
+    const kernels = requireKernels(native, "the game");
+    const w = new GameWorld(config, entities, players, seed, native?.memory ?? null);
     this.#world = w;
     this.config = config;
     this.entities = entities;
@@ -2372,12 +2209,8 @@ var Game = class {
     this.radius = w.radius;
     this.steady = w.steady;
     this.bodies = w.bodies;
-    const made = native?.bindings ?? null;
-    const shots = kernelsFor(native, "shots");
-    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, made);
-    const js = new JsShipsStep(w);
-    const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, made);
+    this.#shots = new NativeShotsStep(w, kernels, native);
+    this.#ships = new NativeShipsStep(w, kernels, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }
@@ -2546,6 +2379,217 @@ var Game = class {
   }
 };
 
+// modules/protocol/bytes.ts
+function getU32(b, o) {
+  return (b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]) >>> 0;
+}
+function setU16(b, o, v) {
+  b[o] = v >>> 8;
+  b[o + 1] = v;
+}
+function setU32(b, o, v) {
+  b[o] = v >>> 24;
+  b[o + 1] = v >>> 16;
+  b[o + 2] = v >>> 8;
+  b[o + 3] = v;
+}
+
+// modules/protocol/codec.ts
+function writeHeader(b, ack, timestamp, rel, unrel) {
+  setU32(b, HEADER_APP_ID, APP_ID);
+  setU32(b, HEADER_ACK, ack);
+  setU32(b, HEADER_TIMESTAMP, timestamp);
+  b[HEADER_REL] = rel;
+  b[HEADER_UNREL] = unrel;
+  return HEADER_SIZE;
+}
+function payloadSize(b, o, type, end) {
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) {
+    if (o + fixed > end) return -1;
+    if (type === Msg.Name) {
+      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
+      return -3;
+    }
+    return fixed;
+  }
+  if (type === Msg.Update) {
+    if (o + 1 > end) return -1;
+    const size = 1 + b[o] * UPDATE_ENTRY;
+    return o + size > end ? -1 : size;
+  }
+  if (o + 4 > end) return -1;
+  const limit = o + 4 + CHAT_LENGTH;
+  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  return -2;
+}
+function queuedSize(b, o) {
+  const type = b[o + 4];
+  const p = o + RELIABLE_HEADER;
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) return RELIABLE_HEADER + fixed;
+  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
+  const end = p + 4 + CHAT_LENGTH;
+  let i = p + 4;
+  while (i < end && b[i] !== 0) i++;
+  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
+  return i + 1 - o;
+}
+function countBadSize(size, counters) {
+  if (size === -2) counters[Counter.UnterminatedChat]++;
+  else if (size === -3) counters[Counter.UnterminatedName]++;
+  else counters[Counter.Truncated]++;
+}
+var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
+var APP_ID_I32 = APP_ID | 0;
+var INPUT_SHAPE = 1 << 8 | Msg.Input;
+var ACK_LENGTH = HEADER_SIZE;
+var INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+var ACK_INPUT_LENGTH = INPUT_AT + 5;
+var SHAPE_BAD = 0;
+var SHAPE_ACK = 1;
+var SHAPE_ACK_INPUT = 2;
+var SHAPE_OTHER = 3;
+function validateFromClient(v, b, length, counters, offsets) {
+  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
+    const shape = v.getInt32(HEADER_REL) >> 8;
+    if (length === ACK_LENGTH) {
+      if (shape >> 8 === 0) return SHAPE_ACK;
+    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
+  }
+  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
+}
+function validatePacket(b, length, from, counters, offsets) {
+  if (length < HEADER_SIZE) {
+    counters[Counter.TooShort]++;
+    return false;
+  }
+  if (length > MAX_PACKET) {
+    counters[Counter.TooLong]++;
+    return false;
+  }
+  const id = HEADER_APP_ID;
+  if (b[id] !== 242 || b[id + 1] !== 112 || b[id + 2] !== 135 || b[id + 3] !== 197) {
+    counters[Counter.BadAppId]++;
+    return false;
+  }
+  const t = types !== null ? types : typeTable();
+  const sizes = t.size;
+  const senders = t.senders;
+  const reliableRow = t.reliable;
+  let o = HEADER_SIZE;
+  const rel = b[HEADER_REL];
+  const total = rel + b[HEADER_UNREL];
+  for (let m = 0; m < total; m++) {
+    const reliable = m < rel;
+    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
+    if (p > length) {
+      counters[Counter.Truncated]++;
+      return false;
+    }
+    const type = b[p - 1];
+    const row = type - TYPE_BASE;
+    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+      counters[Counter.UnknownType]++;
+      return false;
+    }
+    if (reliableRow[row] === 1 !== reliable) {
+      counters[Counter.WrongChannel]++;
+      return false;
+    }
+    if ((senders[row] & from) === 0) {
+      counters[Counter.WrongDirection]++;
+      return false;
+    }
+    let size = sizes[row];
+    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
+    else if (p + size > length) size = -1;
+    if (size < 0) {
+      countBadSize(size, counters);
+      return false;
+    }
+    if (offsets !== void 0) offsets[m] = p;
+    o = p + size;
+  }
+  for (; o < length; o++) {
+    if (b[o] !== 0) {
+      counters[Counter.TrailingBytes]++;
+      return false;
+    }
+  }
+  return true;
+}
+var Fields = class {
+  id = 0;
+  other = 0;
+  a = 0;
+  b = 0;
+  /** Offset and length of a byte string (chat text without NUL, name without padding). */
+  textOffset = 0;
+  textLength = 0;
+};
+function writeId(b, o, id) {
+  setU32(b, o, id);
+  return o + 4;
+}
+function chatPayloadSize(textLength) {
+  return 4 + textLength + 1;
+}
+function readChat(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeSelection(b, o, id, ship, weapon) {
+  setU32(b, o, id);
+  b[o + 4] = ship;
+  b[o + 5] = weapon;
+  return o + 6;
+}
+function readSelection(b, o, f) {
+  f.id = getU32(b, o);
+  f.a = b[o + 4];
+  f.b = b[o + 5];
+}
+function writeName(b, o, id, name, from, length) {
+  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
+  return o + NAME_LENGTH;
+}
+function readName(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeStats(b, o, scores, pings) {
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    setU16(b, o + 2 * i, scores[i]);
+    setU16(b, o + 2 * MAX_PLAYERS + 2 * i, pings[i]);
+  }
+  return o + 4 * MAX_PLAYERS;
+}
+function writeUpdateStart(b, o) {
+  b[o] = 0;
+  return o + 1;
+}
+function writeUpdateNum(b, o, num) {
+  b[o] = num;
+}
+function readInputView(v, b, o) {
+  const w = v.getInt32(o);
+  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
+}
+function writeReject(b, o, reason) {
+  b[o] = reason;
+  return o + 1;
+}
+
 // modules/transport/endpoint.ts
 var ACK_OLD = 0;
 var ACK_NEW = 1;
@@ -2675,8 +2719,6 @@ var Endpoint = class {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   wholeView;
   at;
-  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
-  maxMessage;
   /**
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
    * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
@@ -2696,7 +2738,6 @@ var Endpoint = class {
     this.whole = shared ? whole : null;
     this.wholeView = !shared ? null : wholeView !== void 0 && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
     this.at = shared ? storage.byteOffset : 0;
-    this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
   /** Size of the queued message at `o` (header included): the table, or measure(). */
   queued(o) {
@@ -2776,30 +2817,6 @@ var Endpoint = class {
     s.usedBytes = o + RELIABLE_HEADER + payload;
     s.nextSeq = s.nextSeq + 1 >>> 0;
     return o + RELIABLE_HEADER;
-  }
-  /**
-   * Append a message copied from the owner's arena: its type byte and payload, `bytes` bytes
-   * in all, lie at `from` in `whole` (the view the endpoint was made with). Leaves at least
-   * `reserve` bytes free after it; returns false, queueing nothing, when they do not fit.
-   * queue() and the copy in one call, for an owner that sends one message to many peers (on
-   * XS it saves the type byte's write, the size table's read and a call per peer). The
-   * owner's own messages only: the type and size are not checked against the channel's
-   * table, only against a packet's room. Throws when the queue is not in the arena.
-   */
-  queueCopy(from, bytes, reserve) {
-    const whole = this.whole;
-    if (whole === null || bytes > this.maxMessage) throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's arena, or it cannot fit a packet`);
-    const s = this;
-    const o = s.usedBytes;
-    const end = o + RELIABLE_HEADER - 1 + bytes;
-    if (end + reserve > this.capacityBytes) return false;
-    const at = this.at + o;
-    this.wholeView.setUint32(at, s.nextSeq);
-    whole.copyWithin(at + RELIABLE_HEADER - 1, from, from + bytes);
-    s.count++;
-    s.usedBytes = end;
-    s.nextSeq = s.nextSeq + 1 >>> 0;
-    return true;
   }
   /**
    * For a writer that appends messages itself: the offset in `buf` where it may write
@@ -3046,317 +3063,6 @@ function finishPacket(out, unrel) {
   out[HEADER_UNREL] = unrel;
 }
 
-// modules/transport/receive.ts
-var SHAPE_NONE = 1;
-var SHAPE_ONE_UNRELIABLE = 2;
-var SHAPE_ANY = 3;
-var RECEIVE_BAD_ACK = 1;
-var RECEIVE_NEW_ACK = 2;
-var RECEIVE_STOPPED = 4;
-var RECEIVE_CURRENT = 8;
-var ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
-var ReceiveStep = class {
-  view;
-  packet;
-  offsets;
-  counters;
-  owner;
-  constructor(view, packet, offsets, counters, owner) {
-    this.view = view;
-    this.packet = packet;
-    this.offsets = offsets;
-    this.counters = counters;
-    this.owner = owner;
-  }
-  /**
-   * The step on the datagram in `packet`, validated by the owner as of `shape` (for
-   * SHAPE_ANY with the offsets recorded, reliable messages first), from the peer of `ep`, at
-   * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
-   */
-  run(ep, shape, now, tag) {
-    let result = 0;
-    const v = this.view;
-    const ack = v.getInt32(HEADER_ACK);
-    if ((ack - ep.firstSeq | 0) < 0) ep.lastHeard = now;
-    else if (ep.acceptAck(ack, now, this.counters) === ACK_BAD) return RECEIVE_BAD_ACK;
-    else result = RECEIVE_NEW_ACK;
-    if (shape === SHAPE_NONE) return result;
-    if (shape === SHAPE_ONE_UNRELIABLE) {
-      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-      if (verdict2 === CURRENT) return result | RECEIVE_CURRENT;
-      ep.dropUnreliable(verdict2, 1, this.counters);
-      return result;
-    }
-    const packet = this.packet;
-    const offsets = this.offsets;
-    const counters = this.counters;
-    const owner = this.owner;
-    const rel = packet[HEADER_REL];
-    const unrel = packet[HEADER_UNREL];
-    let processed = 0;
-    for (let m = 0; m < rel; m++) {
-      const p = offsets[m];
-      const seq = v.getUint32(p - RELIABLE_HEADER);
-      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
-      processed++;
-      if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
-    }
-    if (unrel === 0 && processed === 0) return result;
-    const timestamp = v.getInt32(HEADER_TIMESTAMP);
-    const verdict = ep.acceptUnreliable(timestamp, now);
-    if (unrel === 0) return result;
-    if (verdict !== CURRENT) {
-      ep.dropUnreliable(verdict, unrel, counters);
-      return result;
-    }
-    for (let m = rel; m < rel + unrel; m++) {
-      const p = offsets[m];
-      owner.unreliable(tag, packet[p - 1], p, timestamp);
-    }
-    return result | RECEIVE_CURRENT;
-  }
-};
-
-// modules/protocol/bytes.ts
-function getU32(b, o) {
-  return (b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]) >>> 0;
-}
-function setU16(b, o, v) {
-  b[o] = v >>> 8;
-  b[o + 1] = v;
-}
-function setU32(b, o, v) {
-  b[o] = v >>> 24;
-  b[o + 1] = v >>> 16;
-  b[o + 2] = v >>> 8;
-  b[o + 3] = v;
-}
-
-// modules/protocol/codec.ts
-function writeHeader(b, ack, timestamp, rel, unrel) {
-  setU32(b, HEADER_APP_ID, APP_ID);
-  setU32(b, HEADER_ACK, ack);
-  setU32(b, HEADER_TIMESTAMP, timestamp);
-  b[HEADER_REL] = rel;
-  b[HEADER_UNREL] = unrel;
-  return HEADER_SIZE;
-}
-function payloadSize(b, o, type, end) {
-  const fixed = typeTable().size[type - TYPE_BASE];
-  if (fixed >= 0) {
-    if (o + fixed > end) return -1;
-    if (type === Msg.Name) {
-      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
-      return -3;
-    }
-    return fixed;
-  }
-  if (type === Msg.Update) {
-    if (o + 1 > end) return -1;
-    const size = 1 + b[o] * UPDATE_ENTRY;
-    return o + size > end ? -1 : size;
-  }
-  if (o + 4 > end) return -1;
-  const limit = o + 4 + CHAT_LENGTH;
-  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
-  return -2;
-}
-function queuedSize(b, o) {
-  const type = b[o + 4];
-  const p = o + RELIABLE_HEADER;
-  const fixed = typeTable().size[type - TYPE_BASE];
-  if (fixed >= 0) return RELIABLE_HEADER + fixed;
-  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
-  const end = p + 4 + CHAT_LENGTH;
-  let i = p + 4;
-  while (i < end && b[i] !== 0) i++;
-  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
-  return i + 1 - o;
-}
-function countBadSize(size, counters) {
-  if (size === -2) counters[Counter.UnterminatedChat]++;
-  else if (size === -3) counters[Counter.UnterminatedName]++;
-  else counters[Counter.Truncated]++;
-}
-var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
-var APP_ID_I32 = APP_ID | 0;
-var INPUT_SHAPE = 1 << 8 | Msg.Input;
-var ACK_LENGTH = HEADER_SIZE;
-var INPUT_AT = ONE_UNRELIABLE_AT;
-var ACK_INPUT_LENGTH = INPUT_AT + 5;
-var SHAPE_BAD = 0;
-var SHAPE_ACK = SHAPE_NONE;
-var SHAPE_ACK_INPUT = SHAPE_ONE_UNRELIABLE;
-var SHAPE_OTHER = SHAPE_ANY;
-function validateFromClient(v, b, length, counters, offsets) {
-  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
-    const shape = v.getInt32(HEADER_REL) >> 8;
-    if (length === ACK_LENGTH) {
-      if (shape >> 8 === 0) return SHAPE_ACK;
-    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
-  }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
-}
-function validatePacket(b, length, from, counters, offsets) {
-  if (length < HEADER_SIZE) {
-    counters[Counter.TooShort]++;
-    return false;
-  }
-  if (length > MAX_PACKET) {
-    counters[Counter.TooLong]++;
-    return false;
-  }
-  const id = HEADER_APP_ID;
-  if (b[id] !== 242 || b[id + 1] !== 112 || b[id + 2] !== 135 || b[id + 3] !== 197) {
-    counters[Counter.BadAppId]++;
-    return false;
-  }
-  const t = types !== null ? types : typeTable();
-  const sizes = t.size;
-  const senders = t.senders;
-  const reliableRow = t.reliable;
-  let o = HEADER_SIZE;
-  const rel = b[HEADER_REL];
-  const total = rel + b[HEADER_UNREL];
-  for (let m = 0; m < total; m++) {
-    const reliable = m < rel;
-    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
-    if (p > length) {
-      counters[Counter.Truncated]++;
-      return false;
-    }
-    const type = b[p - 1];
-    const row = type - TYPE_BASE;
-    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
-      counters[Counter.UnknownType]++;
-      return false;
-    }
-    if (reliableRow[row] === 1 !== reliable) {
-      counters[Counter.WrongChannel]++;
-      return false;
-    }
-    if ((senders[row] & from) === 0) {
-      counters[Counter.WrongDirection]++;
-      return false;
-    }
-    let size = sizes[row];
-    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
-    else if (p + size > length) size = -1;
-    if (size < 0) {
-      countBadSize(size, counters);
-      return false;
-    }
-    if (offsets !== void 0) offsets[m] = p;
-    o = p + size;
-  }
-  for (; o < length; o++) {
-    if (b[o] !== 0) {
-      counters[Counter.TrailingBytes]++;
-      return false;
-    }
-  }
-  return true;
-}
-var Fields = class {
-  id = 0;
-  other = 0;
-  a = 0;
-  b = 0;
-  /** Offset and length of a byte string (chat text without NUL, name without padding). */
-  textOffset = 0;
-  textLength = 0;
-};
-function writeId(b, o, id) {
-  setU32(b, o, id);
-  return o + 4;
-}
-function chatPayloadSize(textLength) {
-  return 4 + textLength + 1;
-}
-function readChat(b, o, f) {
-  f.id = getU32(b, o);
-  f.textOffset = o + 4;
-  let n = 0;
-  while (b[o + 4 + n] !== 0) n++;
-  f.textLength = n;
-}
-function writeAdd(b, o, entityId, playerId, typeId) {
-  setU32(b, o, entityId);
-  setU32(b, o + 4, playerId);
-  b[o + 8] = typeId;
-  return o + 9;
-}
-function writeSelection(b, o, id, ship, weapon) {
-  setU32(b, o, id);
-  b[o + 4] = ship;
-  b[o + 5] = weapon;
-  return o + 6;
-}
-function readSelection(b, o, f) {
-  f.id = getU32(b, o);
-  f.a = b[o + 4];
-  f.b = b[o + 5];
-}
-function writeName(b, o, id, name, from, length) {
-  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
-  setU32(b, o, id);
-  o += 4;
-  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
-  return o + NAME_LENGTH;
-}
-function readName(b, o, f) {
-  f.id = getU32(b, o);
-  f.textOffset = o + 4;
-  let n = 0;
-  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
-  f.textLength = n;
-}
-function writeStats(b, o, scores, pings) {
-  for (let i = 0; i < MAX_PLAYERS; i++) {
-    setU16(b, o + 2 * i, scores[i]);
-    setU16(b, o + 2 * MAX_PLAYERS + 2 * i, pings[i]);
-  }
-  return o + 4 * MAX_PLAYERS;
-}
-function writeUpdateStart(b, o) {
-  b[o] = 0;
-  return o + 1;
-}
-function writeUpdateNum(b, o, num) {
-  b[o] = num;
-}
-function writeUpdateEntry(b, o, id, x, y, vx, vy, rot, health) {
-  b[o] = id >>> 24;
-  b[o + 1] = id >>> 16;
-  b[o + 2] = id >>> 8;
-  b[o + 3] = id;
-  let n = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
-  b[o + 4] = n >> 8;
-  b[o + 5] = n;
-  n = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
-  b[o + 6] = n >> 8;
-  b[o + 7] = n;
-  n = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
-  b[o + 8] = n >> 8;
-  b[o + 9] = n;
-  n = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
-  b[o + 10] = n >> 8;
-  b[o + 11] = n;
-  n = rot < 0 || rot >= 36e3 ? 0 : rot;
-  b[o + 12] = n >> 8;
-  b[o + 13] = n;
-  b[o + 14] = health > 100 ? 100 : health;
-  return o + UPDATE_ENTRY;
-}
-function readInputView(v, b, o) {
-  const w = v.getInt32(o);
-  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
-}
-function writeReject(b, o, reason) {
-  b[o] = reason;
-  return o + 1;
-}
-
 // modules/protocol/channel.ts
 var LWAR_RECEIVE_INDEX = Object.freeze({
   badAck: Counter.BadAck,
@@ -3466,13 +3172,9 @@ var RoundRobinPlanner = class {
     return this.#cursor.byteLength;
   }
 };
-var MAX_UPDATE_GAP = 4;
 var WHEEL = 8;
-var FRESH = 0;
-var CARRIED = 1;
 var SETS = 2 + 2 * WHEEL;
 var PriorityPlanner = class {
-  #entities;
   #cap;
   #words;
   focus;
@@ -3480,6 +3182,9 @@ var PriorityPlanner = class {
   mid;
   far;
   limit;
+  /** The one list every plan fills and every commit reads, and the one action list `applyActions` takes. */
+  list;
+  actions;
   /** Update ticks planned, per slot. */
   #tick;
   /** Per slot: the index the next scan of the carried-over set starts at. */
@@ -3489,182 +3194,44 @@ var PriorityPlanner = class {
   /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
   #known;
   #bytes;
-  /** The last plan: its slot, entries, and where its new and carried-over entries end. */
+  #kernels;
+  #b;
   #plannedSlot = -1;
-  #planned = 0;
-  #ownEnd = 0;
-  #freshEnd = 0;
-  #carriedEnd = 0;
-  constructor(entities, maxPlayers, focus, options) {
-    this.#entities = entities;
-    this.#cap = entities.capacity;
-    this.#words = this.#cap + 31 >> 5;
+  /**
+   * `native`: the platform's loops (plan, commit and notify run in C) and where to carve the
+   * planner's state from. `list` and `actions`: the server's plan list and its entity sync's
+   * action list, which the binding takes; absent, the planner carves its own.
+   */
+  constructor(entities, maxPlayers, focus, options, native, list = null, actions = null) {
+    const e = entities;
+    const cap = e.capacity;
+    this.#cap = cap;
+    this.#words = cap + 31 >> 5;
     this.focus = focus;
     this.near = options?.near ?? 700;
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
-    this.limit = options?.limit ?? this.#cap;
+    this.limit = options?.limit ?? cap;
+    this.#kernels = requireKernels(native, "the priority planner");
     const n = maxPlayers;
     let a = Arena.measuring();
+    let ownList = null;
+    let ownActions = null;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, native?.memory ?? null);
       this.#tick = a.i32(n);
       this.#carryCursor = a.i32(n);
       this.#sets = a.i32(n * SETS * this.#words);
-      this.#known = a.u8(n * this.#cap);
+      if (actions === null) ownActions = a.i32(cap);
+      if (list === null) ownList = a.u16(cap);
+      this.#known = a.u8(n * cap);
     }
     a.done();
     this.#bytes = a.bytes;
-  }
-  /** The planner's state arrays, for a native planner's binding. */
-  state() {
-    return { tick: this.#tick, cursor: this.#carryCursor, sets: this.#sets, known: this.#known };
-  }
-  /** Forget what was sent to `slot` (a new player took it). */
-  resetSlot(slot) {
-    const perSlot = SETS * this.#words;
-    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
-    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
-    this.#carryCursor[slot] = 0;
-  }
-  added(slot, index) {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] !== 0) this.#forget(slot, index);
-    this.#known[k] = 1;
-    this.#sets[slot * SETS * this.#words + (index >> 5)] |= 1 << (index & 31);
-  }
-  removed(slot, index) {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] === 0) return;
-    this.#forget(slot, index);
-    this.#known[k] = 0;
-  }
-  applyActions(slot, actions, n) {
-    for (let j = 0; j < n; j++) {
-      const i = actions[j];
-      if (i < 0) this.removed(slot, ~i);
-      else this.added(slot, i);
-    }
-  }
-  /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */
-  #forget(slot, index) {
-    const words = this.#words;
-    const mask = ~(1 << (index & 31));
-    for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
-  }
-  plan(slot, list, _now) {
-    const tick = this.#tick[slot] + 1;
-    this.#tick[slot] = tick;
-    const words = this.#words;
-    const sets = this.#sets;
-    const base = slot * SETS * words;
-    const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
-    const limit = this.limit;
-    const clz = Math.clz32;
-    let n = 0;
-    if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
-    this.#ownEnd = n;
-    const wheel = 2 + 2 * (tick & WHEEL - 1);
-    for (let set = 0; set < 4; set++) {
-      const from = base + (set < 2 ? set : wheel + set - 2) * words;
-      const start2 = set === CARRIED ? this.#carryCursor[slot] : 0;
-      const j0 = start2 >> 5;
-      const cut = -1 << (start2 & 31);
-      for (let c = 0; c <= words && n < limit; c++) {
-        let j = j0 + c;
-        if (j >= words) j -= words;
-        const part = c === 0 ? cut : c === words ? ~cut : -1;
-        if (part === 0) continue;
-        const all = sets[from + j];
-        let bits = all & part;
-        if (bits === 0) continue;
-        while (bits !== 0 && n < limit) {
-          const low = bits & -bits;
-          bits ^= low;
-          const i = (j << 5) + 31 - clz(low);
-          if (i !== own) list[n++] = i;
-        }
-        sets[from + j] = all & ~part | bits;
-      }
-      if (set === FRESH) this.#freshEnd = n;
-      else if (set === CARRIED) this.#carriedEnd = n;
-    }
-    this.#planned = n;
-    this.#plannedSlot = slot;
-    return n;
-  }
-  /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
-  commit(slot, list, sent, _now) {
-    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
-    this.#plannedSlot = -1;
-    const e = this.#entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const owner = e.owner;
-    const words = this.#words;
-    const sets = this.#sets;
-    const tick = this.#tick[slot];
-    const base = slot * SETS * words;
-    const focus = this.focus;
-    const fx = focus !== null ? focus.focusX[slot] : 0;
-    const fy = focus !== null ? focus.focusY[slot] : 0;
-    const steady = focus !== null && focus.steady !== void 0 ? focus.steady : null;
-    const near = this.near;
-    const mid = this.mid;
-    const far = this.far;
-    const n = this.#planned;
-    const ownEnd = this.#ownEnd;
-    const freshEnd = this.#freshEnd;
-    const carriedEnd = this.#carriedEnd;
-    let cursor = -1;
-    for (let k = 0; k < n; k++) {
-      const i = list[k];
-      let set;
-      if (k >= sent) set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
-      else {
-        let by;
-        if (owner[i] === NO_PLAYER || evx[i] === 0 && evy[i] === 0) by = MAX_UPDATE_GAP;
-        else {
-          let dx = ex[i] - fx >> POS_SHIFT;
-          let dy = ey[i] - fy >> POS_SHIFT;
-          if (dx < 0) dx = -dx;
-          if (dy < 0) dy = -dy;
-          const d = dx > dy ? dx + (dy * 13 >> 5) : dy + (dx * 13 >> 5);
-          by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
-          if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
-        }
-        set = 2 + 2 * (tick + by & WHEEL - 1) + (by === MAX_UPDATE_GAP ? 0 : 1);
-        if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
-      }
-      sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
-    }
-    if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
-    const due = base + (2 + 2 * (tick & WHEEL - 1)) * words;
-    const carried = base + CARRIED * words;
-    for (let j = 0; j < 2 * words; j++) {
-      const bits = sets[due + j];
-      if (bits === 0) continue;
-      sets[carried + (j < words ? j : j - words)] |= bits;
-      sets[due + j] = 0;
-    }
-  }
-  poolBytes() {
-    return this.#bytes;
-  }
-};
-var NativePriorityPlanner = class extends PriorityPlanner {
-  #kernels;
-  #b;
-  #list;
-  #actions;
-  #plannedSlot = -1;
-  constructor(entities, maxPlayers, focus, options, kernels, list, actions, native) {
-    super(entities, maxPlayers, focus, options);
-    const e = entities;
+    this.list = list ?? ownList;
+    this.actions = actions ?? ownActions;
     const f = focus;
-    const st = this.state();
+    const tick = this.#tick;
     const steady = f !== null && f.steady !== void 0 ? f.steady : null;
     const b = new Binding(
       NATIVE_LAYOUT.plan,
@@ -3674,24 +3241,24 @@ var NativePriorityPlanner = class extends PriorityPlanner {
         vx: e.vx,
         vy: e.vy,
         owner: e.owner,
-        steady: steady ?? st.tick,
-        focusX: f !== null ? f.focusX : st.tick,
-        focusY: f !== null ? f.focusY : st.tick,
-        focusIndex: f !== null ? f.focusIndex : st.tick,
-        sets: st.sets,
-        tick: st.tick,
-        cursor: st.cursor,
-        known: st.known,
-        list,
-        actions
+        steady: steady ?? tick,
+        focusX: f !== null ? f.focusX : tick,
+        focusY: f !== null ? f.focusY : tick,
+        focusIndex: f !== null ? f.focusIndex : tick,
+        sets: this.#sets,
+        tick,
+        cursor: this.#carryCursor,
+        known: this.#known,
+        list: this.list,
+        actions: this.actions
       },
       0,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     const at = b.scalars;
-    w[at + 0 /* Capacity */] = e.capacity;
-    w[at + 1 /* Words */] = e.capacity + 31 >> 5;
+    w[at + 0 /* Capacity */] = cap;
+    w[at + 1 /* Words */] = this.#words;
     w[at + 2 /* Limit */] = this.limit;
     w[at + 3 /* Near */] = this.near;
     w[at + 4 /* Mid */] = this.mid;
@@ -3699,21 +3266,33 @@ var NativePriorityPlanner = class extends PriorityPlanner {
     w[at + 6 /* HasFocus */] = f !== null ? 1 : 0;
     w[at + 7 /* HasSteady */] = steady !== null ? 1 : 0;
     w[at + 8 /* PosShift */] = POS_SHIFT;
-    this.#kernels = kernels;
     this.#b = b;
-    this.#list = list;
-    this.#actions = actions;
+  }
+  /** Forget what was sent to `slot` (a new player took it). */
+  resetSlot(slot) {
+    const perSlot = SETS * this.#words;
+    this.#sets.fill(0, slot * perSlot, (slot + 1) * perSlot);
+    this.#known.fill(0, slot * this.#cap, (slot + 1) * this.#cap);
+    this.#carryCursor[slot] = 0;
+  }
+  added(slot, index) {
+    this.actions[0] = index;
+    this.#notify(slot, 1);
+  }
+  removed(slot, index) {
+    this.actions[0] = ~index;
+    this.#notify(slot, 1);
   }
   applyActions(slot, actions, n) {
-    if (actions !== this.#actions) {
-      super.applyActions(slot, actions, n);
-      return;
-    }
+    if (actions !== this.actions) for (let j = 0; j < n; j++) this.actions[j] = actions[j];
+    this.#notify(slot, n);
+  }
+  #notify(slot, n) {
     const b = this.#b;
     this.#kernels.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
   }
   plan(slot, list, _now) {
-    if (list !== this.#list) throw new RangeError("NativePriorityPlanner: plan with a list other than the bound one");
+    if (list !== this.list) throw new RangeError("PriorityPlanner: plan with a list other than its own (planner.list)");
     const b = this.#b;
     this.#plannedSlot = slot;
     return this.#kernels.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
@@ -3724,57 +3303,12 @@ var NativePriorityPlanner = class extends PriorityPlanner {
     const b = this.#b;
     this.#kernels.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
   }
+  poolBytes() {
+    return this.#bytes;
+  }
 };
 
 // modules/server/entity-sync.ts
-var JsEntitySync = class {
-  planner;
-  #m;
-  #queue;
-  #words;
-  constructor(m, queue, planner) {
-    this.#m = m;
-    this.#queue = queue;
-    this.planner = planner;
-    this.#words = m.entities.capacity + 31 >> 5;
-  }
-  slot(s, _now) {
-    const m = this.#m;
-    const e = m.entities;
-    const cap = e.capacity;
-    const alive = e.alive;
-    const gen = e.generation;
-    const words = this.#words;
-    const dirty = m.dirty;
-    const known = m.known;
-    const ep = m.endpoints[s];
-    const keep = m.keep;
-    const queue = this.#queue;
-    const clz = Math.clz32;
-    for (let j = 0, w = s * words; j < words; j++, w++) {
-      let bits = dirty[w];
-      while (bits !== 0) {
-        if (ep.room() < keep) {
-          dirty[w] = bits;
-          return false;
-        }
-        const low = bits & -bits;
-        const i = (j << 5) + 31 - clz(low);
-        const k = s * cap + i;
-        const now = alive[i] !== 0 ? gen[i] : 0;
-        if (known[k] !== now) {
-          if (known[k] !== 0 && !queue.remove(s, i) || now !== 0 && !queue.add(s, i)) {
-            dirty[w] = bits;
-            return false;
-          }
-        }
-        bits ^= low;
-      }
-      dirty[w] = bits;
-    }
-    return true;
-  }
-};
 var NativeEntitySync = class {
   planner;
   #m;
@@ -3795,7 +3329,7 @@ var NativeEntitySync = class {
       NATIVE_LAYOUT.sync,
       { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
       n,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     const at = b.scalars;
@@ -3856,8 +3390,7 @@ var EntityReconciler = class {
       keep: MAX_PACKET + state.leaveReserve,
       frontSince: state.frontSince
     };
-    const kernels = kernelsFor(native, "sync");
-    this.#sync = kernels !== null ? new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native) : new JsEntitySync(memory, this, planner);
+    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, requireKernels(native, "the entity sync"), native);
   }
   /** The planner that hears of each Add and Remove (the game installs its own). */
   get planner() {
@@ -3921,28 +3454,6 @@ var EntityReconciler = class {
       }
       if (sync.slot(s, now)) dirtyAny[s] = 0;
     }
-  }
-  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
-  add(to, index) {
-    const t = this.#state;
-    const o = t.reserve(to, Msg.Add, 9);
-    if (o < 0) return false;
-    const e = this.#entities;
-    writeAdd(t.endpoints[to].buf, o, (e.generation[index] << 16 | index) >>> 0, e.owner[index], e.type[index]);
-    t.known[to * e.capacity + index] = e.generation[index];
-    this.#planner.added(to, index);
-    return true;
-  }
-  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
-  remove(to, index) {
-    const t = this.#state;
-    const k = to * this.#entities.capacity + index;
-    const o = t.reserve(to, Msg.Remove, 4);
-    if (o < 0) return false;
-    writeId(t.endpoints[to].buf, o, (t.known[k] << 16 | index) >>> 0);
-    t.known[k] = 0;
-    this.#planner.removed(to, index);
-    return true;
   }
 };
 
@@ -4252,7 +3763,6 @@ var Admission = class {
     t.pings[slot] = 0;
     t.pendingKick[slot] = 0;
     t.announced[slot] = 0;
-    t.unannounced++;
     t.joinedAt[slot] = now;
     t.inputAt[slot] = now;
     t.frontSince[slot] = now;
@@ -4321,7 +3831,6 @@ var Admission = class {
     t.scores[slot] = 0;
     t.pings[slot] = 0;
     this.#session.leave(slot, id);
-    if (t.announced[slot] === 0) t.unannounced--;
     t.announced[slot] = 0;
     if (t.sim !== null) t.sim.playerLeft(slot, id);
     t.entities.removeOwnedBy(id);
@@ -4333,46 +3842,72 @@ var Receiver = class {
   #state;
   #admission;
   #session;
-  #step;
   constructor(state, admission, session) {
     this.#state = state;
     this.#admission = admission;
     this.#session = session;
-    this.#step = new ReceiveStep(state.rxView, state.rx, state.offsets, state.counters, this);
   }
   /**
    * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
-   * found (its SHAPE_ACK and SHAPE_ACK_INPUT are the transport's SHAPE_NONE and
-   * SHAPE_ONE_UNRELIABLE): the transport's receive step, with the header read through
-   * `state.rxView`, calls `reliable` and `unreliable` below for what it accepts.
+   * found: the transport's receive step (Endpoint.acceptAck, acceptReliable,
+   * acceptUnreliable), with the header read through `state.rxView`. An ack alone and an
+   * ack + Input, most of what clients send, take a path of their own that reads no count or
+   * offset again; any other packet walks the offsets validatePacket recorded.
    */
   handle(slot, now, shape) {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const r = this.#step.run(ep, shape, now, slot);
-    if (r === RECEIVE_BAD_ACK) {
+    const v = t.rxView;
+    const ack = v.getInt32(HEADER_ACK);
+    const announced = t.announced[slot] !== 0;
+    if ((ack - ep.firstSeq | 0) < 0) ep.heard(now);
+    else if (ep.acceptAck(ack, now, t.counters) === ACK_BAD) {
       this.#session.misbehave(slot);
       return;
+    } else t.frontSince[slot] = now;
+    if (shape !== SHAPE_OTHER) {
+      if (!announced) this.#announceAcknowledged(slot, ep);
+      if (shape === SHAPE_ACK) return;
+      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+      if (verdict2 !== CURRENT) ep.dropUnreliable(verdict2, 1, t.counters);
+      else {
+        t.inputAt[slot] = now;
+        t.input[slot] = readInputView(v, t.rx, INPUT_AT);
+      }
+      return;
     }
-    if (shape === SHAPE_ACK_INPUT && (r & RECEIVE_CURRENT) !== 0) {
-      t.inputAt[slot] = now;
-      t.input[slot] = readInputView(t.rxView, t.rx, INPUT_AT);
+    const rx = t.rx;
+    const rel = rx[HEADER_REL];
+    const unrel = rx[HEADER_UNREL];
+    const offsets = t.offsets;
+    if (rel !== 0) {
+      const counters = t.counters;
+      const id = t.playerId(slot);
+      const active = t.active;
+      const pendingKick = t.pendingKick;
+      for (let m = 0; m < rel; m++) {
+        const p = offsets[m];
+        if (ep.acceptReliable(v.getUint32(p - RELIABLE_HEADER), counters) !== PROCESS) continue;
+        this.#reliable(slot, id, rx[p - 1], p);
+        if (active[slot] === 0 || pendingKick[slot] !== 0) return;
+      }
     }
-    if ((r & RECEIVE_NEW_ACK) !== 0) t.frontSince[slot] = now;
-    if ((r & RECEIVE_STOPPED) === 0 && t.unannounced !== 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
-  }
-  /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
-  reliable(slot, type, p) {
-    this.#reliable(slot, this.#state.playerId(slot), type, p);
-    const t = this.#state;
-    return t.active[slot] !== 0 && t.pendingKick[slot] === 0;
-  }
-  /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
-  unreliable(slot, type, p) {
-    if (type !== Msg.Input) return;
-    const t = this.#state;
-    t.inputAt[slot] = t.now;
-    t.input[slot] = readInputView(t.rxView, t.rx, p);
+    if (!announced) this.#announceAcknowledged(slot, ep);
+    if (unrel === 0) return;
+    const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+    if (verdict !== CURRENT) {
+      ep.dropUnreliable(verdict, unrel, t.counters);
+      return;
+    }
+    const input = t.input;
+    const inputAt = t.inputAt;
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      if (rx[p - 1] === Msg.Input) {
+        inputAt[slot] = now;
+        input[slot] = readInputView(v, rx, p);
+      }
+    }
   }
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot, ep) {
@@ -4425,8 +3960,6 @@ var ServerState = class {
   kickPending = false;
   /** Players connected now, bots included. */
   players = 0;
-  /** Active players not yet announced (announced[slot] 0): while none, a datagram need not look. */
-  unannounced = 0;
   /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
   bot;
   bots = 0;
@@ -4652,19 +4185,14 @@ var Session = class {
   }
   /** The player `id` in `slot` is leaving: those told of it hear Leave. */
   leave(slot, id) {
-    if (this.#state.announced[slot] === 0) return;
-    const b = this.#state.scratch;
-    b[0] = Msg.Leave;
-    this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
+    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt, writeId(this.#state.scratch, 0, id));
   }
   /**
    * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
    * holds it back: each takes the announcement from the ring as it has room).
    */
   announce(slot) {
-    const t = this.#state;
-    if (t.announced[slot] === 0) t.unannounced--;
-    t.announced[slot] = 1;
+    this.#state.announced[slot] = 1;
     const target = EXCEPT | slot;
     this.#broadcastAbout(Msg.Join, target, slot);
     this.#broadcastAbout(Msg.Name, target, slot);
@@ -4780,17 +4308,15 @@ var Session = class {
     const t = this.#state;
     const b = t.scratch;
     const id = t.playerId(who);
-    b[0] = type;
     let n;
-    if (type === Msg.Name) n = writeName(b, 1, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
-    else n = writeId(b, 1, id);
-    this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
+    if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
+    else n = writeId(b, 0, id);
+    this.#broadcast(type, target, this.#scratchAt, n);
   }
   /**
-   * Puts the message of `type` whose `length`-byte payload is at `from` (an offset in the
-   * arena: `scratch` or `rx`), its type byte just before it, into the ring for `target`,
-   * then lets every player take what it has room for. A player the new
+   * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
+   * ring for `target`, then lets every player take what it has room for. A player the new
    * entry would lap (it has not taken an entry that the ring must now overwrite) has failed
    * to keep up: it is dropped, as one that timed out.
    *
@@ -4804,26 +4330,26 @@ var Session = class {
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
     b[head & m] = length;
-    b[head + 1 & m] = target;
+    b[head + 1 & m] = type;
+    b[head + 2 & m] = target;
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const source = from - 1;
-    const bytes = length + 1;
-    const at = head + 2 & m;
+    const at = head + ENTRY_HEADER & m;
     const first = BROADCAST_BYTES - at;
-    if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
+    if (length <= first) whole.copyWithin(ring + at, from, from + length);
     else {
-      whole.copyWithin(ring + at, source, source + first);
-      whole.copyWithin(ring, source + first, source + bytes);
+      whole.copyWithin(ring + at, from, from + first);
+      whole.copyWithin(ring, from + first, from + length);
     }
     this.#ringHead = end;
-    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+    const room = RELIABLE_HEADER + length + (type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve);
     const n = t.config.maxPlayers;
     const active = t.active;
     const cursor = t.cursor;
     const pendingKick = t.pendingKick;
     const bot = t.bots !== 0 ? t.bot : null;
     const endpoints = t.endpoints;
+    const queueAt = this.#queueAt;
     let lapped = 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
@@ -4848,11 +4374,12 @@ var Session = class {
         continue;
       }
       const ep = endpoints[s];
-      if (!ep.queueCopy(source, bytes, reserve)) {
+      if (ep.usedBytes + room > ep.capacityBytes) {
         this.#ringWaiting = true;
         continue;
       }
-      if (ep.count === 1) t.frontSince[s] = t.now;
+      if (ep.count === 0) t.frontSince[s] = t.now;
+      whole.copyWithin(queueAt[s] + ep.queue(type, length), from, from + length);
       cursor[s] = end;
     }
   }
@@ -4887,9 +4414,9 @@ var Session = class {
     const queue = this.#queueAt[slot];
     while ((head - c | 0) > 0) {
       const n = b[c & m];
-      const target = b[c + 1 & m];
+      const target = b[c + 2 & m];
       if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
-        const type = b[c + 2 & m];
+        const type = b[c + 1 & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
           break;
@@ -5069,54 +4596,6 @@ var Schedule = class {
 };
 
 // modules/server/entries.ts
-var POS_HALF = 1 << POS_SHIFT - 1;
-var ANGLE_HALF = 1 << ANGLE_BITS - 1;
-var JsEntryPacker = class {
-  o = 0;
-  k = 0;
-  #m;
-  constructor(m) {
-    this.#m = m;
-  }
-  pack(pos, n, o) {
-    const m = this.#m;
-    const all = m.all;
-    const encoded = m.encoded;
-    const list = m.list;
-    const e = m.entities;
-    const room = MAX_PACKET - UPDATE_ENTRY;
-    let k = 0;
-    while (pos < n && o <= room && k < 255) {
-      const first = list[pos];
-      let i = first;
-      const start2 = o;
-      do {
-        if (encoded[i] === 0) {
-          writeUpdateEntry(
-            all,
-            MAX_PACKET + i * UPDATE_ENTRY,
-            e.id(i),
-            e.x[i] + POS_HALF >> POS_SHIFT,
-            e.y[i] + POS_HALF >> POS_SHIFT,
-            e.vx[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            e.vy[i] * STEP_HZ + POS_HALF >> POS_SHIFT,
-            (e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS,
-            e.health[i]
-          );
-          encoded[i] = 1;
-        }
-        pos++;
-        i++;
-        o += UPDATE_ENTRY;
-        k++;
-      } while (pos < n && list[pos] === i && o <= room && k < 255);
-      all.copyWithin(start2, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
-    }
-    this.o = o;
-    this.k = k;
-    return pos;
-  }
-};
 var NativeEntryPacker = class {
   o = 0;
   k = 0;
@@ -5130,7 +4609,7 @@ var NativeEntryPacker = class {
       NATIVE_LAYOUT.pack,
       { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
       0,
-      native?.bindings ?? null
+      native
     );
     const w = b.words;
     w[b.scalars + 0 /* MaxPacket */] = MAX_PACKET;
@@ -5179,8 +4658,7 @@ var UpdateWriter = class {
     this.#offset = new Array(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * cfg.updateIntervalMs / n);
     const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
-    const pack = kernelsFor(native, "pack");
-    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
   }
@@ -5196,8 +4674,7 @@ var UpdateWriter = class {
   }
   /**
    * Each player's packets on this tick: its update tick when its offset into the cycle has
-   * come, else its reliables when due; on a tick on which the world `stepped`, nothing (a
-   * game step is never two ticks in a row: nothing waits more than one tick).
+   * come (not on a tick on which the world `stepped`), else its reliables when due.
    */
   tick(now, stepped) {
     const t = this.#state;
@@ -5235,7 +4712,6 @@ var UpdateWriter = class {
         statsDue[s] = 0;
         continue;
       }
-      if (stepped) continue;
       const ep = endpoints[s];
       if (ep.due(now)) {
         const o = this.fill(ep, now);
@@ -5350,12 +4826,13 @@ var Server = class {
   #nextBotFill = 0;
   /** Each player's ship (the game's focus), for the pilots; null without a game. */
   #focus = null;
-  constructor(config, host, native = null) {
+  constructor(config, host, native = platformNative(config)) {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
     this.counters = createCounters();
-    this.entities = new EntityTable(config.maxEntities);
+    const memory = native?.memory ?? null;
+    this.entities = new EntityTable(config.maxEntities, memory);
     this.entities.listener = this;
     this.pilots = new Pilots(config.maxPlayers, config.botSkill);
     const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
@@ -5367,7 +4844,7 @@ var Server = class {
     const queues = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       t.port = a.i32(n, "player tables");
       t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
       t.joinedAt = a.i32(n, "player tables");
@@ -5380,7 +4857,7 @@ var Server = class {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
-      t.actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
+      t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
@@ -5475,10 +4952,9 @@ var Server = class {
     this.#state.sim = sim;
     this.#focus = focus;
     if (focus !== null) {
-      const plan = kernelsFor(this.#native, "plan");
       const options = { limit: this.#updateLimit() };
       const n = this.config.maxPlayers;
-      this.#planner = plan !== null ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#state.list, this.#state.actions, this.#native) : new PriorityPlanner(this.entities, n, focus, options);
+      this.#planner = new PriorityPlanner(this.entities, n, focus, options, this.#native, this.#state.list, this.#state.actions);
       this.#reconciler.planner = this.#planner;
       this.#writer.planner = this.#planner;
     }
@@ -5491,6 +4967,10 @@ var Server = class {
   /** The hosted simulation, or null. */
   get simulation() {
     return this.#state.sim;
+  }
+  /** The native loops this server was made with (the game shares them and their memory). */
+  get native() {
+    return this.#native;
   }
   /** The update planner in use. */
   get planner() {
@@ -5657,23 +5137,23 @@ var Server = class {
     const stepped = this.entities.version !== version2;
     if (t.kickPending) this.#processKicks();
     this.#session.pumpWaiting();
-    if (!stepped) this.#reconciler.reconcile(now);
+    this.#reconciler.reconcile(now);
     if (t.kickPending) this.#processKicks();
     this.#schedule.checkAcks(now);
     this.#writer.tick(now, stepped);
   }
 };
-function createServer(config, host, native = null) {
+function createServer(config, host, native = platformNative(config)) {
   return new Server(config, host, native);
 }
 
 // modules/match.ts
-function createGame(config, server, seed, native = null) {
+function createGame(config, server, seed, native = server.native) {
   const game = new Game(config, server.entities, server, seed, native);
   server.attach(game, game);
   return game;
 }
-function createMatch(config, host, seed, native = null) {
+function createMatch(config, host, seed, native = platformNative(config)) {
   const server = createServer(config, host, native);
   const game = seed === null ? null : createGame(config, server, seed, native);
   return { server, game };
@@ -6049,8 +5529,8 @@ function round4(x) {
 }
 
 // modules/watch.ts
-var POS_HALF2 = 1 << POS_SHIFT - 1;
-var ANGLE_HALF2 = 1 << ANGLE_BITS - 1;
+var POS_HALF = 1 << POS_SHIFT - 1;
+var ANGLE_HALF = 1 << ANGLE_BITS - 1;
 var WATCH_PATH = "/watch";
 var WATCH_WS_PATH = "/watch/ws";
 var WATCH_INTERVAL_MS = 100;
@@ -6172,15 +5652,15 @@ var WatchFeed = class {
       if (alive[i] === 0) continue;
       owner = owners[i];
       g = gen[i];
-      x = ex[i] + POS_HALF2 >> POS_SHIFT;
-      y = ey[i] + POS_HALF2 >> POS_SHIFT;
-      vx = evx[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
-      vy = evy[i] * STEP_HZ + POS_HALF2 >> POS_SHIFT;
+      x = ex[i] + POS_HALF >> POS_SHIFT;
+      y = ey[i] + POS_HALF >> POS_SHIFT;
+      vx = evx[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
+      vy = evy[i] * STEP_HZ + POS_HALF >> POS_SHIFT;
       x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
       y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
       vx = vx < -32768 ? -32768 : vx > 32767 ? 32767 : vx;
       vy = vy < -32768 ? -32768 : vy > 32767 ? 32767 : vy;
-      rot = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF2 >> ANGLE_BITS;
+      rot = (erot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF >> ANGLE_BITS;
       h = health[i];
       b[o] = type[i];
       b[o + 1] = owner === -1 ? 255 : owner & 255;
@@ -6229,11 +5709,14 @@ var WatchFeed = class {
 };
 
 // web/page.ts
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 import { gzipSync } from "node:zlib";
 var PAGE_FILES = Object.freeze([
   Object.freeze({ path: "/", name: "index.html", type: "text/html; charset=utf-8" }),
-  Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" })
+  Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" }),
+  // The game's hot loops as WebAssembly (npm run build:wasm): the server runs them on Node,
+  // and the page its own ship's prediction.
+  Object.freeze({ path: "/kernels.wasm", name: "kernels.wasm", type: "application/wasm" })
 ]);
 function pageFile(path, body) {
   const entry = PAGE_FILES.find((f) => f.path === path);
@@ -6248,7 +5731,7 @@ function readPage(dir) {
     const url = new URL(f.name, dir);
     let body;
     try {
-      body = new Uint8Array(readFileSync(url));
+      body = new Uint8Array(readFileSync2(url));
     } catch (err) {
       throw new PageError(`the game page is not built (${err.message}): run \`npm run build:web\`, or start with --http-port 0`);
     }
@@ -6620,7 +6103,7 @@ async function serve(o) {
       if (sink !== null) sink(event, slot, value);
     }
   });
-  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed, nodeNative(o.config));
   const watchFeed = o.httpPort === null ? null : new WatchFeed(server);
   feed = watchFeed;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));
@@ -7119,7 +6602,7 @@ function stateHashRecord(game, recorder) {
 }
 
 // cli/index.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 var EXIT_OK = 0;
 var EXIT_FAILURE = 1;
 var EXIT_USAGE = 2;
@@ -7129,7 +6612,7 @@ var UsageError = class extends Error {
 var version;
 function packageVersion() {
   if (version === void 0) {
-    const pkg = JSON.parse(readFileSync2(new URL("../package.json", import.meta.url), "utf8"));
+    const pkg = JSON.parse(readFileSync3(new URL("../package.json", import.meta.url), "utf8"));
     version = pkg.version ?? "0.0.0";
   }
   return version;
@@ -7367,7 +6850,7 @@ The operator's guide is docs/operating.md.`
 function readConfigFile(path) {
   let text;
   try {
-    text = readFileSync3(path, "utf8");
+    text = readFileSync4(path, "utf8");
   } catch (err) {
     throw new UsageError(`--config ${path}: ${err.message}`);
   }

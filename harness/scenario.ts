@@ -4,7 +4,7 @@
  * selection. Host-free and free of allocation once built, so it can run inside XS and be
  * measured there. Everything is driven by one seeded PRNG.
  */
-import type { Kernels } from "../modules/native";
+import { type Kernels, platformNative } from "../modules/native";
 import { makeConfig, type Config } from "../modules/config";
 import { createServer, type Server } from "../modules/server/server";
 import { type Client, ClientState, createClient } from "../modules/client/client";
@@ -26,7 +26,7 @@ export interface ScenarioOptions {
   config?: Partial<Config>;
   /** Chat, rename and reselect now and then. */
   social?: boolean;
-  /** The server's and game's native loops (modules/native.ts); none: their JavaScript. */
+  /** The server's and game's native loops (modules/native.ts); absent: the platform's (`platformNative`). */
   kernels?: Kernels | null;
 }
 
@@ -50,9 +50,9 @@ export class Scenario {
     this.#rng = new Random(o.seed ?? 1);
     this.#social = o.social ?? true;
     this.serverHost = this.net.host("mem:server", 32422);
-    const native = { kernels: o.kernels ?? null };
+    const native = o.kernels != null ? { kernels: o.kernels } : platformNative(this.config);
     this.server = createServer(this.config, this.serverHost, native);
-    if (o.game) createGame(this.config, this.server, o.seed ?? 1, native);
+    if (o.game) createGame(this.config, this.server, o.seed ?? 1);
     for (let i = 0; i < (o.entities ?? 0); i++) this.server.entities.add(0, NO_PLAYER, ((i % 20) * 100 - 1000) << POS_SHIFT, (((i / 20) | 0) * 100 - 500) << POS_SHIFT);
     this.serverHost.core = this.server;
     for (let i = 0; i < players; i++) {

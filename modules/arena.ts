@@ -11,10 +11,19 @@
  * `new Arena(measured.bytes)`, and calls `done()`, which throws if the two passes took
  * different amounts. Each take may carry a label; `rows()` sums the bytes by label for the
  * memory budget. Everything here runs at start-up only.
+ *
+ * Given a `FixedMemory`, the arena carves its bytes from that one buffer instead of making
+ * its own (on Node and in the page: the WebAssembly memory that the native loops reach,
+ * modules/native-wasm.ts); its arrays are then views into that buffer, at the offsets it
+ * handed out.
  */
 export class Arena {
+  /** The buffer the arrays are views into (a fixed memory's whole buffer, when given one). */
   readonly buffer: ArrayBuffer;
   readonly #measuring: boolean;
+  /** Where the arena starts in `buffer`, and its size. */
+  readonly #base: number;
+  readonly #size: number;
   #at = 0;
   readonly #labels: string[] = [];
   readonly #bytes: number[] = [];
@@ -35,9 +44,16 @@ export class Arena {
     return new Arena(-1);
   }
 
-  constructor(bytes: number) {
+  constructor(bytes: number, memory: FixedMemory | null = null) {
     this.#measuring = bytes < 0;
-    this.buffer = new ArrayBuffer(this.#measuring ? 0 : bytes);
+    this.#size = this.#measuring ? 0 : bytes;
+    if (memory !== null && !this.#measuring) {
+      this.buffer = memory.buffer;
+      this.#base = memory.take(bytes);
+    } else {
+      this.buffer = new ArrayBuffer(this.#size);
+      this.#base = 0;
+    }
   }
 
   /** Bytes taken so far (for a measuring arena: the size the real one needs). */
@@ -48,43 +64,42 @@ export class Arena {
   f64(n: number, label = ""): Float64Array {
     const at = this.#take(n, 8, label);
     if (this.#measuring) return (this.#emptyf64 ??= new Float64Array(0));
-    return new Float64Array(this.buffer, at, n);
+    return new Float64Array(this.buffer, this.#base + at, n);
   }
   f32(n: number, label = ""): Float32Array {
     const at = this.#take(n, 4, label);
     if (this.#measuring) return (this.#emptyf32 ??= new Float32Array(0));
-    return new Float32Array(this.buffer, at, n);
+    return new Float32Array(this.buffer, this.#base + at, n);
   }
   u32(n: number, label = ""): Uint32Array {
     const at = this.#take(n, 4, label);
     if (this.#measuring) return (this.#emptyu32 ??= new Uint32Array(0));
-    return new Uint32Array(this.buffer, at, n);
+    return new Uint32Array(this.buffer, this.#base + at, n);
   }
   i32(n: number, label = ""): Int32Array {
     const at = this.#take(n, 4, label);
     if (this.#measuring) return (this.#emptyi32 ??= new Int32Array(0));
-    return new Int32Array(this.buffer, at, n);
+    return new Int32Array(this.buffer, this.#base + at, n);
   }
   u16(n: number, label = ""): Uint16Array {
     const at = this.#take(n, 2, label);
     if (this.#measuring) return (this.#emptyu16 ??= new Uint16Array(0));
-    return new Uint16Array(this.buffer, at, n);
+    return new Uint16Array(this.buffer, this.#base + at, n);
   }
   i16(n: number, label = ""): Int16Array {
     const at = this.#take(n, 2, label);
     if (this.#measuring) return (this.#emptyi16 ??= new Int16Array(0));
-    return new Int16Array(this.buffer, at, n);
+    return new Int16Array(this.buffer, this.#base + at, n);
   }
   u8(n: number, label = ""): Uint8Array {
     const at = this.#take(n, 1, label);
     if (this.#measuring) return (this.#emptyu8 ??= new Uint8Array(0));
-    return new Uint8Array(this.buffer, at, n);
+    return new Uint8Array(this.buffer, this.#base + at, n);
   }
 
   /** Throws unless every byte of the buffer went to an array. */
   done(): void {
-    if (this.#at !== this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: ${this.#at} taken`);
+    if (this.#at !== this.#size) throw new RangeError(`arena of ${this.#size} bytes: ${this.#at} taken`);
   }
 
   /** [label, bytes] per label, in the order labels were first used; unlabelled takes are left out. */
@@ -97,8 +112,8 @@ export class Arena {
   #take(n: number, size: number, label: string): number {
     const at = this.#at;
     if (at % size !== 0) throw new RangeError(`arena: a ${size}-byte array at offset ${at}; take wider elements first`);
-    if (!this.#measuring && at + n * size > this.buffer.byteLength)
-      throw new RangeError(`arena of ${this.buffer.byteLength} bytes: no room for ${n} × ${size} at ${at}`);
+    if (!this.#measuring && at + n * size > this.#size)
+      throw new RangeError(`arena of ${this.#size} bytes: no room for ${n} × ${size} at ${at}`);
     this.#at = at + n * size;
     if (label !== "") {
       const k = this.#labels.indexOf(label);
@@ -107,6 +122,42 @@ export class Arena {
         this.#bytes.push(n * size);
       } else this.#bytes[k] += n * size;
     }
+    return at;
+  }
+}
+
+/**
+ * One buffer of fixed size, handed out from the start by a bump allocator, never freed:
+ * every arena of a match (and every binding's words) in one memory that native code can
+ * reach. Sized once, at start-up; `take` throws when it runs out (the size was computed
+ * for the config: a bug, not bad input).
+ */
+export class FixedMemory {
+  readonly buffer: ArrayBuffer;
+  #at: number;
+  readonly #end: number;
+
+  /** The bytes of `buffer` from `start` to `end` are this memory's to hand out. */
+  constructor(buffer: ArrayBuffer, start = 0, end = buffer.byteLength) {
+    this.buffer = buffer;
+    this.#at = start;
+    this.#end = end;
+  }
+
+  /** Bytes handed out so far, and left. */
+  get used(): number {
+    return this.#at;
+  }
+  get left(): number {
+    return this.#end - this.#at;
+  }
+
+  /** The offset of `bytes` fresh bytes, 8-aligned. */
+  take(bytes: number): number {
+    const at = (this.#at + 7) & ~7;
+    if (at + bytes > this.#end)
+      throw new RangeError(`fixed memory of ${this.buffer.byteLength} bytes: no room for ${bytes} more at ${at}`);
+    this.#at = at + bytes;
     return at;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Config } from "./config";
 import type { Host } from "./host";
-import type { NativeOptions } from "./native";
+import { type NativeOptions, platformNative } from "./native";
 import { Game } from "./game/game";
 import { createServer, type Server } from "./server/server";
 
@@ -17,9 +17,10 @@ export interface Match {
 /**
  * Build the game into `server`: the sun and planets go into its entity table, the game
  * becomes the server's simulation and the focus of its update planner. Players already
- * connected are joined. `native`: the platform's native loops for the game (modules/native.ts).
+ * connected are joined. `native`: the platform's native loops for the game (modules/native.ts);
+ * absent, the server's, whose memory the game's arrays must share.
  */
-export function createGame(config: Config, server: Server, seed: number, native: NativeOptions | null = null): Game {
+export function createGame(config: Config, server: Server, seed: number, native: NativeOptions | null = server.native): Game {
   const game = new Game(config, server.entities, server, seed, native);
   server.attach(game, game);
   return game;
@@ -27,9 +28,10 @@ export function createGame(config: Config, server: Server, seed: number, native:
 
 /**
  * A server on `host`, with the game when `seed` is given. `native`: the platform's native
- * loops (modules/native.ts), for the server's and the game's; absent, the JavaScript runs.
+ * loops (modules/native.ts), for the server's and the game's; absent, the platform's
+ * (`platformNative`: WebAssembly on Node, when its host installed it).
  */
-export function createMatch(config: Config, host: Host, seed: number | null, native: NativeOptions | null = null): Match {
+export function createMatch(config: Config, host: Host, seed: number | null, native: NativeOptions | null = platformNative(config)): Match {
   const server = createServer(config, host, native);
   const game = seed === null ? null : createGame(config, server, seed, native);
   return { server, game };

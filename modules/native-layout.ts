@@ -3,7 +3,7 @@
  * the arrays its kernels read or write, in the order of their numbers; the scalar words
  * after them; and the codes its kernels return or leave in a word.
  *
- * `npm run build:native-header` writes from this hosts/moddable/kernels.h (the C's numbers)
+ * `npm run build:native-header` writes from this modules/kernels/layout.h (the C's numbers)
  * and modules/native-words.ts (the same numbers as const enums for the JavaScript);
  * test/native/layout.test.ts fails when either is stale.
  */
@@ -42,21 +42,22 @@ export const NATIVE_LAYOUT = {
   /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
   shot: {
     arrays:
-      "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask",
+      "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask " +
+      "rsqrtSeed",
     words:
       "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 " +
       "planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
-    /** Why it stopped: done; list[k] hit a ship; list[k] moved and its pull is the JavaScript's. */
-    codes: "done hit pull",
+    /** Why it stopped: done; list[k] hit a ship (the damage is the game's: shotsHit). */
+    codes: "done hit",
   },
   /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
-    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask",
+    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed",
     words:
       "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift " +
-      "planetBit planetBits bodies farPull one arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
-    /** What it did: moved the ship; moved it, and it touches something or may fire; left it to the JavaScript. */
-    codes: "moved effects redo",
+      "planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    /** What it did: moved the ship; moved it, and it touches something or may fire. */
+    codes: "moved effects",
   },
 } as const satisfies Record<string, BindingLayout>;
 

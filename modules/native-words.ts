@@ -81,7 +81,6 @@ export const enum ShotWord {
 export const enum ShotStop {
   Done = 0,
   Hit = 1,
-  Pull = 2,
 }
 
 /** ship: scalar words from Binding.scalars. */
@@ -104,21 +103,19 @@ export const enum ShipWord {
   PlanetBits = 15,
   Bodies = 16,
   FarPull = 17,
-  One = 18,
-  ArenaRadius = 19,
-  Turn = 20,
-  Thrust = 24,
-  MaxSpeed = 28,
-  ClampScale = 32,
-  Steps = 36,
-  Dither = 37,
-  Touching = 38,
-  Cos = 39,
-  Sin = 40,
-  Count = 41,
+  ArenaRadius = 18,
+  Turn = 19,
+  Thrust = 23,
+  MaxSpeed = 27,
+  ClampScale = 31,
+  Steps = 35,
+  Dither = 36,
+  Touching = 37,
+  Cos = 38,
+  Sin = 39,
+  Count = 40,
 }
 export const enum ShipStop {
   Moved = 0,
   Effects = 1,
-  Redo = 2,
 }

@@ -1,33 +1,36 @@
 /**
- * Native inner loops: the escape hatch of the style guide, behind one interface.
+ * The hot loops: the escape hatch of the style guide, behind one interface.
  *
  * Measured on XS, where each typed-array access is a few hundred machine instructions,
  * these loops cost the most in JavaScript (docs/performance.md): the priority planner's
  * `plan`, `commit` and bookkeeping of Adds and Removes (`notify`), the packing of Update
  * entries, and the entity sync that queues Adds and Removes, run for every player on every
  * update tick or entity change; the game's projectile flight and ships' step run every game
- * step. A platform may implement them in C (one module name per platform:
- * hosts/moddable/kernels.js declares them, hosts/moddable/kernels.c defines them, and
- * tools/xs/lwxs.c builds the same C into our XS test host). They reach the core through
- * `createMatch`'s options (`NativeOptions`), never through `Host`: each loop then picks its
- * native or its JavaScript implementation once, at start-up, and its call sites never
- * branch. The JavaScript stays the reference: the same tests run on both, and a test
- * replays one recorded match through each and compares every byte sent.
+ * step. Each has one implementation, in C: modules/kernels/loops.c. On XS it is compiled
+ * into the engine (hosts/moddable/kernels.c: the board, the simulator, and tools/xs's lwxs);
+ * on Node and in the page it runs as WebAssembly (modules/native-wasm.ts,
+ * dist/web/kernels.wasm). They reach the core through `createMatch`'s options
+ * (`NativeOptions`) or as the platform's (`platformNative`), never through `Host`; each loop's
+ * object is made once, at start-up. Tests replay recorded matches on both engines and
+ * compare every byte (docs/architecture.md, "One home for each hot loop").
  *
  * Calling convention. The C cannot be given a dozen typed arrays per call cheaply, so
  * each user of a kernel builds one `Binding` at start-up: up to four byte views (one per
  * ArrayBuffer its arrays live in) and a layout word array that says, for each array the
  * kernel reads or writes, which view and which byte offset it starts at, followed by
  * scalar parameters and results. The arrays and words are declared once, by name, in
- * modules/native-layout.ts; hosts/moddable/kernels.h and modules/native-words.ts are
- * generated from it. A call passes the layout, the four views and a few integers. The C
+ * modules/native-layout.ts; modules/kernels/layout.h and modules/native-words.ts are
+ * generated from it. A call passes the layout, the four views and a few integers (on
+ * WebAssembly, where everything lives in the one memory, just the layout's address). The C
  * takes pointers for the length of the call only and allocates nothing.
  */
+import type { FixedMemory } from "./arena";
+import type { Config } from "./config";
 import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
-/** The native functions a host may provide. Each mirrors a JavaScript method named below. */
+/** The native functions a platform provides (modules/kernels/loops.c). */
 export interface Kernels {
-  /** PriorityPlanner.plan. Returns the count listed. */
+  /** PriorityPlanner.plan (modules/server/updates.ts). Returns the count listed. */
   plan(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
   /** PriorityPlanner.commit. */
   commit(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, sent: number): void;
@@ -39,10 +42,9 @@ export interface Kernels {
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
   /**
-   * The projectiles' step (JsShotsStep.move, modules/game/shots.ts) from list[k], `n`
-   * projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say why
-   * (done; list[k] hit a ship; list[k] has moved and its pull is the JavaScript's) with the
-   * new count and doomed count.
+   * The projectiles' step (NativeShotsStep.move, modules/game/shots-native.ts) from list[k],
+   * `n` projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say
+   * why (done; list[k] hit a ship) with the new count and doomed count.
    */
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
   /**
@@ -55,35 +57,51 @@ export interface Kernels {
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**
-   * The ship step (JsShipsStep.ship, modules/game/ships.ts) for the ship of `slot`, unless
-   * it meets the arena's edge or goes far over its speed limit (then it changes nothing and
-   * returns 2, and the JavaScript moves it). Returns 1 when the ship touches something or
-   * may fire (the layout's results: what it touches, and its heading's cosine and sine),
-   * else 0.
+   * The ship step (NativeShipsStep.move, modules/game/ships-native.ts) for the ship of
+   * `slot`. Returns 1 when the ship touches something or may fire (the layout's results:
+   * what it touches, and its heading's cosine and sine), else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
 }
 
-/** The kernels by name, for choosing which run in JavaScript. */
+/** The kernels by name. */
 export type KernelName = keyof Kernels;
 
 /** How a match gets its native loops: `createMatch`, `createServer` and `Game` take these. */
 export interface NativeOptions {
-  /** The platform's native loops; absent or null: the core runs its JavaScript. */
+  /** The platform's native loops: the server and the game cannot run without them. */
   kernels?: Kernels | null;
-  /**
-   * Loops to run in JavaScript even so, by kernel name (for measuring what each saves:
-   * `plan`, `commit` and `notify` go together, as the planner's). Empty: all native.
-   */
-  js?: readonly KernelName[];
   /** Every binding made is pushed here (for tests that check them). */
   bindings?: Binding[] | null;
+  /**
+   * Where the match's arenas and the bindings' words are carved from, when the kernels can
+   * reach only one memory (WebAssembly: modules/native-wasm.ts); absent, each arena has a
+   * buffer of its own (XS, where the C takes any buffer).
+   */
+  memory?: FixedMemory | null;
 }
 
-/** The kernels a loop that uses `name` should run: null when it runs its JavaScript. */
-export function kernelsFor(options: NativeOptions | null | undefined, name: KernelName): Kernels | null {
-  if (options == null || options.kernels == null) return null;
-  if (options.js !== undefined && options.js.indexOf(name) >= 0) return null;
+/** Makes a match's native options for its config: what a host installs as `globalThis.lwarNative`. */
+export type NativeFactory = (config: Config) => NativeOptions;
+
+/**
+ * The native loops of the platform this runs on, for a new match: those the host's entry
+ * point installed, as a factory (`globalThis.lwarNative`: Node's WebAssembly,
+ * hosts/node/kernels.ts) or as kernels (`globalThis.lwarKernels`: the device bench's), else
+ * lwxs's own (`xs.kernels`, tools/xs), else null. The board's main.ts passes its kernels to
+ * createMatch itself. Start-up only.
+ */
+export function platformNative(config: Config): NativeOptions | null {
+  const g = globalThis as { lwarNative?: NativeFactory; lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
+  if (g.lwarNative !== undefined) return g.lwarNative(config);
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
+}
+
+/** The kernels of `options`; throws when there are none (`who` says what needs them). Start-up only. */
+export function requireKernels(options: NativeOptions | null | undefined, who: string): Kernels {
+  if (options == null || options.kernels == null)
+    throw new RangeError(`${who} needs the platform's native loops (NativeOptions.kernels): on Node, installNodeKernels() (hosts/node/kernels.ts)`);
   return options.kernels;
 }
 
@@ -113,7 +131,7 @@ export class Binding {
   /** Index of the first scalar word. */
   readonly scalars: number;
 
-  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, made: Binding[] | null = null) {
+  constructor(layout: BindingLayout, arrays: BindingArrays, tail = 0, native: NativeOptions | null = null) {
     const given = arrays;
     const names = listNames(layout.arrays);
     for (const name of Object.keys(given))
@@ -122,7 +140,9 @@ export class Binding {
     this.declared = layout;
     this.arrays = given;
     this.scalars = 2 * names.length;
-    this.words = new Int32Array(this.scalars + wordCount(layout) + tail);
+    const count = this.scalars + wordCount(layout) + tail;
+    const memory = native?.memory ?? null;
+    this.words = memory !== null ? new Int32Array(memory.buffer, memory.take(4 * count), count) : new Int32Array(count);
     for (let i = 0; i < names.length; i++) {
       const a = given[names[i]];
       if (a === undefined) throw new RangeError(`binding: no array "${names[i]}"`);
@@ -143,7 +163,8 @@ export class Binding {
     this.m1 = views[1];
     this.m2 = views[2];
     this.m3 = views[3];
-    this.layout = new Uint8Array(this.words.buffer);
+    this.layout = new Uint8Array(this.words.buffer, this.words.byteOffset, 4 * count);
+    const made = native?.bindings ?? null;
     if (made !== null) made.push(this);
   }
 }

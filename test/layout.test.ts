@@ -120,8 +120,8 @@ describe("layout: imports point down", () => {
     assert.deepEqual(cycles(edges), []);
   });
 
-  it("the check sees imports: modules/game/motion.ts imports modules/input", () => {
-    assert.ok(imports("modules/game/motion.ts").includes("modules/input"));
+  it("the check sees imports: modules/game/ship-stepper.ts imports modules/input", () => {
+    assert.ok(imports("modules/game/ship-stepper.ts").includes("modules/input"));
     assert.ok(edges.some((e) => e.file === "hosts/node/serve.ts" && e.target === "web/page"));
   });
 

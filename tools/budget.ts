@@ -24,6 +24,7 @@ import { defaultConfig, makeConfig, type Config } from "../modules/config";
 import type { Host } from "../modules/host";
 import { createServer } from "../modules/server/server";
 import { createGame } from "../modules/match";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 /** Bytes of one XS slot on the ESP32 (32-bit pointers); 32 on the 64-bit development host. */
 export const ESP32_SLOT_BYTES = 16;
@@ -447,6 +448,7 @@ export function parseWeb(value: string | undefined, maxPlayers: number): number 
 }
 
 async function main(): Promise<void> {
+  installNodeKernels();
   const values = budgetCommand.parse();
   const seconds = values.seconds;
   let overrides: Partial<Config>;

@@ -4,7 +4,10 @@
  *
  * - dist/lwar-xs.js: the Node server (hosts/node/main.ts and all it imports) as one ES
  *   module, `ws` left to node_modules; `npm start` and the `lwar-xs` bin run it;
- * - dist/web/: the game page (web/build.ts), which the server reads at start-up.
+ * - dist/web/: the game page (web/build.ts), which the server reads at start-up, with
+ *   dist/web/kernels.wasm: the hot loops' C as WebAssembly (tools/wasm/build.ts), which the
+ *   server and the page run. Built with clang where it is installed; elsewhere the
+ *   committed file is taken as it is (test/native/wasm.test.ts says so).
  *
  * The build is deterministic (same sources, same esbuild: same bytes), and
  * test/dist.test.ts rebuilds in memory and fails when dist/ differs. `--check` does the
@@ -17,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { PAGE_FILES } from "../web/page";
 import { buildWeb } from "../web/build";
+import { buildWasm, findCompiler } from "./wasm/build";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const DIST = join(ROOT, "dist");
@@ -53,7 +57,7 @@ export async function buildServer(): Promise<Uint8Array> {
 
 /** Every file of dist/, built in memory. */
 export async function buildDist(): Promise<DistFile[]> {
-  const [server, page] = await Promise.all([buildServer(), buildWeb()]);
+  const [server, page] = await Promise.all([buildServer(), buildWeb(findCompiler() !== null ? buildWasm() : null)]);
   const files: DistFile[] = [{ path: SERVER_BUNDLE, bytes: server }];
   for (const f of page) files.push({ path: "dist/web/" + PAGE_FILES.find((p) => p.path === f.path)!.name, bytes: f.body });
   return files;
@@ -97,7 +101,7 @@ export function writeDist(built: readonly DistFile[]): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { check: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true });
   if (values.help) {
-    process.stdout.write(`Usage: ${BUILD_COMMAND} [-- --check]\nBuilds the Node server's bundle (${SERVER_BUNDLE}) and the game page (dist/web/).\n  --check  write nothing; exit 1 when dist/ is not what the sources build\n`);
+    process.stdout.write(`Usage: ${BUILD_COMMAND} [-- --check]\nBuilds the Node server's bundle (${SERVER_BUNDLE}), the game page and the loops' WebAssembly (dist/web/).\n  --check  write nothing; exit 1 when dist/ is not what the sources build\n`);
     return;
   }
   const built = await buildDist();

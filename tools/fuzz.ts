@@ -14,6 +14,7 @@ import { Fuzzer, type FuzzReport } from "./fuzz/core";
 import { defineCommand } from "../cli";
 import { bundle } from "./xs/bundle";
 import { runXs, type XsOptions } from "./xs/run";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 const XS_ENTRY = fileURLToPath(new URL("./fuzz/xs-entry.ts", import.meta.url));
 /** The fuzzer's match and corpus live in the heap: room, not the ESP32's budget. */
@@ -132,6 +133,7 @@ summary line.`,
 });
 
 async function main(): Promise<void> {
+  installNodeKernels();
   const v = fuzzCommand.parse();
   const { cases, seed, engine } = v;
   const engines: Engine[] = engine === "both" ? ["node", "xs"] : [engine as Engine];

@@ -13,6 +13,7 @@ import { deathCause, deathKiller, deathValue, LogEvent } from "../modules/server
 import { ClientState } from "../modules/client/client";
 import { TestMatch } from "../harness/match";
 import { BEHAVIOURS } from "../harness/behaviours";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 export interface KillRunOptions {
   seconds: number;
@@ -167,6 +168,7 @@ export const killsCommand = defineCommand({
 });
 
 function main(): void {
+  installNodeKernels();
   const v = killsCommand.parse();
   const r = measureKills({ seconds: v.seconds, seed: v.seed, players: v.players, behaviour: v.behaviour, loss: v.loss, delayMs: v.delay, jitterMs: v.jitter });
   for (const l of describeReport(r)) console.log(l);

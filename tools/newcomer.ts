@@ -16,6 +16,7 @@ import { Kind, kindOf } from "../modules/game/templates";
 import { Random } from "../modules/random";
 import { BOT_FILL_MS } from "../modules/server/server";
 import { TestMatch } from "../harness/match";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 export interface NewcomerOptions {
   seed: number;
@@ -107,6 +108,7 @@ export const newcomerCommand = defineCommand({
 });
 
 function main(): void {
+  installNodeKernels();
   const v = newcomerCommand.parse();
   const lives: number[] = [];
   for (let seed = 1; seed <= v.seeds; seed++) {

@@ -20,6 +20,7 @@ import { bytesToAscii } from "../modules/text";
 import { toWireAngle, toWirePosition, toWu, toWuPerSecond } from "../modules/units";
 import { defineCommand, EXIT_FAILURE, EXIT_OK, UsageError } from "../cli";
 import { renderFrame } from "./watch";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 const OPTIONS = {
   watch: { type: "flag", help: "draw the match in the terminal as it replays, at the recorded pace" },
@@ -297,6 +298,7 @@ function splitArgs(argv: readonly string[]): { file: string | null; rest: string
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
+  installNodeKernels();
   let split;
   try {
     split = splitArgs(process.argv.slice(2));

@@ -1,5 +1,7 @@
 /**
- * The browser game as served: `index.html` and one esbuild bundle, `app.js`.
+ * The browser game as served: `index.html`, one esbuild bundle, `app.js`, and the game's
+ * loops as WebAssembly, `kernels.wasm`, which `npm run build:wasm` (tools/wasm/build.ts)
+ * compiles into dist/web/ and the page build takes as it is there (or as given).
  * `npm run build:web` writes them to dist/web/, where the Node server reads them
  * (web/page.ts), and prints their sizes; npm install does it too when esbuild is there.
  * `npm run build:dist` (tools/dist.ts) writes them along with the server's bundle.
@@ -16,8 +18,11 @@ export const PAGE_DIR = new URL("../dist/web/", import.meta.url);
 /** All assets together, gzipped, must stay within this (the board keeps them in flash). */
 export const PAGE_GZIP_BUDGET = 60 * 1024;
 
-/** Bundle the page. Deterministic: the same sources give the same bytes. */
-export async function buildWeb(): Promise<PageFile[]> {
+/**
+ * Bundle the page. Deterministic: the same sources give the same bytes. `wasm`: the bytes of
+ * kernels.wasm (absent: dist/web/kernels.wasm as committed).
+ */
+export async function buildWeb(wasm: Uint8Array | null = null): Promise<PageFile[]> {
   const result = await build({
     entryPoints: [WEB + "main.ts"],
     bundle: true,
@@ -32,7 +37,8 @@ export async function buildWeb(): Promise<PageFile[]> {
   });
   const js = result.outputFiles[0].contents;
   const html = new Uint8Array(readFileSync(WEB + "index.html"));
-  return [pageFile("/", html), pageFile("/app.js", js)];
+  const kernels = wasm ?? new Uint8Array(readFileSync(new URL("kernels.wasm", PAGE_DIR)));
+  return [pageFile("/", html), pageFile("/app.js", js), pageFile("/kernels.wasm", kernels)];
 }
 
 /** Total gzipped bytes of `files`. */

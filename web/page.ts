@@ -21,6 +21,9 @@ export interface PageFile {
 export const PAGE_FILES: readonly { path: string; name: string; type: string }[] = Object.freeze([
   Object.freeze({ path: "/", name: "index.html", type: "text/html; charset=utf-8" }),
   Object.freeze({ path: "/app.js", name: "app.js", type: "text/javascript; charset=utf-8" }),
+  // The game's hot loops as WebAssembly (npm run build:wasm): the server runs them on Node,
+  // and the page its own ship's prediction.
+  Object.freeze({ path: "/kernels.wasm", name: "kernels.wasm", type: "application/wasm" }),
 ]);
 
 /** A page file with its gzipped form (level 9). */

@@ -1,11 +1,13 @@
 /**
  * Our own ship, predicted: the page turns and thrusts it from the frame a key goes down,
- * with the game's own rules (modules/game/motion.ts, the module the server steps ships
- * with), and blends in the server's Updates. No DOM here: the Node tests drive it too.
+ * with the game's own ship loop (the C of modules/kernels/loops.c as WebAssembly, through
+ * modules/game/ship-stepper.ts: the code the server steps ships with), and blends in the
+ * server's Updates. No DOM here: the Node tests drive it too.
  *
  * Two copies of the ship advance at the game's step rate (STEP_HZ) in local time, each step
- * as the server's: drift by the velocity, `motionSteer`, `motionLimit` (no gravity, edge or
- * contacts: the page leaves those to the server's corrections).
+ * as the server's: drift by the velocity, turn and thrust, the speed limit (no gravity, edge
+ * or contacts: the page leaves those to the server's corrections). Until the page has its
+ * `stepper` (kernels.wasm loads after the page), the ship is drawn where the server says.
  *
  *   lead   takes each step's input as held then: what the page draws.
  *   lag    takes the input held `delay` steps earlier: the ship as the server steps it, since
@@ -26,10 +28,8 @@
  * along the velocity, the heading by the turn the held input makes in that step. So a turn
  * shows at the first frame after its key goes down.
  */
-import { createGeometry, RSQRT_SEEDS } from "../modules/game/geometry";
-import { createShipMotion, motionLimit, motionSteer, motionTurn, type ShipMotion } from "../modules/game/motion";
+import type { ShipState, ShipStepper } from "../modules/game/ship-stepper";
 import { STEP_MS } from "../modules/game/templates";
-import { buildSineTable, SINE_TABLE_LENGTH } from "../modules/game/trig";
 import { ANGLE_MASK, ANGLE_TURN, CENTIDEGREES, POS_ONE, STEP_HZ } from "../modules/units";
 
 /** Time constant (ms) of the fade of a correction. */
@@ -54,36 +54,7 @@ const RESEED_MS = 10000;
 const PHASE_STEPS = 1.5;
 const PHASE_GAIN = 0.25;
 
-/** A ship's state in the game's integer units (modules/units.ts). */
-export interface ShipState {
-  /** Position, 1/1024 wu. */
-  x: number;
-  y: number;
-  /** Velocity, 1/1024 wu per step. */
-  vx: number;
-  vy: number;
-  /** Heading, 1/4096 turn. */
-  rot: number;
-}
-
-/** One step of a ship of `type` by `input`, as the server steps it less gravity, the edge and contacts. */
-export function stepShip(s: ShipState, m: ShipMotion, type: number, input: number): void {
-  s.x += s.vx;
-  s.y += s.vy;
-  m.rot = s.rot;
-  m.vx = s.vx;
-  m.vy = s.vy;
-  motionSteer(m, type, input);
-  motionLimit(m, type);
-  s.rot = m.rot;
-  s.vx = m.vx;
-  s.vy = m.vy;
-}
-
-/** The motion record a page steps with: tables of its own, made as the game makes them. */
-export function pageMotion(): ShipMotion {
-  return createShipMotion(buildSineTable(new Int16Array(SINE_TABLE_LENGTH)), createGeometry(new Uint16Array(RSQRT_SEEDS)));
-}
+export type { ShipState };
 
 /** Steps between pressing a key and the server's step that uses it, for a ping of `pingMs`. */
 export function inputDelaySteps(pingMs: number, tickMs: number): number {
@@ -106,7 +77,10 @@ export interface PredictedPose {
 export class Predictor {
   readonly lead: ShipState = { x: 0, y: 0, vx: 0, vy: 0, rot: 0 };
   readonly lag: ShipState = { x: 0, y: 0, vx: 0, vy: 0, rot: 0 };
-  readonly #motion = pageMotion();
+  /** The game's ship loop, once the page has loaded it; null: no prediction yet. */
+  stepper: ShipStepper | null = null;
+  /** For the heading the held input gives (pose). */
+  readonly #turned: ShipState = { x: 0, y: 0, vx: 0, vy: 0, rot: 0 };
   /** Inputs of the last HISTORY steps, by step number modulo HISTORY. */
   readonly #inputs = new Uint8Array(HISTORY);
   /** Steps run since reset, and when the next one is due (ms). */
@@ -169,15 +143,15 @@ export class Predictor {
   /** Hold `input` (INPUT_* bits) from `now` on, running the steps due by then. */
   advance(now: number, input: number): void {
     this.#input = input;
-    if (!this.active) return;
+    const m = this.stepper;
+    if (!this.active || m === null) return;
     if (now - this.#nextAt > MAX_STEPS * STEP_MS) this.#nextAt = now - STEP_MS;
-    const m = this.#motion;
     while (now >= this.#nextAt) {
       const k = this.steps;
       this.#inputs[k % HISTORY] = input;
       const late = k >= this.delay ? this.#inputs[(k - this.delay) % HISTORY] : 0;
-      stepShip(this.lead, m, this.type, input);
-      stepShip(this.lag, m, this.type, late);
+      m.step(this.lead, this.type, input);
+      m.step(this.lag, this.type, late);
       this.steps = k + 1;
       this.#nextAt += STEP_MS;
     }
@@ -199,7 +173,7 @@ export class Predictor {
       this.#tripAt = now;
     }
     const at = Math.min(now, sentAt + this.#trip);
-    if (!this.active || type !== this.type) {
+    if (!this.active || type !== this.type || this.stepper === null) {
       this.reset(s, type, at);
       return 0;
     }
@@ -257,7 +231,12 @@ export class Predictor {
     const f = Math.min(Math.max(1 - (this.#nextAt - now) / STEP_MS, 0), 1);
     const k = this.#fade(now);
     // The heading the held input gives at the end of the next step, a fraction f of the way.
-    const next = motionTurn(s.rot, this.#input, this.type);
+    let next = s.rot;
+    if (this.stepper !== null) {
+      copy(s, this.#turned);
+      this.stepper.step(this.#turned, this.type, this.#input);
+      next = this.#turned.rot;
+    }
     const rot = s.rot + turnDiff(next, s.rot) * f + this.#orot * k;
     const p = this.#pose;
     p.x = (s.x + s.vx * f) / POS_ONE + this.#ox * k;

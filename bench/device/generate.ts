@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_CASE, recordTrace, type CaseOptions } from "../../harness/trace";
 import { TRACE_RESOURCE, caseLabel, defaultDeviceCase, encodeTraceFile, type TraceHeader } from "./tracefile";
+import { installNodeKernels } from "../../hosts/node/kernels";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
@@ -60,7 +61,9 @@ export function modulesFragment(): { modules: Record<string, string>; preload: s
   return { modules, preload: outside };
 }
 
+/** The recorded match `o` as the device reads it. Records on Node, with its loops as WebAssembly. */
 export function deviceTrace(o: CaseOptions): Uint8Array {
+  installNodeKernels();
   const t = recordTrace(o);
   const header: TraceHeader = {
     label: caseLabel(o),

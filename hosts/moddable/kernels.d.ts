@@ -1,4 +1,4 @@
-/** Native loops built from hosts/moddable/kernels.c; modules/native.ts `Kernels` describes them. */
+/** Native loops built from hosts/moddable/kernels.c (modules/kernels/loops.c); modules/native.ts `Kernels` describes them. */
 import type { Kernels } from "../../modules/native";
 
 export declare const plan: Kernels["plan"];

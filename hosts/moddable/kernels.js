@@ -1,7 +1,7 @@
 /*
 	The server's native loops for Moddable platforms: hosts/moddable/kernels.c defines
-	them, modules/native.ts describes them (the Kernels interface) and holds the
-	JavaScript they mirror. main.ts hands them to the server through ModdableHost.
+	them (the loops of modules/kernels/loops.c, compiled in), modules/native.ts describes
+	them (the Kernels interface). main.ts hands them to the server through ModdableHost.
 */
 
 export function plan() @ "xs_lwar_plan";

@@ -16,4 +16,5 @@ export const PAGE_FOLDER = "build/web";
 export const PAGES: readonly BoardPage[] = Object.freeze([
   Object.freeze({ path: "/", resource: "index.html.gz", type: "text/html; charset=utf-8" }),
   Object.freeze({ path: "/app.js", resource: "app.js.gz", type: "text/javascript; charset=utf-8" }),
+  Object.freeze({ path: "/kernels.wasm", resource: "kernels.wasm.gz", type: "application/wasm" }),
 ]);

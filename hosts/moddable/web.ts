@@ -1,6 +1,6 @@
 /**
  * The game page and the WebSocket carriage on the board's HTTP port, on the board's own TCP
- * server (net.c): `GET /` and `GET /app.js` come from gzipped resources in flash, routes
+ * server (net.c): `GET /`, `GET /app.js` and `GET /kernels.wasm` come from gzipped resources in flash, routes
  * added with `route` (`/status`, `/metrics`) answer with what their handler makes, and `/ws`
  * becomes a WebSocket that carries Rev 1 packets, one binary message each way
  * (docs/protocol.md, "WebSocket carriage").

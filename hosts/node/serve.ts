@@ -4,6 +4,7 @@
  * (Prometheus) beside them. `npm start` and the tests build it here; the page is read
  * from dist/web/ (web/page.ts), built ahead of time by `npm run build:web`.
  */
+import { nodeNative } from "./kernels";
 import { networkInterfaces } from "node:os";
 import { describePeer, WEB_COUNTER_NAMES, WEB_DROPS } from "../../modules/carriage";
 import type { Config } from "../../modules/config";
@@ -81,7 +82,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
       if (sink !== null) sink(event, slot, value);
     },
   });
-  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed);
+  const { server, game } = createMatch(o.config, o.tap ? o.tap.host(host) : host, o.seed, nodeNative(o.config));
   const watchFeed = o.httpPort === null ? null : new WatchFeed(server);
   feed = watchFeed;
   if (game !== null) game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));

@@ -5,11 +5,11 @@
  * The server listens to adds and removes (to send Add/Remove) and reads the
  * fields to write Update messages. The game owns the simulation of the fields.
  */
-import { Arena } from "../arena";
+import { Arena, type FixedMemory } from "../arena";
 
 /**
  * The owner of entities that belong to nobody (sun, planets): the player id an Add carries for
- * them (docs/protocol.md), and the kernels' LW_NO_PLAYER (kernels.h, npm run build:native-header).
+ * them (docs/protocol.md), and the kernels' LW_NO_PLAYER (modules/kernels/layout.h, npm run build:native-header).
  */
 export const NO_PLAYER = 0xffffffff;
 
@@ -58,14 +58,15 @@ export class EntityTable {
    */
   version = 0;
 
-  constructor(capacity: number) {
+  /** `memory`: where to carve the table from (modules/arena.ts); absent, a buffer of its own. */
+  constructor(capacity: number, memory: FixedMemory | null = null) {
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 65535)
       throw new EntityError(`entity capacity must be 1..65535, got ${capacity}`);
     this.capacity = capacity;
     // Measured, then carved (see Arena); the fields marked `!` are assigned in this loop.
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.x = a.i32(capacity);
       this.y = a.i32(capacity);
       this.vx = a.i32(capacity);

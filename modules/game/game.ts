@@ -18,9 +18,9 @@
  * This file composes the parts: the step's clock and order, and the hooks the server calls.
  * The rest is by concern: bodies.ts (sun and planets), spawn.ts, ships.ts, shots.ts,
  * deaths.ts, motion.ts (a ship's turning, thrust and speed limit, pure), geometry.ts,
- * gravity.ts. The ships' step and the projectiles' may run in C (modules/native.ts): each
- * has a JavaScript and a native implementation (ships.ts and ships-native.ts, shots.ts and
- * shots-native.ts), and the constructor picks one of each from its `NativeOptions`.
+ * gravity.ts. The ships' step and the projectiles' are the platform's native loops
+ * (modules/native.ts: the C of modules/kernels/loops.c, through ships-native.ts and
+ * shots-native.ts), which the constructor takes from its `NativeOptions`.
  *
  * Step order: planets, spawns, ships (drift, input, gravity, clamp, boundary, planets and
  * sun, fire), ships against ships, projectiles (lifetime, drift, arena, sun, the sun's
@@ -31,15 +31,15 @@
  * and the next.
  */
 import type { Config } from "../config";
-import { kernelsFor, type NativeOptions } from "../native";
+import { type NativeOptions, platformNative, requireKernels } from "../native";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
 import { bodiesCreate, bodiesMove, bodiesMoved, bodiesRenewMark } from "./bodies";
 import { deathsReap } from "./deaths";
 import type { EntityTable } from "./entities";
 import { gravityBuild } from "./gravity";
-import { JsShipsStep, shipsCollide, shipsForget, shipsMark, shipsMoved, type ShipsStep } from "./ships";
+import { shipsCollide, shipsForget, shipsMark, shipsMoved, type ShipsStep } from "./ships";
 import { NativeShipsStep } from "./ships-native";
-import { JsShotsStep, type ShotsStep } from "./shots";
+import type { ShotsStep } from "./shots";
 import { NativeShotsStep } from "./shots-native";
 import { spawnClearance, spawnDue, spawnJoin, spawnShip } from "./spawn";
 import { STEP_HZ } from "../units";
@@ -76,15 +76,16 @@ export class Game implements Simulation, Focus {
   readonly bodies: number;
 
   readonly #world: GameWorld;
-  /** The ships' step and the projectiles', JavaScript or native, picked once. */
+  /** The ships' step and the projectiles', in C. */
   readonly #ships: ShipsStep;
   readonly #shots: ShotsStep;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
 
-  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, native: NativeOptions | null = null) {
-    const w = new GameWorld(config, entities, players, seed);
+  constructor(config: Config, entities: EntityTable, players: GamePlayers, seed: number, native: NativeOptions | null = platformNative(config)) {
+    const kernels = requireKernels(native, "the game");
+    const w = new GameWorld(config, entities, players, seed, native?.memory ?? null);
     this.#world = w;
     this.config = config;
     this.entities = entities;
@@ -100,12 +101,8 @@ export class Game implements Simulation, Focus {
     this.steady = w.steady;
     this.bodies = w.bodies;
     // The projectiles' binding first, then the ships' (the order `native.bindings` lists them in).
-    const made = native?.bindings ?? null;
-    const shots = kernelsFor(native, "shots");
-    this.#shots = shots === null ? new JsShotsStep(w) : new NativeShotsStep(w, shots, made);
-    const js = new JsShipsStep(w);
-    const ship = kernelsFor(native, "ship");
-    this.#ships = ship === null ? js : new NativeShipsStep(w, ship, js, made);
+    this.#shots = new NativeShotsStep(w, kernels, native);
+    this.#ships = new NativeShipsStep(w, kernels, native);
     bodiesCreate(w);
     gravityBuild(w.gravity);
   }

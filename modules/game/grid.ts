@@ -14,6 +14,8 @@
  * two of them, so finding a cell is an add and a shift. The grid covers the square
  * [−halfExtent, halfExtent) on both axes, and positions outside it fall into the border cells.
  */
+import type { FixedMemory } from "../arena";
+
 export class ReachGrid {
   /** Cell size is 1 << cellShift position units. */
   readonly cellShift: number;
@@ -26,7 +28,8 @@ export class ReachGrid {
   /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
   readonly base: Uint16Array;
 
-  constructor(halfExtent: number, cellShift: number) {
+  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, buffers of their own. */
+  constructor(halfExtent: number, cellShift: number, memory: FixedMemory | null = null) {
     if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
     const cell = 1 << cellShift;
     if (!Number.isInteger(halfExtent) || halfExtent <= 0 || halfExtent % cell !== 0 || halfExtent > 0x3fffffff)
@@ -35,8 +38,15 @@ export class ReachGrid {
     this.halfExtent = halfExtent;
     // A shift, not a division: on XS the quotient would be a double.
     this.side = (2 * halfExtent) >> cellShift;
-    this.mask = new Int32Array(this.side * this.side);
-    this.base = new Uint16Array(this.side * this.side);
+    const cells = this.side * this.side;
+    if (memory !== null) {
+      const at = memory.take(6 * cells);
+      this.mask = new Int32Array(memory.buffer, at, cells);
+      this.base = new Uint16Array(memory.buffer, at + 4 * cells, cells);
+    } else {
+      this.mask = new Int32Array(cells);
+      this.base = new Uint16Array(cells);
+    }
   }
 
   poolBytes(): number {

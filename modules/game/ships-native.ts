@@ -1,18 +1,15 @@
 /**
- * The ships' step in C (hosts/moddable/kernels.c, xs_lwar_ship): the same rules as
- * `JsShipsStep` (ships.ts), from the numbers handed over here once, in the binding
- * NATIVE_LAYOUT.ship. The C moves a ship unless it meets the arena's edge or goes far over
- * its speed limit; then it changes nothing and the JavaScript does that whole ship.
+ * The ships' step in C (modules/kernels/loops.c, lw_ship), from the numbers handed over
+ * here once (those of the world here; shipWords, ship-stepper.ts, the rest), in the binding
+ * NATIVE_LAYOUT.ship. The C moves every ship; what it touches and its fire are the game's
+ * business (shipsEffects).
  */
-import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
-import { Binding, type Kernels } from "../native";
+import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShipStop, ShipWord } from "../native-words";
-import { ONE } from "./geometry";
-import { D_SHIFT, OCT_MIN, S_SHIFT, T_MASK } from "./gravity";
-import { CLAMP_SCALE, SHIP_HEADINGS } from "./motion";
-import { FAR_PULL, type JsShipsStep, shipsEffects, type ShipsStep } from "./ships";
-import { ARENA_RADIUS, SHIP_BASE, SHIP_MAX_SPEED, SHIP_THRUST, SHIP_TURN, SHIP_TYPES } from "./templates";
+import { FAR_PULL, shipsEffects, type ShipsStep } from "./ships";
+import { shipWords } from "./ship-stepper";
+import { ARENA_RADIUS } from "./templates";
 import { type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT } from "./world";
 
 export class NativeShipsStep implements ShipsStep {
@@ -21,51 +18,30 @@ export class NativeShipsStep implements ShipsStep {
   readonly #b: Binding;
   readonly #words: Int32Array;
   readonly #at: number;
-  /** For the ships the C leaves to the JavaScript. */
-  readonly #js: JsShipsStep;
 
-  constructor(w: GameWorld, kernels: Kernels, js: JsShipsStep, made: Binding[] | null) {
-    if (SHIP_TYPES > 4) throw new RangeError("the native ship loop knows 4 ship types");
+  constructor(w: GameWorld, kernels: Kernels, native: NativeOptions | null) {
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.ship, {
       x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, type: e.type, radius: w.radius, focusIndex: w.focusIndex,
       input: w.players.input, prevX: w.prevX, prevY: w.prevY, sine: w.sine, gravity: w.gravity,
-      contact: w.contact, bodyIndex: w.bodyIndex, pull: w.bodyPull, mask: w.grid.mask,
-    }, 0, made);
+      contact: w.contact, bodyIndex: w.bodyIndex, pull: w.bodyPull, mask: w.grid.mask, rsqrtSeed: w.geometry.rsqrtSeed,
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
-    words[at + ShipWord.ShipBase] = SHIP_BASE;
-    words[at + ShipWord.Headings] = SHIP_HEADINGS;
-    words[at + ShipWord.Forward] = INPUT_FORWARD;
-    words[at + ShipWord.Backward] = INPUT_BACKWARD;
-    words[at + ShipWord.Left] = INPUT_LEFT;
-    words[at + ShipWord.Right] = INPUT_RIGHT;
-    words[at + ShipWord.Shooting] = INPUT_SHOOTING;
+    shipWords(words, at);
     words[at + ShipWord.GridHalf] = GRID_HALF;
     words[at + ShipWord.GridShift] = GRID_SHIFT;
     words[at + ShipWord.GridSide] = GRID_SIDE;
-    words[at + ShipWord.OctMin] = OCT_MIN;
-    words[at + ShipWord.TMask] = T_MASK;
-    words[at + ShipWord.DShift] = D_SHIFT;
-    words[at + ShipWord.SShift] = S_SHIFT;
     words[at + ShipWord.PlanetBit] = PLANET_BIT;
     words[at + ShipWord.PlanetBits] = w.planetBits;
     words[at + ShipWord.Bodies] = w.bodies;
     words[at + ShipWord.FarPull] = FAR_PULL;
-    words[at + ShipWord.One] = ONE;
     words[at + ShipWord.ArenaRadius] = ARENA_RADIUS;
-    for (let t = 0; t < SHIP_TYPES; t++) {
-      words[at + ShipWord.Turn + t] = SHIP_TURN[t];
-      words[at + ShipWord.Thrust + t] = SHIP_THRUST[t];
-      words[at + ShipWord.MaxSpeed + t] = SHIP_MAX_SPEED[t];
-      words[at + ShipWord.ClampScale + t] = CLAMP_SCALE[t];
-    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
-    this.#js = js;
   }
 
   move(): void {
@@ -83,7 +59,6 @@ export class NativeShipsStep implements ShipsStep {
       const r = k.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
       if (r === ShipStop.Effects)
         shipsEffects(w, slot, focus[slot], input[slot], words[at + ShipWord.Touching], words[at + ShipWord.Cos], words[at + ShipWord.Sin]);
-      else if (r === ShipStop.Redo) this.#js.ship(slot);
     }
   }
 }

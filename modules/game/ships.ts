@@ -4,188 +4,30 @@
  * that let projectiles and other ships find them, rams between ships, and forgetting a ship
  * whose player left. How a ship moves by its own input is motion.ts.
  *
- * The step has two implementations behind one interface, picked once when the game is
- * made: `JsShipsStep` here (the reference) and `NativeShipsStep` (ships-native.ts, the
- * native kernel `ship`). The game's step calls `move()` and never branches.
+ * The step itself is the native kernel `ship` (modules/kernels/loops.c, through
+ * ships-native.ts, with motion.ts's rules); the game's step calls `move()`.
  */
 import { INPUT_SHOOTING } from "../input";
 import { POS_ONE, STEP_HZ } from "../units";
 import { bodiesShipContact } from "./bodies";
 import { deathsDamage, GENTLE } from "./deaths";
-import { geometrySweep, geometryUnit, ONE } from "./geometry";
+import { geometrySweep, ONE } from "./geometry";
 import { NO_PLAYER } from "./entities";
-import { D_SHIFT, S_SHIFT, T_MASK, U_FLOOR } from "./gravity";
-import { createShipMotion, motionLimit, motionSteer, type ShipMotion } from "./motion";
 import { shotsFire } from "./shots";
-import {
-  ARENA_RADIUS, BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION, TemplateId,
-} from "./templates";
-import { GameCounter, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT, REACH, SHIP_BIT } from "./world";
+import { BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION, TemplateId } from "./templates";
+import { GameCounter, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, REACH, SHIP_BIT } from "./world";
 
-/** 1 + restitution, Q14: what a bounce off the arena's edge takes off the velocity along the normal. */
-const EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
+/** 1 + restitution, Q14: what a bounce off the arena's edge takes off the velocity along the normal (the C's LW_EDGE_BOUNCE). */
+export const EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
 /** Ram damage per velocity unit of closing speed, in 1/65536 hit point. */
 const RAM_DAMAGE = Math.round(((RAM_DAMAGE_FACTOR * STEP_HZ) / POS_ONE) * 65536);
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */
 export const FAR_PULL = 2;
 
-/** Every ship's step, one implementation picked at start-up. */
+/** Every ship's step (ships-native.ts). */
 export interface ShipsStep {
   /** Move every live ship by a step, then what it touches and its fire. */
   move(): void;
-}
-
-/**
- * The ships' step in JavaScript: drift by its velocity, turn and thrust by the input
- * (motion.ts), gravity of the sun and the planets at the new position, the speed limit, the
- * arena's edge; then what it touches and its fire (shipsEffects). The arrays in locals;
- * what is rare (a clamp far over the limit, the edge, a planet, firing) calls helpers. The
- * arithmetic is integer.
- */
-export class JsShipsStep implements ShipsStep {
-  readonly #w: GameWorld;
-  /** A ship's motion record, for motion.ts. */
-  readonly #motion: ShipMotion;
-
-  constructor(w: GameWorld) {
-    this.#w = w;
-    this.#motion = createShipMotion(w.sine, w.geometry);
-  }
-
-  move(): void {
-    const w = this.#w;
-    const focus = w.focusIndex;
-    for (let slot = 0; slot < w.maxPlayers; slot++) if (focus[slot] >= 0) this.ship(slot);
-  }
-
-  /** The ship of `slot` (which has one). */
-  ship(slot: number): void {
-    const wd = this.#w;
-    const e = wd.entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const erot = e.rot;
-    const prevX = wd.prevX;
-    const prevY = wd.prevY;
-    const motion = this.#motion;
-    const table = wd.gravity;
-    const contact = wd.contact;
-    const bodyIndex = wd.bodyIndex;
-    const pull = wd.bodyPull;
-    const planets = wd.planetBits;
-    const mask = wd.grid.mask;
-    const dither = wd.dither;
-    const steps = wd.steps;
-    const bodies = wd.bodies;
-    const clz = Math.clz32;
-    const last = GRID_SIDE - 1;
-    let i: number, st: number, input: number, x: number, y: number, vx: number, vy: number, rot: number;
-    let c: number, s: number, touching: number, xs: number, ys: number, u: number, row: number, oct: number;
-    let w: number, t: number, sh: number, d: number, cx: number, cy: number, near: number, p: number, m: number, b: number;
-    i = wd.focusIndex[slot];
-    st = e.type[i] - SHIP_BASE;
-    input = wd.players.input[slot];
-    x = ex[i];
-    y = ey[i];
-    vx = evx[i];
-    vy = evy[i];
-    prevX[slot] = x;
-    prevY[slot] = y;
-    x += vx;
-    y += vy;
-
-    // Turn and thrust by the input (motion.ts).
-    motion.rot = erot[i];
-    motion.vx = vx;
-    motion.vy = vy;
-    motionSteer(motion, st, input);
-    rot = motion.rot;
-    c = motion.cos;
-    s = motion.sin;
-    vx = motion.vx;
-    vy = motion.vy;
-
-    // Gravity (gravity.ts), and which bodies the ship touches: the sun, at the origin, as
-    // for projectiles; then planets, whose G·M is the sun's × pull / 2^(10 + shift).
-    xs = x >> 7;
-    ys = y >> 7;
-    u = xs * xs + ys * ys;
-    row = st * bodies;
-    touching = u < contact[row] ? 1 : 0;
-    oct = 31 - clz(u | U_FLOOR);
-    w = table[(oct << 5) + (u >> (oct - 5)) - 512];
-    t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
-    sh = w >> S_SHIFT;
-    d = dither >> (31 - sh);
-    vx += (d - xs * t) >> sh;
-    vy += (d - ys * t) >> sh;
-    // Planets in the ship's grid cell pull every step, and may touch it; the others every
-    // 4th step, 4 times as hard: planet b when b + steps + slot is a multiple of 4, so bit
-    // b − 1 ≡ 3 − (steps + slot).
-    cx = (x + GRID_HALF) >> GRID_SHIFT;
-    cy = (y + GRID_HALF) >> GRID_SHIFT;
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    near = (mask[cy * GRID_SIDE + cx] >> PLANET_BIT) & planets;
-    for (let left = near | ((0x1111 << (3 - ((steps + slot) & 3))) & planets); left !== 0; left &= left - 1) {
-      b = 32 - clz(left & (0 - left));
-      m = (near >> (b - 1)) & 1 ? 0 : FAR_PULL;
-      p = bodyIndex[b];
-      xs = (ex[p] - x) >> 7;
-      ys = (ey[p] - y) >> 7;
-      u = xs * xs + ys * ys;
-      if (u < contact[row + b]) touching |= 1 << b;
-      oct = 31 - clz(u | U_FLOOR);
-      w = table[(oct << 5) + (u >> (oct - 5)) - 512];
-      t = (w & T_MASK) - ((((w >> D_SHIFT) & 1023) * ((u >> (oct - 13)) & 255)) >> 8);
-      sh = (w >> S_SHIFT) - m;
-      m = pull[b];
-      sh += m >> 16;
-      m &= 0xffff;
-      if (sh <= 30) {
-        xs = ((xs * t) >> 10) * m;
-        ys = ((ys * t) >> 10) * m;
-      } else {
-        // A far planet: drop 6 more bits first, so the shift stays within 31.
-        xs = ((xs * t) >> 16) * m;
-        ys = ((ys * t) >> 16) * m;
-        sh -= 6;
-      }
-      d = dither >> (31 - sh);
-      vx += (xs + d) >> sh;
-      vy += (ys + d) >> sh;
-    }
-
-    // The speed limit (motion.ts).
-    motion.vx = vx;
-    motion.vy = vy;
-    motionLimit(motion, st);
-    vx = motion.vx;
-    vy = motion.vy;
-
-    // The arena's edge: back onto it, the outward velocity reflected at half its size.
-    // Within 1 wu of it (at 1/8 wu, in integers), the exact test: x² + y² is whole but
-    // beyond 2^31, so a double, which is rare.
-    xs = x >> 7;
-    ys = y >> 7;
-    m = (ARENA_RADIUS - wd.radius[i]) << 3;
-    if (xs * xs + ys * ys > (m - 8) * (m - 8) && x * x + y * y > (m << 7) * (m << 7)) {
-      const g = wd.geometry;
-      shipsEdge(wd, x, y, vx, vy, m << 2);
-      x = g.cx;
-      y = g.cy;
-      vx = g.ux;
-      vy = g.uy;
-    }
-    ex[i] = x;
-    ey[i] = y;
-    evx[i] = vx;
-    evy[i] = vy;
-    erot[i] = rot;
-    shipsEffects(wd, slot, i, input, touching, c, s);
-  }
 }
 
 /** What ship i of `slot` touches (bit 0 the sun, bit b planet b), then its fire (c, s: its heading's cosine and sine, Q14). */
@@ -197,28 +39,6 @@ export function shipsEffects(w: GameWorld, slot: number, i: number, input: numbe
     for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & (1 << b)) !== 0) bodiesShipContact(w, i, slot, b);
   }
   if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
-}
-
-/**
- * A ship at (x, y), moving (vx, vy), went past the arena's edge (`limit`, in 1/32 wu from
- * the sun): back onto it into geometry cx, cy, and its outward velocity reflected at half
- * its size into geometry ux, uy.
- */
-export function shipsEdge(w: GameWorld, x: number, y: number, vx: number, vy: number, limit: number): void {
-  const g = w.geometry;
-  geometryUnit(g, x, y);
-  const ux = g.ux;
-  const uy = g.uy;
-  g.cx = (ux * limit) >> 9;
-  g.cy = (uy * limit) >> 9;
-  const vr = (vx * ux + vy * uy) >> 14;
-  if (vr > 0) {
-    const back = (vr * EDGE_BOUNCE) >> 14;
-    vx -= (back * ux) >> 14;
-    vy -= (back * uy) >> 14;
-  }
-  g.ux = vx;
-  g.uy = vy;
 }
 
 /** Every live ship marks the grid cells within REACH of it. */

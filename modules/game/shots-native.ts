@@ -1,17 +1,15 @@
 /**
- * The projectiles' step in C (hosts/moddable/kernels.c, xs_lwar_shots): the same loop as
- * `JsShotsStep` (shots.ts), shotsCollide's tests included, from the numbers handed over
- * here once, in the binding NATIVE_LAYOUT.shot. The C stops where a projectile hits a ship
- * (the damage, the kill and its log are the game's business: shotsHit) or where its pull
- * leaves the gravity table's plain range (a speed that may need the cap: shotsPull); this
- * does that one projectile's rest, and the C goes on after it.
+ * The projectiles' step in C (modules/kernels/loops.c, lw_shots), from the numbers handed
+ * over here once, in the binding NATIVE_LAYOUT.shot. The C stops where a projectile hits a ship
+ * (the damage, the kill and its log are the game's business: shotsHit); this does that
+ * one projectile's rest, and the C goes on after it.
  */
-import { Binding, type Kernels } from "../native";
+import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { ShotStop, ShotWord } from "../native-words";
 import { PLANET_NEAR } from "./bodies";
 import { D_SHIFT, OCT_MAX, OCT_MIN, S_SHIFT, T_MASK } from "./gravity";
-import { shotsHit, shotsPull, type ShotsStep } from "./shots";
+import { shotsHit, type ShotsStep } from "./shots";
 import { SHOT_ARM_STEPS, SHOT_BASE, SHOT_TYPES, WEAPON_LIFE } from "./templates";
 import {
   ARENA_R2, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, PLANET_BIT, REACH, SHIP_BIT, SUN_RADIUS, ZONES,
@@ -24,15 +22,15 @@ export class NativeShotsStep implements ShotsStep {
   readonly #words: Int32Array;
   readonly #at: number;
 
-  constructor(w: GameWorld, kernels: Kernels, made: Binding[] | null) {
+  constructor(w: GameWorld, kernels: Kernels, native: NativeOptions | null) {
     if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
     const e = w.entities;
     const b = new Binding(NATIVE_LAYOUT.shot, {
       x: e.x, y: e.y, vx: e.vx, vy: e.vy, owner: e.owner, type: e.type, list: w.shotList, doomed: w.doomed,
       expires: w.expires, gravity: w.gravity, radius: w.radius, bodyIndex: w.bodyIndex, focusIndex: w.focusIndex,
       hp: w.hp, playerId: w.playerId, prevX: w.prevX, prevY: w.prevY, bodyPrevX: w.bodyPrevX,
-      bodyPrevY: w.bodyPrevY, mask: w.grid.mask,
-    }, 0, made);
+      bodyPrevY: w.bodyPrevY, mask: w.grid.mask, rsqrtSeed: w.geometry.rsqrtSeed,
+    }, 0, native);
     const words = b.words;
     const at = b.scalars;
     words[at + ShotWord.GridHalf] = GRID_HALF;
@@ -80,15 +78,11 @@ export class NativeShotsStep implements ShotsStep {
       dc = words[at + ShotWord.Doomed];
       const why = words[at + ShotWord.Why];
       if (why === ShotStop.Done) break;
+      // A hit (ShotStop.Hit): the damage, the kill and its log are the game's business.
       const i = list[k];
-      if (why === ShotStop.Hit) {
-        shotsHit(w, i, words[at + ShotWord.Slot]);
-        doomed[dc++] = i;
-        list[k] = list[--n];
-      } else {
-        shotsPull(w, i);
-        k++;
-      }
+      shotsHit(w, i, words[at + ShotWord.Slot]);
+      doomed[dc++] = i;
+      list[k] = list[--n];
     }
     w.shotCount = n;
     w.doomedCount = dc;

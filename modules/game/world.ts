@@ -9,7 +9,7 @@
  * The grid layout is here too, as every part reads it: 256 wu cells over ±3072 wu, each
  * holding bits of what reaches into it.
  */
-import { Arena } from "../arena";
+import { Arena, type FixedMemory } from "../arena";
 import { ConfigError, type Config } from "../config";
 import { Random } from "../random";
 import type { DeathHook, Players } from "../sim";
@@ -198,7 +198,7 @@ export class GameWorld {
   /** The arena's [label, bytes] rows, for the memory budget. */
   readonly rows: Array<[string, number]>;
 
-  constructor(config: Config, entities: EntityTable, players: Players, seed: number) {
+  constructor(config: Config, entities: EntityTable, players: Players, seed: number, memory: FixedMemory | null = null) {
     if (config.shipTypes > SHIP_TYPES) throw new ConfigError(`config.shipTypes must be at most ${SHIP_TYPES} for this game`);
     if (config.weaponTypes > SHOT_TYPES) throw new ConfigError(`config.weaponTypes must be at most ${SHOT_TYPES} for this game`);
     const cap = entities.capacity;
@@ -221,7 +221,7 @@ export class GameWorld {
     let a = Arena.measuring();
     let rsqrtSeed!: Uint16Array;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       this.gravity = a.i32(GRAVITY_ENTRIES, TABLES);
       this.focusIndex = a.i32(n, PLAYERS);
       this.focusX = a.i32(n, PLAYERS);
@@ -269,7 +269,7 @@ export class GameWorld {
     buildSineTable(this.sine);
     this.geometry = createGeometry(rsqrtSeed);
     this.rng = new Random(seed >>> 0);
-    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT);
+    this.grid = new ReachGrid(GRID_HALF, GRID_SHIFT, memory);
     // Cells with a point within the largest projectile's reach of the sun, and cells with a
     // point beyond the arena (a corner at or past its radius).
     const sunReach = (SUN_RADIUS + MAX_SHOT_RADIUS) * POS_ONE;

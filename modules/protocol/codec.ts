@@ -13,7 +13,7 @@ import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { Counter } from "./counters";
 import {
   APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
-  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UNRELIABLE_HEADER, UPDATE_ENTRY, typeTable, types,
+  RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UNRELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, typeTable, types,
 } from "./constants";
 
 /* Packet header, 14 bytes
@@ -382,7 +382,7 @@ export function writeUpdateEntry(
   n = rot < 0 || rot >= 36000 ? 0 : rot;
   b[o + 12] = n >> 8;
   b[o + 13] = n;
-  b[o + 14] = health > 100 ? 100 : health;
+  b[o + 14] = health > UPDATE_HEALTH_MAX ? UPDATE_HEALTH_MAX : health;
   return o + UPDATE_ENTRY;
 }
 /** Update field readers; `o` is the payload offset, `e` an entry's offset (o + 1 + 15 × i). */

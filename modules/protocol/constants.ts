@@ -11,10 +11,14 @@ export const MAX_PLAYERS = 8;
 export const DEFAULT_PORT = 32422;
 /** Bytes of one entity in an Update message. */
 export const UPDATE_ENTRY = 15;
+/** Most entries one Update message carries: its count is one byte. */
+export const UPDATE_MAX_ENTRIES = 255;
+/** An Update entry's health, at most (a ship's hit points above it are sent as this). */
+export const UPDATE_HEALTH_MAX = 100;
 /**
  * Where each field of an Update entry and of an Add's payload starts (docs/protocol.md). The
  * codec writes at these offsets, and the C that packs entries and queues Adds reads them from
- * hosts/moddable/kernels.h, generated from here (npm run build:native-header).
+ * modules/kernels/layout.h, generated from here (npm run build:native-header).
  */
 export const UpdateEntryAt = /* @__PURE__ */ Object.freeze({ id: 0, x: 4, y: 6, vx: 8, vy: 10, rot: 12, health: 14 } as const);
 export const AddAt = /* @__PURE__ */ Object.freeze({ entityId: 0, playerId: 4, typeId: 8, size: 9 } as const);

@@ -6,7 +6,6 @@
  * device bench and the cross-engine tests (on XS) all replay through this.
  */
 import type { Host } from "../host";
-import type { Kernels, KernelName, NativeOptions } from "../native";
 import type { Game } from "../game/game";
 import { createMatch } from "../match";
 import { Counter } from "../protocol/counters";
@@ -21,24 +20,6 @@ export function stateHash(game: Game | null): number {
 
 export type ReplayLog = (event: number, slot: number, value: number) => void;
 
-/**
- * The native loops a replayed server runs (modules/native.ts): those the entry point
- * installed as `globalThis.lwarKernels` (the XS bench and test entries install lwxs's
- * `xs.kernels`, the device bench its app's), else none: the server's JavaScript runs.
- */
-export function installedKernels(): Kernels | null {
-  return (globalThis as { lwarKernels?: Kernels | null }).lwarKernels ?? null;
-}
-
-/**
- * The installed kernels as match options, less those named in `globalThis.lwarJs` (a list of
- * kernel names the entry point runs in JavaScript, for measuring what each saves).
- */
-export function installedNative(): NativeOptions | null {
-  const kernels = installedKernels();
-  if (kernels === null) return null;
-  return { kernels, js: (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs ?? [] };
-}
 
 class ReplayHost implements Host {
   time = 0;
@@ -86,7 +67,7 @@ export class Replayer {
     const h = this.reader.header;
     this.#host.time = h.start;
     this.#host.sink = log;
-    const { server, game } = createMatch(h.config, this.#host, h.seed, installedNative());
+    const { server, game } = createMatch(h.config, this.#host, h.seed);
     this.server = server;
     this.game = game;
     // Deaths reach the log as they do on the hosts.

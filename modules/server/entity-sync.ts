@@ -8,18 +8,15 @@
  * player's queue thus never fills with entity traffic, and what is born and dies while it
  * is away never reaches it.
  *
- * One player's reconciliation is behind one interface with two implementations: the
- * JavaScript (the reference) and the native kernel `sync` (modules/native.ts). The
- * reconciler picks one at start-up; the call site never branches. Either goes through a
- * player's dirty indices while its queue keeps a packet's worth of room and the Leave
- * reserve free.
+ * One player's reconciliation is the native kernel `sync` (modules/kernels/loops.c,
+ * modules/native.ts): it goes through a player's dirty indices while its queue keeps a
+ * packet's worth of room and the Leave reserve free.
  */
 import type { EntityTable } from "../game/entities";
-import { Binding, kernelsFor, type Kernels, type NativeOptions } from "../native";
+import { Binding, type Kernels, type NativeOptions, requireKernels } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { SyncStop, SyncWord } from "../native-words";
-import { MAX_PACKET, Msg } from "../protocol/constants";
-import { writeAdd, writeId } from "../protocol/codec";
+import { MAX_PACKET } from "../protocol/constants";
 import type { Endpoint } from "../transport/endpoint";
 import type { ServerState } from "./state";
 import type { UpdatePlanner } from "./updates";
@@ -31,7 +28,7 @@ export interface EntitySync {
   planner: UpdatePlanner;
 }
 
-/** What both implementations work on. */
+/** What the sync works on. */
 export interface SyncMemory {
   entities: EntityTable;
   /** [slot × words + word]: the indices to reconcile. */
@@ -45,65 +42,8 @@ export interface SyncMemory {
   frontSince: Int32Array;
 }
 
-/** How the JavaScript queues an Add or a Remove: the reconciler's (false: the queue was full). */
-export interface SyncQueue {
-  add(to: number, index: number): boolean;
-  remove(to: number, index: number): boolean;
-}
-
-export class JsEntitySync implements EntitySync {
-  planner: UpdatePlanner;
-  readonly #m: SyncMemory;
-  readonly #queue: SyncQueue;
-  readonly #words: number;
-
-  constructor(m: SyncMemory, queue: SyncQueue, planner: UpdatePlanner) {
-    this.#m = m;
-    this.#queue = queue;
-    this.planner = planner;
-    this.#words = (m.entities.capacity + 31) >> 5;
-  }
-
-  slot(s: number, _now: number): boolean {
-    const m = this.#m;
-    const e = m.entities;
-    const cap = e.capacity;
-    const alive = e.alive;
-    const gen = e.generation;
-    const words = this.#words;
-    const dirty = m.dirty;
-    const known = m.known;
-    const ep = m.endpoints[s];
-    const keep = m.keep;
-    const queue = this.#queue;
-    const clz = Math.clz32;
-    for (let j = 0, w = s * words; j < words; j++, w++) {
-      let bits = dirty[w];
-      while (bits !== 0) {
-        if (ep.room() < keep) {
-          dirty[w] = bits;
-          return false;
-        }
-        const low = bits & -bits;
-        const i = (j << 5) + 31 - clz(low);
-        const k = s * cap + i;
-        const now = alive[i] !== 0 ? gen[i] : 0;
-        if (known[k] !== now) {
-          if ((known[k] !== 0 && !queue.remove(s, i)) || (now !== 0 && !queue.add(s, i))) {
-            dirty[w] = bits;
-            return false;
-          }
-        }
-        bits ^= low;
-      }
-      dirty[w] = bits;
-    }
-    return true;
-  }
-}
-
 /**
- * The sync in C (hosts/moddable/kernels.c, xs_lwar_sync): the C reconciles the dirty
+ * The sync in C (modules/kernels/loops.c, lw_sync): the C reconciles the dirty
  * indices and writes the Adds and Removes into the queue while it keeps its line; the
  * endpoint's counts and the planner are brought up to date here from what it did.
  */
@@ -127,7 +67,7 @@ export class NativeEntitySync implements EntitySync {
     const b = new Binding(
       NATIVE_LAYOUT.sync,
       { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
-      n, native?.bindings ?? null,
+      n, native,
     );
     const w = b.words;
     const at = b.scalars;
@@ -170,7 +110,7 @@ export class NativeEntitySync implements EntitySync {
  * runs each player's reconciliation on the tick, and queues the Adds and Removes the
  * JavaScript sync decides (the native one writes its own). The tables are in state.ts.
  */
-export class EntityReconciler implements SyncQueue {
+export class EntityReconciler {
   readonly #state: ServerState;
   readonly #entities: EntityTable;
   readonly #sync: EntitySync;
@@ -192,10 +132,7 @@ export class EntityReconciler implements SyncQueue {
       entities: e, dirty: state.dirty, known: state.known, endpoints: state.endpoints,
       keep: MAX_PACKET + state.leaveReserve, frontSince: state.frontSince,
     };
-    const kernels = kernelsFor(native, "sync");
-    this.#sync = kernels !== null
-      ? new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native)
-      : new JsEntitySync(memory, this, planner);
+    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, requireKernels(native, "the entity sync"), native);
   }
 
   /** The planner that hears of each Add and Remove (the game installs its own). */
@@ -264,29 +201,5 @@ export class EntityReconciler implements SyncQueue {
       }
       if (sync.slot(s, now)) dirtyAny[s] = 0;
     }
-  }
-
-  /** Queue Add of entity `index` to `to`; false when the queue is full (a kick is pending then). */
-  add(to: number, index: number): boolean {
-    const t = this.#state;
-    const o = t.reserve(to, Msg.Add, 9);
-    if (o < 0) return false;
-    const e = this.#entities;
-    writeAdd(t.endpoints[to].buf, o, ((e.generation[index] << 16) | index) >>> 0, e.owner[index], e.type[index]);
-    t.known[to * e.capacity + index] = e.generation[index];
-    this.#planner.added(to, index);
-    return true;
-  }
-
-  /** Queue Remove of the entity `to` knows at `index`; false when the queue is full. */
-  remove(to: number, index: number): boolean {
-    const t = this.#state;
-    const k = to * this.#entities.capacity + index;
-    const o = t.reserve(to, Msg.Remove, 4);
-    if (o < 0) return false;
-    writeId(t.endpoints[to].buf, o, ((t.known[k] << 16) | index) >>> 0);
-    t.known[k] = 0;
-    this.#planner.removed(to, index);
-    return true;
   }
 }

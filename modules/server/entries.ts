@@ -1,7 +1,6 @@
 /**
- * The Update entry loop of UpdateWriter (update-writer.ts), behind one interface with two
- * implementations: the JavaScript (the reference) and the native kernel `pack`
- * (modules/native.ts). The server picks one at start-up; the call site never branches.
+ * The Update entry loop of UpdateWriter (update-writer.ts): the native kernel `pack`
+ * (modules/kernels/loops.c, modules/native.ts).
  *
  * Entries live in a cache after the packet buffer, one UPDATE_ENTRY per entity index, and
  * are encoded once per change (the `encoded` flags; the writer clears them when the
@@ -13,12 +12,9 @@ import type { EntityTable } from "../game/entities";
 import { Binding, type Kernels, type NativeOptions } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { PackWord } from "../native-words";
-import { MAX_PACKET, UPDATE_ENTRY } from "../protocol/constants";
-import { writeUpdateEntry } from "../protocol/codec";
-import { ANGLE_BITS, ANGLE_MASK, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
+import { MAX_PACKET } from "../protocol/constants";
+import { ANGLE_BITS, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
-const POS_HALF = 1 << (POS_SHIFT - 1);
-const ANGLE_HALF = 1 << (ANGLE_BITS - 1);
 
 export interface EntryPacker {
   /**
@@ -31,7 +27,7 @@ export interface EntryPacker {
   k: number;
 }
 
-/** What both implementations work on: the packet with the entry cache after it, and the plan's list. */
+/** What the loop works on: the packet with the entry cache after it, and the plan's list. */
 export interface EntryMemory {
   /** The packet buffer (MAX_PACKET bytes), then the cache (capacity × UPDATE_ENTRY). */
   all: Uint8Array;
@@ -41,53 +37,7 @@ export interface EntryMemory {
   list: Uint16Array;
 }
 
-export class JsEntryPacker implements EntryPacker {
-  o = 0;
-  k = 0;
-  readonly #m: EntryMemory;
-
-  constructor(m: EntryMemory) {
-    this.#m = m;
-  }
-
-  pack(pos: number, n: number, o: number): number {
-    const m = this.#m;
-    const all = m.all;
-    const encoded = m.encoded;
-    const list = m.list;
-    const e = m.entities;
-    const room = MAX_PACKET - UPDATE_ENTRY;
-    let k = 0;
-    while (pos < n && o <= room && k < 255) {
-      const first = list[pos];
-      let i = first;
-      const start = o;
-      do {
-        // The entry after a change: fixed point to wire units (modules/units.ts), rounded
-        // half up; the codec clamps and writes it.
-        if (encoded[i] === 0) {
-          writeUpdateEntry(
-            all, MAX_PACKET + i * UPDATE_ENTRY, e.id(i),
-            (e.x[i] + POS_HALF) >> POS_SHIFT, (e.y[i] + POS_HALF) >> POS_SHIFT,
-            (e.vx[i] * STEP_HZ + POS_HALF) >> POS_SHIFT, (e.vy[i] * STEP_HZ + POS_HALF) >> POS_SHIFT,
-            ((e.rot[i] & ANGLE_MASK) * CENTIDEGREES + ANGLE_HALF) >> ANGLE_BITS, e.health[i],
-          );
-          encoded[i] = 1;
-        }
-        pos++;
-        i++;
-        o += UPDATE_ENTRY;
-        k++;
-      } while (pos < n && list[pos] === i && o <= room && k < 255);
-      all.copyWithin(start, MAX_PACKET + first * UPDATE_ENTRY, MAX_PACKET + i * UPDATE_ENTRY);
-    }
-    this.o = o;
-    this.k = k;
-    return pos;
-  }
-}
-
-/** The same loop in C (hosts/moddable/kernels.c, xs_lwar_pack). */
+/** The Update entry loop in C (modules/kernels/loops.c, lw_pack). */
 export class NativeEntryPacker implements EntryPacker {
   o = 0;
   k = 0;
@@ -101,7 +51,7 @@ export class NativeEntryPacker implements EntryPacker {
     const b = new Binding(
       NATIVE_LAYOUT.pack,
       { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
-      0, native?.bindings ?? null,
+      0, native,
     );
     const w = b.words;
     w[b.scalars + PackWord.MaxPacket] = MAX_PACKET;

@@ -28,8 +28,8 @@ import { Endpoint } from "../transport/endpoint";
 import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { KickReason, LogEvent } from "./events";
-import { NativePriorityPlanner, PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
-import { kernelsFor, type NativeOptions } from "../native";
+import { PriorityPlanner, RoundRobinPlanner, type UpdatePlanner } from "./updates";
+import { type NativeOptions, platformNative } from "../native";
 import { EntityReconciler } from "./entity-sync";
 import type { Focus, Players, Simulation } from "../sim";
 import { Admission, HANDSHAKE_MEMORY, LEFT_MEMORY, PORT_HINT_MASK } from "./admission";
@@ -98,12 +98,13 @@ export class Server implements DirectCore, EntityListener, Players {
   /** Each player's ship (the game's focus), for the pilots; null without a game. */
   #focus: Focus | null = null;
 
-  constructor(config: Config, host: Host, native: NativeOptions | null = null) {
+  constructor(config: Config, host: Host, native: NativeOptions | null = platformNative(config)) {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
     this.counters = createCounters();
-    this.entities = new EntityTable(config.maxEntities);
+    const memory = native?.memory ?? null;
+    this.entities = new EntityTable(config.maxEntities, memory);
     this.entities.listener = this;
     this.pilots = new Pilots(config.maxPlayers, config.botSkill);
     const t = new ServerState(config, host, this.counters, this.entities, HANDSHAKE_MEMORY, LEFT_MEMORY, this.pilots.bot);
@@ -120,7 +121,7 @@ export class Server implements DirectCore, EntityListener, Players {
     const queues: Uint8Array[] = [];
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, memory);
       t.port = a.i32(n, "player tables");
       t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
       t.joinedAt = a.i32(n, "player tables");
@@ -133,7 +134,7 @@ export class Server implements DirectCore, EntityListener, Players {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
-      t.actions = a.i32(kernelsFor(native, "sync") !== null ? cap : 0, "entity sync (known, dirty)");
+      t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
       t.misbehaviour = a.u16(n, "player tables");
@@ -233,12 +234,9 @@ export class Server implements DirectCore, EntityListener, Players {
     this.#state.sim = sim;
     this.#focus = focus;
     if (focus !== null) {
-      const plan = kernelsFor(this.#native, "plan");
       const options = { limit: this.#updateLimit() };
       const n = this.config.maxPlayers;
-      this.#planner = plan !== null
-        ? new NativePriorityPlanner(this.entities, n, focus, options, plan, this.#state.list, this.#state.actions, this.#native)
-        : new PriorityPlanner(this.entities, n, focus, options);
+      this.#planner = new PriorityPlanner(this.entities, n, focus, options, this.#native, this.#state.list, this.#state.actions);
       this.#reconciler.planner = this.#planner;
       this.#writer.planner = this.#planner;
     }
@@ -253,6 +251,11 @@ export class Server implements DirectCore, EntityListener, Players {
   /** The hosted simulation, or null. */
   get simulation(): Simulation | null {
     return this.#state.sim;
+  }
+
+  /** The native loops this server was made with (the game shares them and their memory). */
+  get native(): NativeOptions | null {
+    return this.#native;
   }
 
   /** The update planner in use. */
@@ -458,6 +461,6 @@ export class Server implements DirectCore, EntityListener, Players {
 }
 
 /** A server on `host`; `native` gives it native loops (modules/native.ts). */
-export function createServer(config: Config, host: Host, native: NativeOptions | null = null): Server {
+export function createServer(config: Config, host: Host, native: NativeOptions | null = platformNative(config)): Server {
   return new Server(config, host, native);
 }

@@ -19,8 +19,8 @@ import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constant
 import { setU32 } from "../protocol/bytes";
 import { writeStatsView, writeUpdateNum, writeUpdateStart } from "../protocol/codec";
 import { type Endpoint, finishPacket } from "../transport/endpoint";
-import { kernelsFor, type NativeOptions } from "../native";
-import { type EntryPacker, JsEntryPacker, NativeEntryPacker } from "./entries";
+import { type NativeOptions, requireKernels } from "../native";
+import { type EntryPacker, NativeEntryPacker } from "./entries";
 import type { ServerState } from "./state";
 import type { UpdatePlanner } from "./updates";
 
@@ -53,8 +53,7 @@ export class UpdateWriter {
     this.#offset = new Array<number>(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * cfg.updateIntervalMs) / n);
     const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
-    const pack = kernelsFor(native, "pack");
-    this.#packer = pack !== null ? new NativeEntryPacker(entries, pack, native) : new JsEntryPacker(entries);
+    this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
   }

@@ -5,8 +5,8 @@
  * reports back how many went out. The game installs PriorityPlanner (below) instead.
  */
 import { Arena } from "../arena";
-import { NO_PLAYER, type EntityTable } from "../game/entities";
-import { Binding, type Kernels, type NativeOptions } from "../native";
+import type { EntityTable } from "../game/entities";
+import { Binding, type Kernels, type NativeOptions, requireKernels } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
 import { PlanWord } from "../native-words";
 import type { Focus } from "../sim";
@@ -90,7 +90,7 @@ export const WHEEL = 8;
 /**
  * Bit sets per slot: new, carried over, then two per wheel tick: those that reach the
  * MAX_UPDATE_GAP guard at that tick (they go first) and those due earlier by their distance.
- * The planner's kernels (hosts/moddable/kernels.c) take these from kernels.h, generated
+ * The planner's kernels (modules/kernels/loops.c) take these from layout.h, generated
  * from here (npm run build:native-header).
  */
 export const FRESH = 0;
@@ -123,20 +123,25 @@ export interface PriorityOptions {
  * took word by word; a commit puts each entity sent into the set of the tick its distance
  * makes it due in, and what was listed but not sent, or not listed, back into the new or
  * carried-over set. An entity that is not due costs nothing. Distances are octagonal and
- * integer (no square root, no floating point); bits are found with Math.clz32.
+ * integer (no square root, no floating point); bits are found by counting leading zeros.
+ *
+ * The plan, the commit and the bookkeeping of Adds and Removes are the native kernels
+ * `plan`, `commit` and `notify` (modules/kernels/loops.c), over the state carved here.
  *
  * State per client: SETS bit sets of ceil(capacity / 32) words, and a byte per entity
  * (known or not). Nothing allocates after construction.
  */
 export class PriorityPlanner implements UpdatePlanner {
-  readonly #entities: EntityTable;
   readonly #cap: number;
   readonly #words: number;
-  focus: PlannerFocus | null;
+  readonly focus: PlannerFocus | null;
   readonly near: number;
   readonly mid: number;
   readonly far: number;
   readonly limit: number;
+  /** The one list every plan fills and every commit reads, and the one action list `applyActions` takes. */
+  readonly list: Uint16Array;
+  readonly actions: Int32Array;
   /** Update ticks planned, per slot. */
   readonly #tick!: Int32Array;
   /** Per slot: the index the next scan of the carried-over set starts at. */
@@ -146,39 +151,72 @@ export class PriorityPlanner implements UpdatePlanner {
   /** [slot × capacity + index]: 1 while the client knows the entity (its Add was queued). */
   readonly #known!: Uint8Array;
   readonly #bytes: number;
-  /** The last plan: its slot, entries, and where its new and carried-over entries end. */
+  readonly #kernels: Kernels;
+  readonly #b: Binding;
   #plannedSlot = -1;
-  #planned = 0;
-  #ownEnd = 0;
-  #freshEnd = 0;
-  #carriedEnd = 0;
 
-  constructor(entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options?: PriorityOptions) {
-    this.#entities = entities;
-    this.#cap = entities.capacity;
-    this.#words = (this.#cap + 31) >> 5;
+  /**
+   * `native`: the platform's loops (plan, commit and notify run in C) and where to carve the
+   * planner's state from. `list` and `actions`: the server's plan list and its entity sync's
+   * action list, which the binding takes; absent, the planner carves its own.
+   */
+  constructor(
+    entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options: PriorityOptions | null, native: NativeOptions | null,
+    list: Uint16Array | null = null, actions: Int32Array | null = null,
+  ) {
+    const e = entities;
+    const cap = e.capacity;
+    this.#cap = cap;
+    this.#words = (cap + 31) >> 5;
     this.focus = focus;
     this.near = options?.near ?? 700;
     this.mid = options?.mid ?? 1400;
     this.far = options?.far ?? 2400;
-    this.limit = options?.limit ?? this.#cap;
+    this.limit = options?.limit ?? cap;
+    this.#kernels = requireKernels(native, "the priority planner");
     const n = maxPlayers;
     // Measured, then carved (see Arena); the fields marked `!` are assigned in this loop.
     let a = Arena.measuring();
+    let ownList: Uint16Array | null = null;
+    let ownActions: Int32Array | null = null;
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1) a = new Arena(a.bytes);
+      if (pass === 1) a = new Arena(a.bytes, native?.memory ?? null);
       this.#tick = a.i32(n);
       this.#carryCursor = a.i32(n);
       this.#sets = a.i32(n * SETS * this.#words);
-      this.#known = a.u8(n * this.#cap);
+      if (actions === null) ownActions = a.i32(cap);
+      if (list === null) ownList = a.u16(cap);
+      this.#known = a.u8(n * cap);
     }
     a.done();
     this.#bytes = a.bytes;
-  }
-
-  /** The planner's state arrays, for a native planner's binding. */
-  protected state(): { tick: Int32Array; cursor: Int32Array; sets: Int32Array; known: Uint8Array } {
-    return { tick: this.#tick, cursor: this.#carryCursor, sets: this.#sets, known: this.#known };
+    this.list = list ?? (ownList as Uint16Array);
+    this.actions = actions ?? (ownActions as Int32Array);
+    const f = focus;
+    const tick = this.#tick;
+    const steady = f !== null && f.steady !== undefined ? f.steady : null;
+    // Absent focus or steady: any aligned array stands in; the flags say not to read it.
+    const b = new Binding(
+      NATIVE_LAYOUT.plan,
+      {
+        x: e.x, y: e.y, vx: e.vx, vy: e.vy, owner: e.owner, steady: steady ?? tick,
+        focusX: f !== null ? f.focusX : tick, focusY: f !== null ? f.focusY : tick, focusIndex: f !== null ? f.focusIndex : tick,
+        sets: this.#sets, tick, cursor: this.#carryCursor, known: this.#known, list: this.list, actions: this.actions,
+      },
+      0, native,
+    );
+    const w = b.words;
+    const at = b.scalars;
+    w[at + PlanWord.Capacity] = cap;
+    w[at + PlanWord.Words] = this.#words;
+    w[at + PlanWord.Limit] = this.limit;
+    w[at + PlanWord.Near] = this.near;
+    w[at + PlanWord.Mid] = this.mid;
+    w[at + PlanWord.Far] = this.far;
+    w[at + PlanWord.HasFocus] = f !== null ? 1 : 0;
+    w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
+    w[at + PlanWord.PosShift] = POS_SHIFT;
+    this.#b = b;
   }
 
   /** Forget what was sent to `slot` (a new player took it). */
@@ -190,213 +228,40 @@ export class PriorityPlanner implements UpdatePlanner {
   }
 
   added(slot: number, index: number): void {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] !== 0) this.#forget(slot, index);
-    this.#known[k] = 1;
-    this.#sets[slot * SETS * this.#words + (index >> 5)] |= 1 << (index & 31);
+    this.actions[0] = index;
+    this.#notify(slot, 1);
   }
 
   removed(slot: number, index: number): void {
-    const k = slot * this.#cap + index;
-    if (this.#known[k] === 0) return;
-    this.#forget(slot, index);
-    this.#known[k] = 0;
+    this.actions[0] = ~index;
+    this.#notify(slot, 1);
   }
 
   applyActions(slot: number, actions: Int32Array, n: number): void {
-    for (let j = 0; j < n; j++) {
-      const i = actions[j];
-      if (i < 0) this.removed(slot, ~i);
-      else this.added(slot, i);
-    }
+    if (actions !== this.actions) for (let j = 0; j < n; j++) this.actions[j] = actions[j];
+    this.#notify(slot, n);
   }
 
-  /** Clear `index` from every set of `slot` (removals are rare; sets are not tracked per entity). */
-  #forget(slot: number, index: number): void {
-    const words = this.#words;
-    const mask = ~(1 << (index & 31));
-    for (let w = slot * SETS * words + (index >> 5), end = w + SETS * words; w < end; w += words) this.#sets[w] &= mask;
-  }
-
-  plan(slot: number, list: Uint16Array, _now: number): number {
-    const tick = this.#tick[slot] + 1;
-    this.#tick[slot] = tick;
-    const words = this.#words;
-    const sets = this.#sets;
-    const base = slot * SETS * words;
-    const own = this.focus !== null ? this.focus.focusIndex[slot] : -1;
-    const limit = this.limit;
-    const clz = Math.clz32;
-    let n = 0;
-    if (own >= 0 && this.#known[slot * this.#cap + own] !== 0) list[n++] = own;
-    this.#ownEnd = n;
-    const wheel = 2 + 2 * (tick & (WHEEL - 1));
-    for (let set = 0; set < 4; set++) {
-      const from = base + (set < 2 ? set : wheel + set - 2) * words;
-      const start = set === CARRIED ? this.#carryCursor[slot] : 0;
-      const j0 = start >> 5;
-      const cut = -1 << (start & 31);
-      for (let c = 0; c <= words && n < limit; c++) {
-        let j = j0 + c;
-        if (j >= words) j -= words;
-        // With a start bit, its word is taken in two parts: from the bit on first, the lower bits last.
-        const part = c === 0 ? cut : c === words ? ~cut : -1;
-        if (part === 0) continue;
-        const all = sets[from + j];
-        let bits = all & part;
-        if (bits === 0) continue;
-        while (bits !== 0 && n < limit) {
-          const low = bits & -bits;
-          bits ^= low;
-          const i = (j << 5) + 31 - clz(low);
-          if (i !== own) list[n++] = i;
-        }
-        // Take out what was listed (and the own ship, listed first); `bits` is what is left.
-        sets[from + j] = (all & ~part) | bits;
-      }
-      if (set === FRESH) this.#freshEnd = n;
-      else if (set === CARRIED) this.#carriedEnd = n;
-    }
-    this.#planned = n;
-    this.#plannedSlot = slot;
-    return n;
-  }
-
-  /** The first `sent` entries went out: each is due again after the interval its distance calls for now. */
-  commit(slot: number, list: Uint16Array, sent: number, _now: number): void {
-    if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
-    this.#plannedSlot = -1;
-    const e = this.#entities;
-    const ex = e.x;
-    const ey = e.y;
-    const evx = e.vx;
-    const evy = e.vy;
-    const owner = e.owner;
-    const words = this.#words;
-    const sets = this.#sets;
-    const tick = this.#tick[slot];
-    const base = slot * SETS * words;
-    const focus = this.focus;
-    const fx = focus !== null ? focus.focusX[slot] : 0;
-    const fy = focus !== null ? focus.focusY[slot] : 0;
-    const steady = focus !== null && focus.steady !== undefined ? focus.steady : null;
-    const near = this.near;
-    const mid = this.mid;
-    const far = this.far;
-    const n = this.#planned;
-    const ownEnd = this.#ownEnd;
-    const freshEnd = this.#freshEnd;
-    const carriedEnd = this.#carriedEnd;
-    let cursor = -1;
-    for (let k = 0; k < n; k++) {
-      const i = list[k];
-      let set: number;
-      if (k >= sent) set = k >= ownEnd && k < freshEnd ? FRESH : CARRIED;
-      else {
-        let by: number;
-        if (owner[i] === NO_PLAYER || (evx[i] === 0 && evy[i] === 0)) by = MAX_UPDATE_GAP;
-        else {
-          // Distances in wu (position units >> POS_SHIFT), so every product stays an int32.
-          let dx = (ex[i] - fx) >> POS_SHIFT;
-          let dy = (ey[i] - fy) >> POS_SHIFT;
-          if (dx < 0) dx = -dx;
-          if (dy < 0) dy = -dy;
-          // Octagonal distance, within 8% of the true one: max + 13/32 min.
-          const d = dx > dy ? dx + ((dy * 13) >> 5) : dy + ((dx * 13) >> 5);
-          by = d < near ? 1 : d < mid ? 2 : d < far ? 3 : MAX_UPDATE_GAP;
-          if (by < 2 && steady !== null && steady[i] !== 0) by = 2;
-        }
-        set = 2 + 2 * ((tick + by) & (WHEEL - 1)) + (by === MAX_UPDATE_GAP ? 0 : 1);
-        if (k >= freshEnd && k < carriedEnd) cursor = i + 1;
-      }
-      sets[base + set * words + (i >> 5)] |= 1 << (i & 31);
-    }
-    if (cursor >= 0) this.#carryCursor[slot] = cursor < this.#cap ? cursor : 0;
-    // Due this tick and not listed (the limit cut them): carried over.
-    const due = base + (2 + 2 * (tick & (WHEEL - 1))) * words;
-    const carried = base + CARRIED * words;
-    for (let j = 0; j < 2 * words; j++) {
-      const bits = sets[due + j];
-      if (bits === 0) continue;
-      sets[carried + (j < words ? j : j - words)] |= bits;
-      sets[due + j] = 0;
-    }
-  }
-
-  poolBytes(): number {
-    return this.#bytes;
-  }
-}
-
-/**
- * PriorityPlanner with plan, commit and applyActions in C (hosts/moddable/kernels.c:
- * xs_lwar_plan, xs_lwar_commit, xs_lwar_notify), bound to the one list every plan and
- * commit is given and the one action list the server's sync fills; the rest is the
- * JavaScript above, on the same state.
- */
-export class NativePriorityPlanner extends PriorityPlanner {
-  readonly #kernels: Kernels;
-  readonly #b: Binding;
-  readonly #list: Uint16Array;
-  readonly #actions: Int32Array;
-  #plannedSlot = -1;
-
-  constructor(
-    entities: EntityTable, maxPlayers: number, focus: PlannerFocus | null, options: PriorityOptions, kernels: Kernels,
-    list: Uint16Array, actions: Int32Array, native: NativeOptions | null,
-  ) {
-    super(entities, maxPlayers, focus, options);
-    const e = entities;
-    const f = focus;
-    const st = this.state();
-    const steady = f !== null && f.steady !== undefined ? f.steady : null;
-    // Absent focus or steady: any aligned array stands in; the flags say not to read it.
-    const b = new Binding(
-      NATIVE_LAYOUT.plan,
-      {
-        x: e.x, y: e.y, vx: e.vx, vy: e.vy, owner: e.owner, steady: steady ?? st.tick,
-        focusX: f !== null ? f.focusX : st.tick, focusY: f !== null ? f.focusY : st.tick, focusIndex: f !== null ? f.focusIndex : st.tick,
-        sets: st.sets, tick: st.tick, cursor: st.cursor, known: st.known, list, actions,
-      },
-      0, native?.bindings ?? null,
-    );
-    const w = b.words;
-    const at = b.scalars;
-    w[at + PlanWord.Capacity] = e.capacity;
-    w[at + PlanWord.Words] = (e.capacity + 31) >> 5;
-    w[at + PlanWord.Limit] = this.limit;
-    w[at + PlanWord.Near] = this.near;
-    w[at + PlanWord.Mid] = this.mid;
-    w[at + PlanWord.Far] = this.far;
-    w[at + PlanWord.HasFocus] = f !== null ? 1 : 0;
-    w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
-    w[at + PlanWord.PosShift] = POS_SHIFT;
-    this.#kernels = kernels;
-    this.#b = b;
-    this.#list = list;
-    this.#actions = actions;
-  }
-
-  override applyActions(slot: number, actions: Int32Array, n: number): void {
-    if (actions !== this.#actions) {
-      super.applyActions(slot, actions, n);
-      return;
-    }
+  #notify(slot: number, n: number): void {
     const b = this.#b;
     this.#kernels.notify(b.layout, b.m0, b.m1, b.m2, b.m3, slot, n);
   }
 
-  override plan(slot: number, list: Uint16Array, _now: number): number {
-    if (list !== this.#list) throw new RangeError("NativePriorityPlanner: plan with a list other than the bound one");
+  plan(slot: number, list: Uint16Array, _now: number): number {
+    if (list !== this.list) throw new RangeError("PriorityPlanner: plan with a list other than its own (planner.list)");
     const b = this.#b;
     this.#plannedSlot = slot;
     return this.#kernels.plan(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
   }
 
-  override commit(slot: number, _list: Uint16Array, sent: number, _now: number): void {
+  commit(slot: number, _list: Uint16Array, sent: number, _now: number): void {
     if (slot !== this.#plannedSlot) throw new RangeError(`commit for slot ${slot} after a plan for slot ${this.#plannedSlot}`);
     this.#plannedSlot = -1;
     const b = this.#b;
     this.#kernels.commit(b.layout, b.m0, b.m1, b.m2, b.m3, slot, sent);
+  }
+
+  poolBytes(): number {
+    return this.#bytes;
   }
 }

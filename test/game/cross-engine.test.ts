@@ -1,8 +1,9 @@
 /**
  * The same match gives the same world on V8 and on XS: a busy 8-player match with the game
  * is recorded on Node (harness/trace.ts), then replayed through a fresh server and game on
- * Node and on the XS engine (lwxs), and the game's hash is compared every 100 server ticks
- * and at the end, against each other and against the recorded run.
+ * Node (the loops as WebAssembly) and on the XS engine (lwxs, the loops compiled in), and the
+ * game's hash is compared every 100 server ticks and at the end, against each other and
+ * against the recorded run.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +60,7 @@ describe("game across engines", function () {
     assert.deepEqual(replayHashes(CASE, trace.bytes, EVERY), recorded);
   });
 
-  for (const [mode, what] of [["js", "on XS"], ["native", "on XS with the native loops, as on the device"]] as const) {
+  for (const [mode, what] of [["native", "on XS with the native loops compiled in, as on the device"]] as const) {
     it(`replays to the recorded hashes ${what}`, async function () {
       if (!existsSync(LWXS)) {
         console.log(`      skipped: the XS host is not built (${LWXS}); \`npm run build:xs\` builds it`);

@@ -7,7 +7,8 @@ import { makeConfig, type Config } from "../../modules/config";
 import { MAX_PLAYERS } from "../../modules/protocol/constants";
 import { EntityTable } from "../../modules/game/entities";
 import { Game, type GamePlayers } from "../../modules/game/game";
-import type { Kernels } from "../../modules/native";
+import type { Kernels, NativeOptions } from "../../modules/native";
+import { nativeU8, testNative } from "../helpers/native";
 import { fromRadians, fromWu, fromWuPerSecond, toRadians, toWu, toWuPerSecond } from "../../modules/units";
 
 export interface World {
@@ -15,18 +16,23 @@ export interface World {
   entities: EntityTable;
   players: GamePlayers & { input: Uint8Array; ship: Uint8Array; weapon: Uint8Array; selected: Uint8Array; scores: Uint16Array };
   game: Game;
+  /** The native loops the game runs, and their memory. */
+  native: NativeOptions;
 }
 
+/** `kernels`: the native loops to run (absent: the platform's, test/helpers/native.ts). */
 export function makeWorld(overrides?: Partial<Config>, seed = 1, kernels: Kernels | null = null): World {
   const config = makeConfig(overrides);
-  const entities = new EntityTable(config.maxEntities);
+  const native = kernels !== null ? { kernels } : testNative(overrides);
+  const entities = new EntityTable(config.maxEntities, native.memory ?? null);
   const n = config.maxPlayers;
+  // In the loops' memory: the ships' step reads the input.
   const players = {
-    input: new Uint8Array(n), ship: new Uint8Array(n), weapon: new Uint8Array(n), selected: new Uint8Array(n),
+    input: nativeU8(native, n), ship: new Uint8Array(n), weapon: new Uint8Array(n), selected: new Uint8Array(n),
     scores: new Uint16Array(MAX_PLAYERS),
   };
-  const game = new Game(config, entities, players, seed, { kernels });
-  return { config, entities, players, game };
+  const game = new Game(config, entities, players, seed, native);
+  return { config, entities, players, game, native };
 }
 
 /** The id the server would give the first player in `slot`. */

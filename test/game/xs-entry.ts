@@ -18,7 +18,7 @@ export interface Run {
 export function start(seed: number): Run {
   const w = makeWorld({}, seed);
   for (let s = 0; s < 8; s++) w.game.playerJoined(s, playerIdOf(s));
-  const planner = new PriorityPlanner(w.entities, 8, w.game);
+  const planner = new PriorityPlanner(w.entities, 8, w.game, null, w.native);
   // Announce adds and removes to every slot, as the server does with its Add and Remove.
   const e = w.entities;
   for (let i = 0; i < e.capacity; i++) if (e.alive[i] !== 0) for (let s = 0; s < 8; s++) planner.added(s, i);
@@ -30,7 +30,7 @@ export function start(seed: number): Run {
       for (let s = 0; s < 8; s++) planner.removed(s, i);
     },
   };
-  return { w, planner, list: new Uint16Array(w.entities.capacity), script: new Random(4242), t: 0 };
+  return { w, planner, list: planner.list, script: new Random(4242), t: 0 };
 }
 
 /** `steps` more steps on scripted inputs, with an update plan for every player every other step. */

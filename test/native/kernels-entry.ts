@@ -1,8 +1,8 @@
 /**
  * Replays a recorded match (harness/trace.ts trace) through a fresh server and reports a
  * hash of every datagram it sent, in order, with their count, and the world's hash. Host-free: the test runs it
- * on Node and, bundled, on XS (lwxs) with the native loops and without, where a script
- * loaded before this one defines NATIVE_TRACE and this one prints `sent COUNT HASH`.
+ * on Node (the loops as WebAssembly) and, bundled, on XS (lwxs, the loops compiled in), where
+ * a script loaded before this one defines NATIVE_TRACE and this one prints `sent COUNT HASH`.
  */
 import { Replay, type CaseOptions } from "../../harness/trace";
 import type { Kernels } from "../../modules/native";
@@ -18,11 +18,9 @@ export interface Sent {
   world: number;
 }
 
-/** The whole trace, warm-up and window; every byte sent goes into an FNV-1a hash. */
-export function replaySent(o: CaseOptions, trace: Uint8Array, kernels: Kernels | null): Sent {
-  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = kernels;
+/** The whole trace, warm-up and window, on the platform's native loops; every byte sent goes into an FNV-1a hash. */
+export function replaySent(o: CaseOptions, trace: Uint8Array): Sent {
   const r = new Replay(o, trace);
-  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = null;
   const sent: Sent = { count: 0, hash: 0x811c9dc5, world: 0 };
   const host = (r.server as unknown as { host: { send(bytes: Uint8Array, length: number): void } }).host;
   host.send = function (bytes: Uint8Array, length: number): void {
@@ -47,9 +45,8 @@ if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined" && xs.args[
   const o = JSON.parse(xs.args[0]) as CaseOptions;
   const words = new Int32Array(NATIVE_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = NATIVE_TRACE[i];
-  const kernels = xs.args[1] === "native" ? (xs.kernels ?? null) : null;
-  if (xs.args[1] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
-  const s = replaySent(o, new Uint8Array(words.buffer), kernels);
+  if (xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+  const s = replaySent(o, new Uint8Array(words.buffer));
   print(`sent ${s.count} ${s.hash} ${s.world}`);
 }
 
@@ -58,9 +55,9 @@ if (typeof xs !== "undefined" && typeof NATIVE_TRACE !== "undefined" && xs.args[
  * valid and mutated (a byte changed, a length one off), from two players and a stranger,
  * into a server: the hash of its counters and the players' input bits after each.
  */
-export function receiveStorm(seed: number, count: number, kernels: Kernels | null): { hash: number; counters: Uint32Array } {
+export function receiveStorm(seed: number, count: number): { hash: number; counters: Uint32Array } {
   const host = new QuietHost();
-  const { server } = createMatch(makeConfig({ maxPlayers: 2 }), host, 1, { kernels });
+  const { server } = createMatch(makeConfig({ maxPlayers: 2 }), host, 1);
   // Two players: a Connect each, then their Join acknowledged.
   const connect = [0xf2, 0x70, 0x87, 0xc5, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 101];
   const ports = [5001, 5002, 5003];
@@ -124,7 +121,6 @@ class QuietHost {
 }
 
 if (typeof xs !== "undefined" && xs.args[0] === "receive") {
-  const kernels = xs.args[3] === "native" ? (xs.kernels ?? null) : null;
-  if (xs.args[3] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
-  print(`receive ${receiveStorm(Number(xs.args[1]), Number(xs.args[2]), kernels).hash}`);
+  if (xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+  print(`receive ${receiveStorm(Number(xs.args[1]), Number(xs.args[2])).hash}`);
 }

@@ -1,7 +1,7 @@
 /**
- * The native loops (hosts/moddable/kernels.c, modules/native.ts) do what the JavaScript
- * they replace does, to the byte: busy recorded matches are replayed through a server on
- * Node (JavaScript), on XS with the JavaScript, and on XS with the C that lwxs carries;
+ * The native loops (modules/kernels/loops.c, modules/native.ts) do the same on both engines,
+ * to the byte: busy recorded matches are replayed through a server on Node, where the C
+ * runs as WebAssembly, and on XS with the C that lwxs carries (hosts/moddable/kernels.c);
  * every datagram each server sent is hashed in order, and the world's hash is compared.
  */
 import assert from "node:assert/strict";
@@ -59,10 +59,10 @@ async function xsLine(entry: string, pre: string[], args: string[], prefix: stri
   return line.slice(prefix.length + 1);
 }
 
-async function onXs(o: CaseOptions, trace: Uint8Array, mode: "native" | "js"): Promise<Sent> {
+async function onXs(o: CaseOptions, trace: Uint8Array): Promise<Sent> {
   const traceScript = join(work, "trace.js");
   writeFileSync(traceScript, `var NATIVE_TRACE = [${Array.from(traceWords(trace)).join(",")}];\n`);
-  const [count, hash, world] = (await xsLine(ENTRY, [traceScript], [JSON.stringify(o), mode], "sent")).split(" ");
+  const [count, hash, world] = (await xsLine(ENTRY, [traceScript], [JSON.stringify(o)], "sent")).split(" ");
   return { count: Number(count), hash: Number(hash), world: Number(world) };
 }
 
@@ -76,44 +76,39 @@ describe("native loops", function () {
   });
 
   for (const [name, o] of CASES) {
-    it(`send the same bytes as the JavaScript: ${name}`, async function () {
+    it(`send the same bytes on XS (C) as on Node (WebAssembly): ${name}`, async function () {
       needLwxs(this);
       const trace = recordTrace(o);
-      const node = replaySent(o, trace.bytes, null);
+      const node = replaySent(o, trace.bytes);
       assert.equal(node.count, trace.traffic.packetsOut, "the Node replay is the recorded run");
       if (o.game) assert.notEqual(node.world, 0, "the game ran");
-      const js = await onXs(o, trace.bytes, "js");
-      const native = await onXs(o, trace.bytes, "native");
-      assert.deepEqual(js, node, "XS running the JavaScript sends what Node sends");
-      assert.deepEqual(native, node, "XS running the C sends what the JavaScript sends");
+      assert.deepEqual(await onXs(o, trace.bytes), node, "XS running the C sends what Node running its WebAssembly sends");
     });
   }
 
-  it("fly a projectile storm and measure spawn clearance as the JavaScript does: ships, planets, the sun, the edge, the cap", async function () {
+  it("fly a projectile storm and measure spawn clearance alike on both engines: ships, planets, the sun, the edge, the cap", async function () {
     needLwxs(this);
     const seed = 7;
     const steps = 600;
-    const node = storm(seed, steps, null);
+    const node = storm(seed, steps);
     for (const [c, least] of STORM_COUNTERS)
       assert.ok(node.counters[c] >= least, `${GAME_COUNTER_NAMES[c]} is ${node.counters[c]}: the storm must reach ${least}`);
-    const run = (mode: string): Promise<string> => xsLine(STORM, [], ["storm", String(seed), String(steps), mode], "storm");
+    const run = (): Promise<string> => xsLine(STORM, [], ["storm", String(seed), String(steps)], "storm");
     assert.ok(node.short > 100, `${node.short} of 3000 points short of clearance: the arena must be crowded`);
     const expected = `${node.hashes.join(",")} ${node.counters.join(",")} ${node.clearance} ${node.short}`;
-    assert.equal(await run("js"), expected, "XS running the JavaScript flies what Node flies");
-    assert.equal(await run("native"), expected, "XS running the C flies what the JavaScript flies");
+    assert.equal(await run(), expected, "XS running the C flies what Node running its WebAssembly flies");
   });
 
-  it("read what clients send most as the JavaScript does: acks and Inputs, valid and mutated, from players and a stranger", async function () {
+  it("read what clients send most alike on both engines: acks and Inputs, valid and mutated, from players and a stranger", async function () {
     needLwxs(this);
     const seed = 11;
     const count = 20000;
-    const { hash: node, counters } = receiveStorm(seed, count, null);
+    const { hash: node, counters } = receiveStorm(seed, count);
     // The storm reached every way such a packet can go.
     for (const c of [Counter.StaleUnreliable, Counter.FutureTimestamp, Counter.BadAck, Counter.UnknownPeer, Counter.TooShort, Counter.Truncated, Counter.BadAppId])
       assert.ok(counters[c] > 10, `${COUNTER_NAMES[c]} ${counters[c]}: the storm must reach it`);
-    const run = async (mode: string): Promise<number> => Number(await xsLine(ENTRY, [], ["receive", String(seed), String(count), mode], "receive"));
-    assert.equal(await run("js"), node, "XS running the JavaScript counts and reads what Node does");
-    assert.equal(await run("native"), node, "XS running the C counts and reads what the JavaScript does");
+    const run = async (): Promise<number> => Number(await xsLine(ENTRY, [], ["receive", String(seed), String(count)], "receive"));
+    assert.equal(await run(), node, "XS running the C counts and reads what Node does");
   });
 
   describe("Binding", function () {

@@ -6,20 +6,27 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { makeConfig } from "../../modules/config";
 import { createMatch } from "../../modules/match";
 import type { Binding, Kernels } from "../../modules/native";
 import { KERNEL_NAMES } from "../../harness/kernels";
 import { type BindingLayout, NATIVE_LAYOUT, names } from "../../modules/native-layout";
-import { AddAt, UpdateEntryAt } from "../../modules/protocol/constants";
+import { AddAt, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
+import { ONE } from "../../modules/game/geometry";
+import { EDGE_BOUNCE } from "../../modules/game/ships";
+import { SHOT_HALF2 } from "../../modules/game/shots";
+import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import {
-  cName, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
+  cName, GAME_CONSTANTS, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
 } from "../../tools/native/header";
 
-const KERNELS_PATH = HEADER_PATH.replace(/kernels\.h$/, "kernels.c");
+const LOOPS_PATH = HEADER_PATH.replace(/layout\.h$/, "loops.c");
+/** The loops and the files that compile them in for each engine. */
+const C_PATHS = [LOOPS_PATH, HEADER_PATH.replace(/layout\.h$/, "wasm.c"), fileURLToPath(new URL("../../hosts/moddable/kernels.c", import.meta.url))];
 
 /** Every `NAME = value` of the header's enums and defines. */
 function headerNumbers(): Map<string, number> {
@@ -46,7 +53,7 @@ class QuietHost {
 }
 
 describe("native layout", function () {
-  it("kernels.h and native-words.ts are what the declaration makes now (npm run build:native-header)", function () {
+  it("layout.h and native-words.ts are what the declaration makes now (npm run build:native-header)", function () {
     assert.deepEqual(staleFiles(), []);
     assert.equal(readFileSync(HEADER_PATH, "utf8"), renderHeader());
     assert.equal(readFileSync(WORDS_PATH, "utf8"), renderWords());
@@ -69,6 +76,15 @@ describe("native layout", function () {
     const numbers = headerNumbers();
     for (const [k, v] of Object.entries(UpdateEntryAt)) assert.equal(numbers.get(`LW_ENTRY_${cName(k)}`), v, `entry ${k}`);
     for (const [k, v] of Object.entries(AddAt)) assert.equal(numbers.get(`LW_ADD_${cName(k)}`), v, `Add ${k}`);
+    assert.equal(numbers.get("LW_UPDATE_MAX_ENTRIES"), UPDATE_MAX_ENTRIES);
+    assert.equal(numbers.get("LW_UPDATE_HEALTH_MAX"), UPDATE_HEALTH_MAX);
+  });
+
+  it("the header's game constants are the TypeScript's", function () {
+    const numbers = headerNumbers();
+    const expected: Record<string, number> = { ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2 };
+    assert.deepEqual(GAME_CONSTANTS, expected);
+    for (const [k, v] of Object.entries(expected)) assert.equal(numbers.get(`LW_${k}`), v, k);
   });
 
   it("the header's planner constants and NO_PLAYER are the TypeScript's", function () {
@@ -81,13 +97,15 @@ describe("native layout", function () {
     assert.equal(Number.parseInt(noPlayer[1], 16), NO_PLAYER);
   });
 
-  it("kernels.c declares no number of its own: its constants come from the header", function () {
-    const text = readFileSync(KERNELS_PATH, "utf8");
-    // Object-like macros only (a function-like one has "(" right after its name). VIEWS is the
-    // calling convention's count of views (m0..m3), not a shared constant.
-    const own = [...text.matchAll(/^#define ([A-Za-z_][A-Za-z0-9_]*)[ \t]/gm)].map((m) => m[1]).filter((n) => n !== "VIEWS");
-    assert.deepEqual(own, []);
-    for (const k of [...Object.keys(PLANNER_CONSTANTS), "NO_PLAYER"]) assert.match(text, new RegExp(`\\bLW_${k}\\b`), `kernels.c uses LW_${k}`);
+  it("the C declares no number of its own: its constants come from the header", function () {
+    for (const path of C_PATHS) {
+      // Object-like macros only (a function-like one has "(" right after its name). LW_VIEWS is
+      // the calling convention's count of views (m0..m3), not a shared constant.
+      const own = [...readFileSync(path, "utf8").matchAll(/^#define ([A-Za-z_][A-Za-z0-9_]*)[ \t]/gm)].map((m) => m[1]).filter((n) => n !== "LW_VIEWS");
+      assert.deepEqual(own, [], path);
+    }
+    const text = readFileSync(LOOPS_PATH, "utf8");
+    for (const k of [...Object.keys(PLANNER_CONSTANTS), "NO_PLAYER"]) assert.match(text, new RegExp(`\\bLW_${k}\\b`), `loops.c uses LW_${k}`);
   });
 
   it("the codec writes an Update entry and an Add at the offsets the header gives the C", function () {
@@ -131,12 +149,5 @@ describe("native layout", function () {
       if ("focusIndex" in b.arrays) assert.equal(b.arrays.focusIndex, game.focusIndex, `${key}.focusIndex is the game's`);
       if ("input" in b.arrays) assert.equal(b.arrays.input, server.input, `${key}.input is the server's`);
     }
-  });
-
-  it("runs the kernels named in `js` in JavaScript: no binding for them", function () {
-    const bindings: Binding[] = [];
-    createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), js: ["ship", "shots"], bindings });
-    assert.ok(!bindings.some((b) => b.declared === NATIVE_LAYOUT.ship || b.declared === NATIVE_LAYOUT.shot));
-    assert.equal(bindings.length, Object.keys(NATIVE_LAYOUT).length - 2);
   });
 });

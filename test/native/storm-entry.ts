@@ -3,8 +3,9 @@
  * the arena's edge, on a planet, in the sun or far over their speed limit), and every step
  * more projectiles thrown in where the game's branches are: at ships (their own and
  * others', young and old), at planets, at the sun, at the arena's edge and past it, fast
- * enough for the speed cap. Host-free: the test runs it on Node and, bundled, on XS with the native
- * loops and without, and compares the world's hash every 25 steps and the game's counters.
+ * enough for the speed cap. Host-free: the test runs it on Node (the loops as WebAssembly) and,
+ * bundled, on XS (lwxs, the loops compiled in), and compares the world's hash every 25 steps
+ * and the game's counters.
  * On XS a script loaded before this one sets STORM_ARGS and this one prints `storm ...`.
  */
 import { GameCounter, GAME_COUNTER_COUNT } from "../../modules/game/game";
@@ -23,8 +24,8 @@ export interface Storm {
   short: number;
 }
 
-export function storm(seed: number, steps: number, kernels: Kernels | null): Storm {
-  const w = makeWorld({ maxPlayers: 8, maxEntities: 256 }, seed, kernels);
+export function storm(seed: number, steps: number): Storm {
+  const w = makeWorld({ maxPlayers: 8, maxEntities: 256 }, seed);
   const { game, entities: e, players } = w;
   for (let s = 0; s < 8; s++) joinAndSpawn(w, s);
   const rng = new Random(seed ^ 0x5eed);
@@ -132,8 +133,7 @@ declare const xs: { args: string[]; kernels?: Kernels } | undefined;
 declare const print: (s: string) => void;
 
 if (typeof xs !== "undefined" && xs.args[0] === "storm") {
-  const kernels = xs.args[3] === "native" ? (xs.kernels ?? null) : null;
-  if (xs.args[3] === "native" && kernels === null) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
-  const r = storm(Number(xs.args[1]), Number(xs.args[2]), kernels);
+  if (xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+  const r = storm(Number(xs.args[1]), Number(xs.args[2]));
   print(`storm ${r.hashes.join(",")} ${r.counters.join(",")} ${r.clearance} ${r.short}`);
 }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { EntityTable, NO_PLAYER } from "../../modules/game/entities";
 import { MAX_UPDATE_GAP, PriorityPlanner, type PlannerFocus } from "../../modules/server/updates";
 import { fromWu } from "../../modules/units";
+import type { NativeOptions } from "../../modules/native";
+import { nativeI32, nativeU8, testNative } from "../helpers/native";
 
 const CAP = 64;
 
@@ -13,10 +15,14 @@ interface Setup {
 }
 
 /** A planner over a table whose adds and removes are announced to every slot, as the server does. */
-function setup(slots = 2, options?: { limit?: number }, steady?: Uint8Array): Setup {
-  const e = new EntityTable(CAP);
-  const focus = { focusIndex: new Int32Array(slots).fill(-1), focusX: new Int32Array(slots), focusY: new Int32Array(slots), steady };
-  const planner = new PriorityPlanner(e, slots, focus, options);
+function setup(slots = 2, options?: { limit?: number }, steady?: (native: NativeOptions) => Uint8Array): Setup {
+  const native = testNative({ maxPlayers: slots, maxEntities: CAP });
+  const e = new EntityTable(CAP, native.memory);
+  const focus = {
+    focusIndex: nativeI32(native, slots).fill(-1), focusX: nativeI32(native, slots), focusY: nativeI32(native, slots),
+    steady: steady?.(native),
+  };
+  const planner = new PriorityPlanner(e, slots, focus, options ?? null, native);
   e.listener = {
     entityAdded(i: number): void {
       for (let s = 0; s < slots; s++) planner.added(s, i);
@@ -25,7 +31,7 @@ function setup(slots = 2, options?: { limit?: number }, steady?: Uint8Array): Se
       for (let s = 0; s < slots; s++) planner.removed(s, i);
     },
   };
-  return { e, focus, planner, list: new Uint16Array(CAP) };
+  return { e, focus, planner, list: planner.list };
 }
 
 /** A moving entity owned by player 1 at (x, y) wu. */
@@ -95,8 +101,8 @@ describe("PriorityPlanner", function () {
   });
 
   it("sends steady entities (projectiles) at most every 2nd tick, however near", function () {
-    const steady = new Uint8Array(CAP);
-    const s = setup(1, undefined, steady);
+    let steady: Uint8Array = new Uint8Array(0);
+    const s = setup(1, undefined, (native) => (steady = nativeU8(native, CAP)));
     const ship = mover(s.e, 100, 0);
     const shot = mover(s.e, 120, 0);
     const farShot = mover(s.e, 2000, 0);

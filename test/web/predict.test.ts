@@ -6,7 +6,22 @@ import assert from "node:assert/strict";
 import { SHIP_TURN, SHIP_TYPES, STEP_MS } from "../../modules/game/templates";
 import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT } from "../../modules/input";
 import { fromWu, POS_ONE, toWireAngle, toWirePosition, toWireVelocity } from "../../modules/units";
-import { BLEND_MS, fromUpdate, inputDelaySteps, pageMotion, Predictor, PREDICT_SNAP_WU, stepShip, type ShipState } from "../../web/predict";
+import { BLEND_MS, fromUpdate, inputDelaySteps, Predictor, PREDICT_SNAP_WU, type ShipState } from "../../web/predict";
+import { ShipStepper } from "../../modules/game/ship-stepper";
+import { testNative } from "../helpers/native";
+
+/** The game's ship loop as the page has it once kernels.wasm is loaded (here: Node's). */
+function pageStepper(): ShipStepper {
+  const native = testNative();
+  return new ShipStepper(native.kernels!, native.memory ?? null);
+}
+
+/** A predictor with its stepper, as the page makes it. */
+function predictor(): Predictor {
+  const p = new Predictor();
+  p.stepper = pageStepper();
+  return p;
+}
 import { joinAndSpawn, makeWorld, type World } from "../game/world";
 
 /** A game with one ship of `type` at `s` (game units), steered by `input`. */
@@ -38,7 +53,7 @@ const INPUTS = [0, INPUT_FORWARD, INPUT_BACKWARD, INPUT_LEFT, INPUT_RIGHT, INPUT
 
 describe("web page: own-ship prediction (web/predict.ts)", function () {
   it("one step of the page's prediction is the game's step, less the gravity the game adds, for every ship type and input", function () {
-    const m = pageMotion();
+    const m = pageStepper();
     let checked = 0;
     for (let type = 0; type < SHIP_TYPES; type++) {
       for (const rot of [0, 1000, 2048, 3332, 4092]) {
@@ -53,7 +68,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
           const g = stateOf(steered.w, steered.i);
           const gi = stateOf(idle.w, idle.i);
           const p = { ...start };
-          stepShip(p, m, type, input);
+          m.step(p, type, input);
           const label = `type ${type}, rot ${rot}, input ${input}`;
           assert.equal(p.rot, g.rot, `${label}: heading`);
           assert.equal(p.x, g.x, `${label}: x`);
@@ -73,7 +88,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
     const g = game(type, start);
     // The same ship left alone: from rest, it moves by gravity only.
     const idle = game(type, start);
-    const p = new Predictor();
+    const p = predictor();
     p.delay = 0;
     let now = 1000;
     p.reset(start, type, now);
@@ -104,7 +119,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
     const start: ShipState = { x: fromWu(1800), y: fromWu(-1500), vx: 0, vy: 0, rot: 0 };
     const server = game(type, start);
     const delay = inputDelaySteps(2, 10);
-    const p = new Predictor();
+    const p = predictor();
     p.delay = delay;
     let now = 0;
     p.server(overWire(start), type, -STEP_MS / 2);
@@ -131,7 +146,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
 
   it("a correction fades over about BLEND_MS: nothing moves at the Update, most of it is gone three time constants later; a teleport is taken at once", function () {
     const type = 1;
-    const p = new Predictor();
+    const p = predictor();
     const s: ShipState = { x: fromWu(100), y: fromWu(200), vx: 0, vy: 0, rot: 1024 };
     p.reset(s, type, 0);
     p.advance(100, 0);
@@ -155,7 +170,7 @@ describe("web page: own-ship prediction (web/predict.ts)", function () {
 
   it("a turn key shows in the very next drawn pose, by the part of the step already gone", function () {
     const type = 0;
-    const p = new Predictor();
+    const p = predictor();
     p.reset({ x: 0, y: 0, vx: 0, vy: 0, rot: 0 }, type, 0);
     p.advance(STEP_MS * 0.5, 0);
     assert.equal(p.pose(STEP_MS * 0.5).rot, 0);

@@ -93,6 +93,13 @@ describe("browser: own-ship prediction", function () {
     assert.deepEqual(errors, []);
   });
 
+  it("predicts with the server's own ship loop: kernels.wasm, fetched from the server and compiled", async function () {
+    const p = page!;
+    await until(() => p.evaluate("lwar.own.stepper !== null") as Promise<boolean>, (v) => v, 5000, "the page's ship loop");
+    const served = await p.evaluate("fetch('/kernels.wasm').then((r) => r.headers.get('content-type'))");
+    assert.equal(served, "application/wasm");
+  });
+
   it("a turn shows on screen at most 2 frames after its key goes down", async function () {
     const p = page!;
     const game = server!.game!;

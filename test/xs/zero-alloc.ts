@@ -124,9 +124,9 @@ const steps = Number(xs.args[2] ?? 10000);
 const mode = xs.args[3] ?? "";
 const probing = mode === "probe";
 
-// "native": the server and game run the C loops lwxs carries, as on the device.
-const match = new Scenario({ game: true, seed, players: 8, kernels: mode === "native" ? (xs.kernels ?? null) : null });
-if (mode === "native" && xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+// The server and game run the C loops lwxs carries, as on the device.
+if (xs.kernels === undefined) throw new Error("this lwxs has no xs.kernels: rebuild it (npm run build:xs)");
+const match = new Scenario({ game: true, seed, players: 8 });
 const server = match.server;
 const game = server.simulation as Game;
 const tally = new Tally();

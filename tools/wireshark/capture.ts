@@ -11,6 +11,7 @@ import { MAX_MESSAGES, validatePacket } from "../../modules/protocol/codec";
 import { FROM_CLIENT, FROM_SERVER, Msg } from "../../modules/protocol/constants";
 import { createCounters } from "../../modules/protocol/counters";
 import { DEFAULT_RECORD, MIN_SECONDS, WEB_PORT, recordMatch, toPcap } from "./record";
+import { installNodeKernels } from "../../hosts/node/kernels";
 
 const MAX_SECONDS = 600;
 const DEFAULT_OUT = "match.pcap";
@@ -106,6 +107,7 @@ export function capture(o: CaptureOptions): string {
 }
 
 function main(): void {
+  installNodeKernels();
   let o: CaptureOptions | null;
   try {
     o = parseCapture(process.argv.slice(2));

@@ -96,12 +96,13 @@ export async function build({ clean = false, verbose = false } = {}) {
   const units = [
     ...XS_SOURCES.map((name) => ({ name, source: join(xs, 'sources', `${name}.c`) })),
     { name: 'lwxs', source: join(here, 'lwxs.c') },
-    // The server's native loops, the same C the Moddable app builds (modules/native.ts).
+    // The server's native loops: the Moddable app's glue, which compiles modules/kernels/loops.c in.
     { name: 'kernels', source: join(here, '..', '..', 'hosts', 'moddable', 'kernels.c'), extra: ['-DLWXS_KERNELS'] },
   ];
 
   // Rebuild everything when the compiler, the flags or a header change.
-  const headers = [join(here, 'lwxsPlatform.h'), join(here, '..', '..', 'hosts', 'moddable', 'kernels.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
+  const loops = join(here, '..', '..', 'modules', 'kernels');
+  const headers = [join(here, 'lwxsPlatform.h'), join(loops, 'loops.c'), join(loops, 'layout.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
     join(xs, 'sources', 'xsAll.h'), join(xs, 'sources', 'xsCommon.h'), join(xs, 'sources', 'xsScript.h')];
   const stampPath = join(objDir, 'stamp');
   const stamp = createHash('sha256').update(JSON.stringify([cc, flags, version])).digest('hex');

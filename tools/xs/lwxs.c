@@ -501,7 +501,7 @@ static void lwDefine(txMachine* the, txSlot* target, const char* name, xsCallbac
 	xsDefine(*target, xsID((txString)name), xsVar(1), xsDontEnum);
 }
 
-/* hosts/moddable/kernels.c: the server's native loops, as xs.kernels (modules/native.ts) */
+/* hosts/moddable/kernels.c (modules/kernels/loops.c): the server's native loops, as xs.kernels (modules/native.ts) */
 extern void xs_lwar_plan(txMachine* the);
 extern void xs_lwar_commit(txMachine* the);
 extern void xs_lwar_pack(txMachine* the);

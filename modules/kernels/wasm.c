@@ -1,0 +1,58 @@
+/*
+ * The WebAssembly face of the hot loops (loops.c), for Node and the page
+ * (modules/native-wasm.ts). Every array lives in the module's one memory, so a binding has
+ * one view, which starts at address 0, and each export takes the address of the binding's
+ * layout words in place of the layout and its views. Built by npm run build:wasm
+ * (tools/wasm/build.ts) into dist/web/kernels.wasm.
+ */
+#include "loops.c"
+
+#define LW_EXPORT(name) __attribute__((export_name(name)))
+
+static inline lw_mem lw_at(int32_t *layout)
+{
+	lw_mem m = { { 0, 0, 0, 0 }, layout };
+	return m;
+}
+
+LW_EXPORT("plan") int32_t lw_wasm_plan(int32_t *layout, int32_t slot)
+{
+	lw_mem m = lw_at(layout);
+	return lw_plan(&m, slot);
+}
+
+LW_EXPORT("commit") void lw_wasm_commit(int32_t *layout, int32_t slot, int32_t sent)
+{
+	lw_mem m = lw_at(layout);
+	lw_commit(&m, slot, sent);
+}
+
+LW_EXPORT("notify") void lw_wasm_notify(int32_t *layout, int32_t slot, int32_t n)
+{
+	lw_mem m = lw_at(layout);
+	lw_notify(&m, slot, n);
+}
+
+LW_EXPORT("pack") int32_t lw_wasm_pack(int32_t *layout, int32_t pos, int32_t n, int32_t o)
+{
+	lw_mem m = lw_at(layout);
+	return lw_pack(&m, pos, n, o);
+}
+
+LW_EXPORT("shots") int32_t lw_wasm_shots(int32_t *layout, int32_t k, int32_t n, int32_t dc)
+{
+	lw_mem m = lw_at(layout);
+	return lw_shots(&m, k, n, dc);
+}
+
+LW_EXPORT("sync") int32_t lw_wasm_sync(int32_t *layout, int32_t slot)
+{
+	lw_mem m = lw_at(layout);
+	return lw_sync(&m, slot);
+}
+
+LW_EXPORT("ship") int32_t lw_wasm_ship(int32_t *layout, int32_t slot)
+{
+	lw_mem m = lw_at(layout);
+	return lw_ship(&m, slot);
+}

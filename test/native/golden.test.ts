@@ -1,0 +1,46 @@
+/**
+ * Golden matches: two recorded matches whose outcome is pinned, numbers taken when the loops
+ * still had a JavaScript twin (the JavaScript and the C agreed on them to the byte). A change
+ * to the C that changes what the game does or what the server sends moves one of these; if
+ * the change is meant, take the new numbers and say why in the commit. The engines are
+ * compared with each other in kernels.test.ts and test/game/cross-engine.test.ts.
+ */
+import assert from "node:assert/strict";
+import { DEFAULT_CASE, recordTrace, type CaseOptions } from "../../harness/trace";
+import { replayHashes } from "../game/cross-engine-entry";
+
+interface Golden {
+  case: CaseOptions;
+  packetsOut: number;
+  bytesOut: number;
+  /** The world's hash every 100 ticks, folded (h = h × 31 + hash), and the last one. */
+  folded: number;
+  last: number;
+  checkpoints: number;
+}
+
+const GOLDEN: readonly Golden[] = [
+  {
+    case: { ...DEFAULT_CASE, players: 8, game: true, capacity: 192, seed: 6, warmSteps: 300, steps: 6000 },
+    packetsOut: 25541, bytesOut: 4700614, folded: 79325273, last: 3246232785, checkpoints: 64,
+  },
+  {
+    case: { ...DEFAULT_CASE, players: 4, game: true, capacity: 64, seed: 9, warmSteps: 300, steps: 3000 },
+    packetsOut: 4757, bytesOut: 613925, folded: 3368462895, last: 1091769476, checkpoints: 34,
+  },
+];
+
+describe("golden matches", function () {
+  this.timeout(120000);
+  for (const g of GOLDEN) {
+    it(`${g.case.players} players, capacity ${g.case.capacity}, seed ${g.case.seed}: the same traffic and world as ever`, function () {
+      const trace = recordTrace(g.case);
+      assert.equal(trace.traffic.packetsOut, g.packetsOut, "datagrams sent");
+      assert.equal(trace.traffic.bytesOut, g.bytesOut, "bytes sent");
+      const hashes = replayHashes(g.case, trace.bytes, 100);
+      assert.equal(hashes.length, g.checkpoints);
+      assert.equal(hashes[hashes.length - 1], g.last, "the world's hash at the end");
+      assert.equal(hashes.reduce((a, b) => (Math.imul(a, 31) + b) >>> 0, 0), g.folded, "the world's hash at every checkpoint");
+    });
+  }
+});
