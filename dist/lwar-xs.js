@@ -2379,217 +2379,6 @@ var Game = class {
   }
 };
 
-// modules/protocol/bytes.ts
-function getU32(b, o) {
-  return (b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]) >>> 0;
-}
-function setU16(b, o, v) {
-  b[o] = v >>> 8;
-  b[o + 1] = v;
-}
-function setU32(b, o, v) {
-  b[o] = v >>> 24;
-  b[o + 1] = v >>> 16;
-  b[o + 2] = v >>> 8;
-  b[o + 3] = v;
-}
-
-// modules/protocol/codec.ts
-function writeHeader(b, ack, timestamp, rel, unrel) {
-  setU32(b, HEADER_APP_ID, APP_ID);
-  setU32(b, HEADER_ACK, ack);
-  setU32(b, HEADER_TIMESTAMP, timestamp);
-  b[HEADER_REL] = rel;
-  b[HEADER_UNREL] = unrel;
-  return HEADER_SIZE;
-}
-function payloadSize(b, o, type, end) {
-  const fixed = typeTable().size[type - TYPE_BASE];
-  if (fixed >= 0) {
-    if (o + fixed > end) return -1;
-    if (type === Msg.Name) {
-      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
-      return -3;
-    }
-    return fixed;
-  }
-  if (type === Msg.Update) {
-    if (o + 1 > end) return -1;
-    const size = 1 + b[o] * UPDATE_ENTRY;
-    return o + size > end ? -1 : size;
-  }
-  if (o + 4 > end) return -1;
-  const limit = o + 4 + CHAT_LENGTH;
-  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
-  return -2;
-}
-function queuedSize(b, o) {
-  const type = b[o + 4];
-  const p = o + RELIABLE_HEADER;
-  const fixed = typeTable().size[type - TYPE_BASE];
-  if (fixed >= 0) return RELIABLE_HEADER + fixed;
-  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
-  const end = p + 4 + CHAT_LENGTH;
-  let i = p + 4;
-  while (i < end && b[i] !== 0) i++;
-  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
-  return i + 1 - o;
-}
-function countBadSize(size, counters) {
-  if (size === -2) counters[Counter.UnterminatedChat]++;
-  else if (size === -3) counters[Counter.UnterminatedName]++;
-  else counters[Counter.Truncated]++;
-}
-var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
-var APP_ID_I32 = APP_ID | 0;
-var INPUT_SHAPE = 1 << 8 | Msg.Input;
-var ACK_LENGTH = HEADER_SIZE;
-var INPUT_AT = HEADER_SIZE + UNRELIABLE_HEADER;
-var ACK_INPUT_LENGTH = INPUT_AT + 5;
-var SHAPE_BAD = 0;
-var SHAPE_ACK = 1;
-var SHAPE_ACK_INPUT = 2;
-var SHAPE_OTHER = 3;
-function validateFromClient(v, b, length, counters, offsets) {
-  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
-    const shape = v.getInt32(HEADER_REL) >> 8;
-    if (length === ACK_LENGTH) {
-      if (shape >> 8 === 0) return SHAPE_ACK;
-    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
-  }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
-}
-function validatePacket(b, length, from, counters, offsets) {
-  if (length < HEADER_SIZE) {
-    counters[Counter.TooShort]++;
-    return false;
-  }
-  if (length > MAX_PACKET) {
-    counters[Counter.TooLong]++;
-    return false;
-  }
-  const id = HEADER_APP_ID;
-  if (b[id] !== 242 || b[id + 1] !== 112 || b[id + 2] !== 135 || b[id + 3] !== 197) {
-    counters[Counter.BadAppId]++;
-    return false;
-  }
-  const t = types !== null ? types : typeTable();
-  const sizes = t.size;
-  const senders = t.senders;
-  const reliableRow = t.reliable;
-  let o = HEADER_SIZE;
-  const rel = b[HEADER_REL];
-  const total = rel + b[HEADER_UNREL];
-  for (let m = 0; m < total; m++) {
-    const reliable = m < rel;
-    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
-    if (p > length) {
-      counters[Counter.Truncated]++;
-      return false;
-    }
-    const type = b[p - 1];
-    const row = type - TYPE_BASE;
-    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
-      counters[Counter.UnknownType]++;
-      return false;
-    }
-    if (reliableRow[row] === 1 !== reliable) {
-      counters[Counter.WrongChannel]++;
-      return false;
-    }
-    if ((senders[row] & from) === 0) {
-      counters[Counter.WrongDirection]++;
-      return false;
-    }
-    let size = sizes[row];
-    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
-    else if (p + size > length) size = -1;
-    if (size < 0) {
-      countBadSize(size, counters);
-      return false;
-    }
-    if (offsets !== void 0) offsets[m] = p;
-    o = p + size;
-  }
-  for (; o < length; o++) {
-    if (b[o] !== 0) {
-      counters[Counter.TrailingBytes]++;
-      return false;
-    }
-  }
-  return true;
-}
-var Fields = class {
-  id = 0;
-  other = 0;
-  a = 0;
-  b = 0;
-  /** Offset and length of a byte string (chat text without NUL, name without padding). */
-  textOffset = 0;
-  textLength = 0;
-};
-function writeId(b, o, id) {
-  setU32(b, o, id);
-  return o + 4;
-}
-function chatPayloadSize(textLength) {
-  return 4 + textLength + 1;
-}
-function readChat(b, o, f) {
-  f.id = getU32(b, o);
-  f.textOffset = o + 4;
-  let n = 0;
-  while (b[o + 4 + n] !== 0) n++;
-  f.textLength = n;
-}
-function writeSelection(b, o, id, ship, weapon) {
-  setU32(b, o, id);
-  b[o + 4] = ship;
-  b[o + 5] = weapon;
-  return o + 6;
-}
-function readSelection(b, o, f) {
-  f.id = getU32(b, o);
-  f.a = b[o + 4];
-  f.b = b[o + 5];
-}
-function writeName(b, o, id, name, from, length) {
-  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
-  setU32(b, o, id);
-  o += 4;
-  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
-  return o + NAME_LENGTH;
-}
-function readName(b, o, f) {
-  f.id = getU32(b, o);
-  f.textOffset = o + 4;
-  let n = 0;
-  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
-  f.textLength = n;
-}
-function writeStats(b, o, scores, pings) {
-  for (let i = 0; i < MAX_PLAYERS; i++) {
-    setU16(b, o + 2 * i, scores[i]);
-    setU16(b, o + 2 * MAX_PLAYERS + 2 * i, pings[i]);
-  }
-  return o + 4 * MAX_PLAYERS;
-}
-function writeUpdateStart(b, o) {
-  b[o] = 0;
-  return o + 1;
-}
-function writeUpdateNum(b, o, num) {
-  b[o] = num;
-}
-function readInputView(v, b, o) {
-  const w = v.getInt32(o);
-  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
-}
-function writeReject(b, o, reason) {
-  b[o] = reason;
-  return o + 1;
-}
-
 // modules/transport/endpoint.ts
 var ACK_OLD = 0;
 var ACK_NEW = 1;
@@ -2719,6 +2508,8 @@ var Endpoint = class {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   wholeView;
   at;
+  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
+  maxMessage;
   /**
    * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
    * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
@@ -2738,6 +2529,7 @@ var Endpoint = class {
     this.whole = shared ? whole : null;
     this.wholeView = !shared ? null : wholeView !== void 0 && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
     this.at = shared ? storage.byteOffset : 0;
+    this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
   /** Size of the queued message at `o` (header included): the table, or measure(). */
   queued(o) {
@@ -2819,6 +2611,30 @@ var Endpoint = class {
     return o + RELIABLE_HEADER;
   }
   /**
+   * Append a message copied from the owner's arena: its type byte and payload, `bytes` bytes
+   * in all, lie at `from` in `whole` (the view the endpoint was made with). Leaves at least
+   * `reserve` bytes free after it; returns false, queueing nothing, when they do not fit.
+   * queue() and the copy in one call, for an owner that sends one message to many peers (on
+   * XS it saves the type byte's write, the size table's read and a call per peer). The
+   * owner's own messages only: the type and size are not checked against the channel's
+   * table, only against a packet's room. Throws when the queue is not in the arena.
+   */
+  queueCopy(from, bytes, reserve) {
+    const whole = this.whole;
+    if (whole === null || bytes > this.maxMessage) throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's arena, or it cannot fit a packet`);
+    const s = this;
+    const o = s.usedBytes;
+    const end = o + RELIABLE_HEADER - 1 + bytes;
+    if (end + reserve > this.capacityBytes) return false;
+    const at = this.at + o;
+    this.wholeView.setUint32(at, s.nextSeq);
+    whole.copyWithin(at + RELIABLE_HEADER - 1, from, from + bytes);
+    s.count++;
+    s.usedBytes = end;
+    s.nextSeq = s.nextSeq + 1 >>> 0;
+    return true;
+  }
+  /**
    * For a writer that appends messages itself: the offset in `buf` where it may write
    * `bytes` bytes of whole messages, or -1 when they do not fit. Nothing changes until
    * `commit`. Each message is `seqno u32, type u8, payload`, the seqnos `nextSeq`,
@@ -2856,13 +2672,16 @@ var Endpoint = class {
       this.sample((now >>> 0) - this.probeSent >>> 0);
     }
     const buf = this.buf;
-    const ch = this.channel;
-    const sizes = ch.sizes;
-    const typeBase = ch.typeBase;
     let bytes = 0;
-    for (let i = 0; i < n; i++) {
-      const fixed = sizes[buf[bytes + 4] - typeBase];
-      bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
+    if (n === s.sentCount) bytes = this.sentBytes;
+    else {
+      const ch = this.channel;
+      const sizes = ch.sizes;
+      const typeBase = ch.typeBase;
+      for (let i = 0; i < n; i++) {
+        const fixed = sizes[buf[bytes + 4] - typeBase];
+        bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
+      }
     }
     buf.copyWithin(0, bytes, s.usedBytes);
     s.usedBytes -= bytes;
@@ -3018,12 +2837,24 @@ var Endpoint = class {
     const begin = from;
     let o = start2;
     let i = first;
-    for (; i < count; i++) {
-      const fixed = sizes[buf[from + 4] - typeBase];
-      const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
-      if (o + len > max) break;
-      from += len;
-      o += len;
+    if (first === 0 && start2 + s.usedBytes <= max) {
+      let at = this.sentBytes;
+      for (let k = sentCount; k < count; k++) {
+        const fixed = sizes[buf[at + 4] - typeBase];
+        at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      }
+      if (at !== s.usedBytes) throw new RangeError(`queued messages end at ${at}, the queue at ${s.usedBytes}`);
+      from = at;
+      o = start2 + from;
+      i = count;
+    } else {
+      for (; i < count; i++) {
+        const fixed = sizes[buf[from + 4] - typeBase];
+        const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
+        if (o + len > max) break;
+        from += len;
+        o += len;
+      }
     }
     if (from === begin) {
     } else if (shared) {
@@ -3061,6 +2892,284 @@ var Endpoint = class {
 };
 function finishPacket(out, unrel) {
   out[HEADER_UNREL] = unrel;
+}
+
+// modules/transport/receive.ts
+var SHAPE_NONE = 1;
+var SHAPE_ONE_UNRELIABLE = 2;
+var SHAPE_ANY = 3;
+var RECEIVE_BAD_ACK = 1;
+var RECEIVE_NEW_ACK = 2;
+var RECEIVE_STOPPED = 4;
+var RECEIVE_CURRENT = 8;
+var ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
+var ReceiveStep = class {
+  view;
+  packet;
+  offsets;
+  counters;
+  owner;
+  constructor(view, packet, offsets, counters, owner) {
+    this.view = view;
+    this.packet = packet;
+    this.offsets = offsets;
+    this.counters = counters;
+    this.owner = owner;
+  }
+  /**
+   * The step on the datagram in `packet`, validated by the owner as of `shape` (for
+   * SHAPE_ANY with the offsets recorded, reliable messages first), from the peer of `ep`, at
+   * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
+   */
+  run(ep, shape, now, tag) {
+    let result = 0;
+    const v = this.view;
+    const ack = v.getInt32(HEADER_ACK);
+    if ((ack - ep.firstSeq | 0) < 0) ep.lastHeard = now;
+    else if (ep.acceptAck(ack, now, this.counters) === ACK_BAD) return RECEIVE_BAD_ACK;
+    else result = RECEIVE_NEW_ACK;
+    if (shape === SHAPE_NONE) return result;
+    if (shape === SHAPE_ONE_UNRELIABLE) {
+      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
+      if (verdict2 === CURRENT) return result | RECEIVE_CURRENT;
+      ep.dropUnreliable(verdict2, 1, this.counters);
+      return result;
+    }
+    const packet = this.packet;
+    const offsets = this.offsets;
+    const counters = this.counters;
+    const owner = this.owner;
+    const rel = packet[HEADER_REL];
+    const unrel = packet[HEADER_UNREL];
+    let processed = 0;
+    for (let m = 0; m < rel; m++) {
+      const p = offsets[m];
+      const seq = v.getUint32(p - RELIABLE_HEADER);
+      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
+      processed++;
+      if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
+    }
+    if (unrel === 0 && processed === 0) return result;
+    const timestamp = v.getInt32(HEADER_TIMESTAMP);
+    const verdict = ep.acceptUnreliable(timestamp, now);
+    if (unrel === 0) return result;
+    if (verdict !== CURRENT) {
+      ep.dropUnreliable(verdict, unrel, counters);
+      return result;
+    }
+    for (let m = rel; m < rel + unrel; m++) {
+      const p = offsets[m];
+      owner.unreliable(tag, packet[p - 1], p, timestamp);
+    }
+    return result | RECEIVE_CURRENT;
+  }
+};
+
+// modules/protocol/bytes.ts
+function getU32(b, o) {
+  return (b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]) >>> 0;
+}
+function setU32(b, o, v) {
+  b[o] = v >>> 24;
+  b[o + 1] = v >>> 16;
+  b[o + 2] = v >>> 8;
+  b[o + 3] = v;
+}
+
+// modules/protocol/codec.ts
+function writeHeader(b, ack, timestamp, rel, unrel) {
+  setU32(b, HEADER_APP_ID, APP_ID);
+  setU32(b, HEADER_ACK, ack);
+  setU32(b, HEADER_TIMESTAMP, timestamp);
+  b[HEADER_REL] = rel;
+  b[HEADER_UNREL] = unrel;
+  return HEADER_SIZE;
+}
+function payloadSize(b, o, type, end) {
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) {
+    if (o + fixed > end) return -1;
+    if (type === Msg.Name) {
+      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
+      return -3;
+    }
+    return fixed;
+  }
+  if (type === Msg.Update) {
+    if (o + 1 > end) return -1;
+    const size = 1 + b[o] * UPDATE_ENTRY;
+    return o + size > end ? -1 : size;
+  }
+  if (o + 4 > end) return -1;
+  const limit = o + 4 + CHAT_LENGTH;
+  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  return -2;
+}
+function queuedSize(b, o) {
+  const type = b[o + 4];
+  const p = o + RELIABLE_HEADER;
+  const fixed = typeTable().size[type - TYPE_BASE];
+  if (fixed >= 0) return RELIABLE_HEADER + fixed;
+  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
+  const end = p + 4 + CHAT_LENGTH;
+  let i = p + 4;
+  while (i < end && b[i] !== 0) i++;
+  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
+  return i + 1 - o;
+}
+function countBadSize(size, counters) {
+  if (size === -2) counters[Counter.UnterminatedChat]++;
+  else if (size === -3) counters[Counter.UnterminatedName]++;
+  else counters[Counter.Truncated]++;
+}
+var MAX_MESSAGES = MAX_PACKET - HEADER_SIZE >> 1;
+var APP_ID_I32 = APP_ID | 0;
+var INPUT_SHAPE = 1 << 8 | Msg.Input;
+var ACK_LENGTH = HEADER_SIZE;
+var INPUT_AT = ONE_UNRELIABLE_AT;
+var ACK_INPUT_LENGTH = INPUT_AT + 5;
+var SHAPE_BAD = 0;
+var SHAPE_ACK = SHAPE_NONE;
+var SHAPE_ACK_INPUT = SHAPE_ONE_UNRELIABLE;
+var SHAPE_OTHER = SHAPE_ANY;
+function validateFromClient(v, b, length, counters, offsets) {
+  if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
+    const shape = v.getInt32(HEADER_REL) >> 8;
+    if (length === ACK_LENGTH) {
+      if (shape >> 8 === 0) return SHAPE_ACK;
+    } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
+  }
+  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
+}
+function validatePacket(b, length, from, counters, offsets) {
+  if (length < HEADER_SIZE) {
+    counters[Counter.TooShort]++;
+    return false;
+  }
+  if (length > MAX_PACKET) {
+    counters[Counter.TooLong]++;
+    return false;
+  }
+  const id = HEADER_APP_ID;
+  if (b[id] !== 242 || b[id + 1] !== 112 || b[id + 2] !== 135 || b[id + 3] !== 197) {
+    counters[Counter.BadAppId]++;
+    return false;
+  }
+  const t = types !== null ? types : typeTable();
+  const sizes = t.size;
+  const senders = t.senders;
+  const reliableRow = t.reliable;
+  let o = HEADER_SIZE;
+  const rel = b[HEADER_REL];
+  const total = rel + b[HEADER_UNREL];
+  for (let m = 0; m < total; m++) {
+    const reliable = m < rel;
+    const p = o + (reliable ? RELIABLE_HEADER : UNRELIABLE_HEADER);
+    if (p > length) {
+      counters[Counter.Truncated]++;
+      return false;
+    }
+    const type = b[p - 1];
+    const row = type - TYPE_BASE;
+    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+      counters[Counter.UnknownType]++;
+      return false;
+    }
+    if (reliableRow[row] === 1 !== reliable) {
+      counters[Counter.WrongChannel]++;
+      return false;
+    }
+    if ((senders[row] & from) === 0) {
+      counters[Counter.WrongDirection]++;
+      return false;
+    }
+    let size = sizes[row];
+    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
+    else if (p + size > length) size = -1;
+    if (size < 0) {
+      countBadSize(size, counters);
+      return false;
+    }
+    if (offsets !== void 0) offsets[m] = p;
+    o = p + size;
+  }
+  for (; o < length; o++) {
+    if (b[o] !== 0) {
+      counters[Counter.TrailingBytes]++;
+      return false;
+    }
+  }
+  return true;
+}
+var Fields = class {
+  id = 0;
+  other = 0;
+  a = 0;
+  b = 0;
+  /** Offset and length of a byte string (chat text without NUL, name without padding). */
+  textOffset = 0;
+  textLength = 0;
+};
+function writeId(b, o, id) {
+  setU32(b, o, id);
+  return o + 4;
+}
+function chatPayloadSize(textLength) {
+  return 4 + textLength + 1;
+}
+function readChat(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeSelection(b, o, id, ship, weapon) {
+  setU32(b, o, id);
+  b[o + 4] = ship;
+  b[o + 5] = weapon;
+  return o + 6;
+}
+function readSelection(b, o, f) {
+  f.id = getU32(b, o);
+  f.a = b[o + 4];
+  f.b = b[o + 5];
+}
+function writeName(b, o, id, name, from, length) {
+  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
+  setU32(b, o, id);
+  o += 4;
+  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
+  return o + NAME_LENGTH;
+}
+function readName(b, o, f) {
+  f.id = getU32(b, o);
+  f.textOffset = o + 4;
+  let n = 0;
+  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
+  f.textLength = n;
+}
+function writeStatsView(v, at, scores, pings) {
+  for (let i = 0; i < MAX_PLAYERS; i += 2) {
+    v.setInt32(at + 2 * i, scores[i] << 16 | scores[i + 1]);
+    v.setInt32(at + 2 * MAX_PLAYERS + 2 * i, pings[i] << 16 | pings[i + 1]);
+  }
+  return at + 4 * MAX_PLAYERS;
+}
+function writeUpdateStart(b, o) {
+  b[o] = 0;
+  return o + 1;
+}
+function writeUpdateNum(b, o, num) {
+  b[o] = num;
+}
+function readInputView(v, b, o) {
+  const w = v.getInt32(o);
+  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
+}
+function writeReject(b, o, reason) {
+  b[o] = reason;
+  return o + 1;
 }
 
 // modules/protocol/channel.ts
@@ -3763,6 +3872,7 @@ var Admission = class {
     t.pings[slot] = 0;
     t.pendingKick[slot] = 0;
     t.announced[slot] = 0;
+    t.unannounced++;
     t.joinedAt[slot] = now;
     t.inputAt[slot] = now;
     t.frontSince[slot] = now;
@@ -3831,6 +3941,7 @@ var Admission = class {
     t.scores[slot] = 0;
     t.pings[slot] = 0;
     this.#session.leave(slot, id);
+    if (t.announced[slot] === 0) t.unannounced--;
     t.announced[slot] = 0;
     if (t.sim !== null) t.sim.playerLeft(slot, id);
     t.entities.removeOwnedBy(id);
@@ -3842,72 +3953,46 @@ var Receiver = class {
   #state;
   #admission;
   #session;
+  #step;
   constructor(state, admission, session) {
     this.#state = state;
     this.#admission = admission;
     this.#session = session;
+    this.#step = new ReceiveStep(state.rxView, state.rx, state.offsets, state.counters, this);
   }
   /**
    * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
-   * found: the transport's receive step (Endpoint.acceptAck, acceptReliable,
-   * acceptUnreliable), with the header read through `state.rxView`. An ack alone and an
-   * ack + Input, most of what clients send, take a path of their own that reads no count or
-   * offset again; any other packet walks the offsets validatePacket recorded.
+   * found (its SHAPE_ACK and SHAPE_ACK_INPUT are the transport's SHAPE_NONE and
+   * SHAPE_ONE_UNRELIABLE): the transport's receive step, with the header read through
+   * `state.rxView`, calls `reliable` and `unreliable` below for what it accepts.
    */
   handle(slot, now, shape) {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const v = t.rxView;
-    const ack = v.getInt32(HEADER_ACK);
-    const announced = t.announced[slot] !== 0;
-    if ((ack - ep.firstSeq | 0) < 0) ep.heard(now);
-    else if (ep.acceptAck(ack, now, t.counters) === ACK_BAD) {
+    const r = this.#step.run(ep, shape, now, slot);
+    if (r === RECEIVE_BAD_ACK) {
       this.#session.misbehave(slot);
       return;
-    } else t.frontSince[slot] = now;
-    if (shape !== SHAPE_OTHER) {
-      if (!announced) this.#announceAcknowledged(slot, ep);
-      if (shape === SHAPE_ACK) return;
-      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-      if (verdict2 !== CURRENT) ep.dropUnreliable(verdict2, 1, t.counters);
-      else {
-        t.inputAt[slot] = now;
-        t.input[slot] = readInputView(v, t.rx, INPUT_AT);
-      }
-      return;
     }
-    const rx = t.rx;
-    const rel = rx[HEADER_REL];
-    const unrel = rx[HEADER_UNREL];
-    const offsets = t.offsets;
-    if (rel !== 0) {
-      const counters = t.counters;
-      const id = t.playerId(slot);
-      const active = t.active;
-      const pendingKick = t.pendingKick;
-      for (let m = 0; m < rel; m++) {
-        const p = offsets[m];
-        if (ep.acceptReliable(v.getUint32(p - RELIABLE_HEADER), counters) !== PROCESS) continue;
-        this.#reliable(slot, id, rx[p - 1], p);
-        if (active[slot] === 0 || pendingKick[slot] !== 0) return;
-      }
+    if (shape === SHAPE_ACK_INPUT && (r & RECEIVE_CURRENT) !== 0) {
+      t.inputAt[slot] = now;
+      t.input[slot] = readInputView(t.rxView, t.rx, INPUT_AT);
     }
-    if (!announced) this.#announceAcknowledged(slot, ep);
-    if (unrel === 0) return;
-    const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-    if (verdict !== CURRENT) {
-      ep.dropUnreliable(verdict, unrel, t.counters);
-      return;
-    }
-    const input = t.input;
-    const inputAt = t.inputAt;
-    for (let m = rel; m < rel + unrel; m++) {
-      const p = offsets[m];
-      if (rx[p - 1] === Msg.Input) {
-        inputAt[slot] = now;
-        input[slot] = readInputView(v, rx, p);
-      }
-    }
+    if ((r & RECEIVE_NEW_ACK) !== 0) t.frontSince[slot] = now;
+    if ((r & RECEIVE_STOPPED) === 0 && t.unannounced !== 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
+  }
+  /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
+  reliable(slot, type, p) {
+    this.#reliable(slot, this.#state.playerId(slot), type, p);
+    const t = this.#state;
+    return t.active[slot] !== 0 && t.pendingKick[slot] === 0;
+  }
+  /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
+  unreliable(slot, type, p) {
+    if (type !== Msg.Input) return;
+    const t = this.#state;
+    t.inputAt[slot] = t.now;
+    t.input[slot] = readInputView(t.rxView, t.rx, p);
   }
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot, ep) {
@@ -3960,6 +4045,8 @@ var ServerState = class {
   kickPending = false;
   /** Players connected now, bots included. */
   players = 0;
+  /** Active players not yet announced (announced[slot] 0): while none, a datagram need not look. */
+  unannounced = 0;
   /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
   bot;
   bots = 0;
@@ -4185,14 +4272,19 @@ var Session = class {
   }
   /** The player `id` in `slot` is leaving: those told of it hear Leave. */
   leave(slot, id) {
-    if (this.#state.announced[slot] !== 0) this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt, writeId(this.#state.scratch, 0, id));
+    if (this.#state.announced[slot] === 0) return;
+    const b = this.#state.scratch;
+    b[0] = Msg.Leave;
+    this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
   }
   /**
    * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
    * holds it back: each takes the announcement from the ring as it has room).
    */
   announce(slot) {
-    this.#state.announced[slot] = 1;
+    const t = this.#state;
+    if (t.announced[slot] === 0) t.unannounced--;
+    t.announced[slot] = 1;
     const target = EXCEPT | slot;
     this.#broadcastAbout(Msg.Join, target, slot);
     this.#broadcastAbout(Msg.Name, target, slot);
@@ -4308,15 +4400,17 @@ var Session = class {
     const t = this.#state;
     const b = t.scratch;
     const id = t.playerId(who);
+    b[0] = type;
     let n;
-    if (type === Msg.Name) n = writeName(b, 0, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 0, id, t.ship[who], t.weapon[who]);
-    else n = writeId(b, 0, id);
-    this.#broadcast(type, target, this.#scratchAt, n);
+    if (type === Msg.Name) n = writeName(b, 1, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
+    else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
+    else n = writeId(b, 1, id);
+    this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
   }
   /**
-   * Puts the `length` bytes at `from` (an offset in the arena: `scratch` or `rx`) into the
-   * ring for `target`, then lets every player take what it has room for. A player the new
+   * Puts the message of `type` whose `length`-byte payload is at `from` (an offset in the
+   * arena: `scratch` or `rx`), its type byte just before it, into the ring for `target`,
+   * then lets every player take what it has room for. A player the new
    * entry would lap (it has not taken an entry that the ring must now overwrite) has failed
    * to keep up: it is dropped, as one that timed out.
    *
@@ -4330,26 +4424,26 @@ var Session = class {
     const b = t.ring;
     const m = BROADCAST_BYTES - 1;
     b[head & m] = length;
-    b[head + 1 & m] = type;
-    b[head + 2 & m] = target;
+    b[head + 1 & m] = target;
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const at = head + ENTRY_HEADER & m;
+    const source = from - 1;
+    const bytes = length + 1;
+    const at = head + 2 & m;
     const first = BROADCAST_BYTES - at;
-    if (length <= first) whole.copyWithin(ring + at, from, from + length);
+    if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
     else {
-      whole.copyWithin(ring + at, from, from + first);
-      whole.copyWithin(ring, from + first, from + length);
+      whole.copyWithin(ring + at, source, source + first);
+      whole.copyWithin(ring, source + first, source + bytes);
     }
     this.#ringHead = end;
-    const room = RELIABLE_HEADER + length + (type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve);
+    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
     const n = t.config.maxPlayers;
     const active = t.active;
     const cursor = t.cursor;
     const pendingKick = t.pendingKick;
     const bot = t.bots !== 0 ? t.bot : null;
     const endpoints = t.endpoints;
-    const queueAt = this.#queueAt;
     let lapped = 0;
     for (let s = 0; s < n; s++) {
       if (active[s] === 0) continue;
@@ -4374,12 +4468,11 @@ var Session = class {
         continue;
       }
       const ep = endpoints[s];
-      if (ep.usedBytes + room > ep.capacityBytes) {
+      if (!ep.queueCopy(source, bytes, reserve)) {
         this.#ringWaiting = true;
         continue;
       }
-      if (ep.count === 0) t.frontSince[s] = t.now;
-      whole.copyWithin(queueAt[s] + ep.queue(type, length), from, from + length);
+      if (ep.count === 1) t.frontSince[s] = t.now;
       cursor[s] = end;
     }
   }
@@ -4414,9 +4507,9 @@ var Session = class {
     const queue = this.#queueAt[slot];
     while ((head - c | 0) > 0) {
       const n = b[c & m];
-      const target = b[c + 2 & m];
+      const target = b[c + 1 & m];
       if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
-        const type = b[c + 1 & m];
+        const type = b[c + 2 & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
           break;
@@ -4674,7 +4767,8 @@ var UpdateWriter = class {
   }
   /**
    * Each player's packets on this tick: its update tick when its offset into the cycle has
-   * come (not on a tick on which the world `stepped`), else its reliables when due.
+   * come, else its reliables when due; on a tick on which the world `stepped`, nothing (a
+   * game step is never two ticks in a row: nothing waits more than one tick).
    */
   tick(now, stepped) {
     const t = this.#state;
@@ -4712,6 +4806,7 @@ var UpdateWriter = class {
         statsDue[s] = 0;
         continue;
       }
+      if (stepped) continue;
       const ep = endpoints[s];
       if (ep.due(now)) {
         const o = this.fill(ep, now);
@@ -4741,7 +4836,7 @@ var UpdateWriter = class {
       let unrel = 0;
       if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
         tx[o] = Msg.Stats;
-        o = writeStats(tx, o + 1, t.scores, t.pings);
+        o = writeStatsView(t.wholeView, tx.byteOffset + o + 1, t.scores, t.pings) - tx.byteOffset;
         unrel++;
         counters[Counter.StatsSent]++;
       }
@@ -5137,7 +5232,7 @@ var Server = class {
     const stepped = this.entities.version !== version2;
     if (t.kickPending) this.#processKicks();
     this.#session.pumpWaiting();
-    this.#reconciler.reconcile(now);
+    if (!stepped) this.#reconciler.reconcile(now);
     if (t.kickPending) this.#processKicks();
     this.#schedule.checkAcks(now);
     this.#writer.tick(now, stepped);
