@@ -18,7 +18,6 @@
  * per instruction of the server's own code, and with them the share of a core and the
  * heaviest tick next to the instruction counts.
  */
-import { parseKernelNames } from "../../harness/kernels";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -50,7 +49,6 @@ export const esp32BenchCommand = defineCommand({
     seed: { type: "int", default: DEFAULT_CASE.seed, min: 0, max: 0xffffffff, help: "match seed" },
     runs: { type: "int", default: 3, min: 1, max: 99, help: "timed runs (the emulator is deterministic: more runs agree)" },
     shift: { type: "int", default: 3, min: 0, max: 8, help: "QEMU -icount shift: one instruction is 2^shift ns of guest time" },
-    js: { type: "string", arg: "LIST", default: "", help: "kernels to run in JavaScript (modules/native.ts: plan, commit, notify, pack, sync, shots, ship), comma-separated; all: no native loop" },
     "no-cycles": { type: "flag", help: "leave out the two runs under the kit's cycle model (each a few minutes)" },
     timeout: { type: "int", default: 900, min: 30, max: 7200, arg: "S", help: "give up after S seconds" },
     out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds)" },
@@ -88,20 +86,11 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(here, MODULES_FRAGMENT), `${JSON.stringify(modulesFragment(), null, "\t")}\n`);
   say(`bench:device:esp32: ${caseLabel(o)}: wrote bench/device/${TRACE_RESOURCE} (${file.length} bytes) and bench/device/${MODULES_FRAGMENT}`);
 
-  // Kernels to run in JavaScript: checked here, handed to the app as config "js".
-  let jsArg: string[] = [];
-  if (v.js !== "" && v.js !== "all") {
-    try {
-      jsArg = [`js=${parseKernelNames(v.js).join(",")}`];
-    } catch (e) {
-      esp32BenchCommand.fail((e as Error).message);
-    }
-  }
   const out = path.resolve(v.out);
   fs.mkdirSync(out, { recursive: true });
   try {
     await runMcconfig({
-      args: ["-i", "-m", "-p", "esp32", "-t", "build", "-o", out, path.join(here, "emulator", "manifest.json"), `runs=${v.runs}`, `native=${v.js === "all" ? 0 : 1}`, ...jsArg],
+      args: ["-i", "-m", "-p", "esp32", "-t", "build", "-o", out, path.join(here, "emulator", "manifest.json"), `runs=${v.runs}`],
       cwd: here,
       log: path.join(out, "build.log"),
       env,

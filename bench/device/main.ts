@@ -22,8 +22,7 @@ import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds, { windowClose, windowOpen } from "./clock";
 import { commit, notify, pack, plan, ship, shots, sync } from "../../hosts/moddable/kernels";
-import type { KernelName, Kernels } from "../../modules/native";
-import { parseKernelNames } from "../../harness/kernels";
+import type { Kernels } from "../../modules/native";
 import { type BoardReceive, timeBoardReceive, useBoardNames } from "./board-receive";
 
 declare function trace(...items: (string | number | boolean)[]): void;
@@ -115,13 +114,6 @@ function median(values: number[]): number {
 function runCount(): number {
   const n = Number(config.runs ?? 1);
   return Number.isInteger(n) && n >= 1 && n <= 99 ? n : 1;
-}
-
-/** Which loops ran: the C ones (the default, as in the app) or the JavaScript. */
-function loops(): string {
-  const g = globalThis as { lwarKernels?: Kernels | null; lwarJs?: readonly KernelName[] };
-  if (!g.lwarKernels) return " js";
-  return g.lwarJs !== undefined && g.lwarJs.length > 0 ? ` native (js: ${g.lwarJs.join(",")})` : " native";
 }
 
 function platformName(): string {
@@ -259,7 +251,7 @@ function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: num
   const heapText =
     serverChunks !== undefined && serverSlots !== undefined ? `, server and game heap ${kib(serverChunks)} chunks + ${kib(serverSlots)} slots` : "";
   say(
-    `lwar-xs device bench: ${platformName()} ${header.label}${loops()}: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
+    `lwar-xs device bench: ${platformName()} ${header.label} native: median ${us(result.medianUs)} µs, p99 ${us(result.p99Us)} µs, ` +
       `worst ${us(result.maxUs)} µs per 10 ms tick (mean ${us(result.meanUs)} µs, ${share.toFixed(share >= 10 ? 0 : 1)}% of a core)` +
       `${heapText}; clock ${clock.name}`,
   );
@@ -329,12 +321,10 @@ function run(): void {
 }
 
 export default function main(): void {
-  // The server and game run the app's native loops, as the lwar-xs app does; config
-  // "native" (mcconfig `native=0`) times their JavaScript instead.
-  // config "js" (mcconfig `js=ship,shots`) names native loops to run in JavaScript even so.
+  // The server and game run the app's native loops, as the lwar-xs app does (they have no
+  // other implementation: modules/native.ts).
   const kernels: Kernels = { plan, commit, notify, pack, ship, shots, sync };
-  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = config.native === 0 || config.native === "0" ? null : kernels;
-  (globalThis as { lwarJs?: readonly KernelName[] }).lwarJs = parseKernelNames(typeof config.js === "string" ? config.js : "");
+  (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = kernels;
   // From the event loop, so the replay starts on a short stack.
   Timer.set(() => {
     try {

@@ -39,7 +39,6 @@ export const deviceBenchCommand = defineCommand({
     seed: { type: "int", default: DEFAULT_CASE.seed, min: 0, max: 0xffffffff, help: "match seed" },
     runs: { type: "int", default: 5, min: 1, max: 99, help: "timed runs; the median of each figure is reported (the simulator shares this machine with everything else)" },
     timeout: { type: "int", default: 300, min: 10, max: 3600, arg: "S", help: "give up after S seconds in the simulator" },
-    js: { type: "flag", help: "time the server's and game's JavaScript instead of the native loops the app runs (modules/native.ts)" },
     keep: { type: "flag", help: "keep the temporary build folder" },
   },
   notes: "Needs MODDABLE (the Moddable SDK with its Linux tools built), xvfb-run and stdbuf, and tsc from npm install.",
@@ -191,7 +190,7 @@ async function main(): Promise<void> {
   const out = path.join(work, "build");
   fs.mkdirSync(out);
   const logPath = path.join(work, "build.log");
-  const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `runs=${runs}`, `native=${v.js ? 0 : 1}`];
+  const args = ["-d", "-m", "-p", "lin", "-t", "build", "-o", out, `runs=${runs}`];
   say(`bench:device: building: (cd bench/device && mcconfig ${args.join(" ")})`);
   const log = fs.openSync(logPath, "w");
   group = spawn(mcconfig, args, { cwd: HERE, env, detached: true, stdio: ["ignore", log, log] });
