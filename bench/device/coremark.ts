@@ -20,13 +20,13 @@
  *
  * The parsing and the arithmetic are pure and exported for the test.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { defineCommand, EXIT_FAILURE } from "../../cli";
-import { buildEnv, ROOT, tail, which } from "../../tools/board/kit";
+import { buildEnv, ROOT, runLogged, tail, which } from "../../tools/board/kit";
 import { Board, bootFailure, mergeFlash } from "../../tools/board/qemu";
 import { type CacheWindow, CacheSimReader, cycleModel, MISS_CYCLES } from "./cycles";
 
@@ -488,32 +488,16 @@ async function idfBuild(work: string, env: NodeJS.ProcessEnv): Promise<void> {
   const log = path.join(work, "build.log");
   const t0 = Date.now();
   say(`bench:coremark: idf.py build in ${work} (log ${log}); the first build takes several minutes`);
-  const fd = fs.openSync(log, "w");
-  const child = spawn("idf.py", ["-C", work, "-B", path.join(work, "build"), "build"], { cwd: work, env: { ...env, IDF_TARGET: "esp32" }, stdio: ["ignore", fd, fd], detached: true });
-  let last = "";
-  const ticker = setInterval(() => {
-    const lines = tail(log, 40).split("\n").reverse();
-    const step = lines.find((l) => ninjaProgress(l) !== null) ?? lines[0] ?? "";
-    const p = ninjaProgress(step);
-    const text = p === null ? step.slice(0, 100) : `${p.done}/${p.total} build steps`;
-    if (text !== last) {
-      last = text;
-      say(`bench:coremark: build ${Math.round((Date.now() - t0) / 1000)} s: ${text}`);
-    }
-  }, 15000);
-  const stop = () => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // gone
-    }
-  };
-  process.once("SIGINT", stop);
-  const code = await new Promise<number>((resolve) => child.once("exit", (c, s) => resolve(c ?? (s !== null ? 128 : 1))));
-  clearInterval(ticker);
-  process.removeListener("SIGINT", stop);
-  fs.closeSync(fd);
-  if (code !== 0) throw new Error(`idf.py build exited with ${code}; the last lines of ${log}:\n${tail(log, 20)}`);
+  await runLogged({
+    command: "idf.py", args: ["-C", work, "-B", path.join(work, "build"), "build"], cwd: work, env: { ...env, IDF_TARGET: "esp32" }, log, say,
+    prefix: "bench:coremark: build",
+    progress: () => {
+      const lines = tail(log, 40).split("\n").reverse();
+      const step = lines.find((l) => ninjaProgress(l) !== null) ?? lines[0] ?? "";
+      const p = ninjaProgress(step);
+      return p === null ? step.slice(0, 100) : `${p.done}/${p.total} build steps`;
+    },
+  });
   say(`bench:coremark: built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 

@@ -174,16 +174,27 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
 
 /** Runs mcconfig with progress lines every 15 s; throws with the log's tail when it fails. */
 export async function runMcconfig(o: { args: string[]; cwd: string; log: string; env: NodeJS.ProcessEnv; say: (line: string) => void }): Promise<void> {
-  const t0 = Date.now();
   o.say(`build: mcconfig ${o.args.join(" ")}  (log: ${o.log})`);
+  await runLogged({ ...o, command: "mcconfig", progress: () => lastLine(o.log), prefix: "build" });
+}
+
+/**
+ * Runs `command` in a process group of its own, its output in the file `log`; every 15 s,
+ * when `progress()` says something new, prints `prefix: N s: what`. Ctrl-C stops the
+ * group. Throws with the log's tail when the command fails.
+ */
+export async function runLogged(o: {
+  command: string; args: string[]; cwd: string; log: string; env: NodeJS.ProcessEnv; say: (line: string) => void; progress: () => string; prefix: string;
+}): Promise<void> {
+  const t0 = Date.now();
   const log = fs.openSync(o.log, "w");
-  const child = spawn("mcconfig", o.args, { cwd: o.cwd, env: o.env, stdio: ["ignore", log, log], detached: true });
+  const child = spawn(o.command, o.args, { cwd: o.cwd, env: o.env, stdio: ["ignore", log, log], detached: true });
   let lastStep = "";
   const ticker = setInterval(() => {
-    const step = lastLine(o.log);
+    const step = o.progress();
     if (step !== lastStep) {
       lastStep = step;
-      o.say(`build: ${Math.round((Date.now() - t0) / 1000)} s: ${step}`);
+      o.say(`${o.prefix}: ${Math.round((Date.now() - t0) / 1000)} s: ${step}`);
     }
   }, 15000);
   const stop = () => {
@@ -198,7 +209,7 @@ export async function runMcconfig(o: { args: string[]; cwd: string; log: string;
   clearInterval(ticker);
   process.removeListener("SIGINT", stop);
   fs.closeSync(log);
-  if (code !== 0) throw new Error(`mcconfig exited with ${code}; the last lines of ${o.log}:\n${tail(o.log, 15)}`);
+  if (code !== 0) throw new Error(`${o.command} exited with ${code}; the last lines of ${o.log}:\n${tail(o.log, 15)}`);
 }
 
 function lastLine(file: string): string {
