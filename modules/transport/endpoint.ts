@@ -23,16 +23,13 @@
  * `queue`, or several at once (a native loop, say) between `reserve` and `commit`. Nothing
  * allocates after construction.
  *
- * The receive step, one for every owner (server, client, another app), on a datagram the
- * owner has validated, its messages' payload offsets in hand:
- *   if (ep.acceptAck(ack, now, counters) === ACK_BAD) drop the datagram;
- *   for each reliable message, in order: if (ep.acceptReliable(seqno, counters) === PROCESS) act on it;
- *   verdict = ep.acceptUnreliable(timestamp, now): CURRENT, act on the unreliable ones;
- *     else ep.dropUnreliable(verdict, unrel, counters).
- * The steps count what they drop and take in the owner's `counters`, at the indices the
- * channel names (EndpointConfig.receiveIndex); what the messages mean is the owner's. The
- * hot path (an ack of nothing new, current unreliable messages) passes no more than it
- * needs: counters go only to the calls that may count.
+ * Receiving: the methods below (acceptAck, acceptReliable, acceptUnreliable,
+ * dropUnreliable) are the parts of the receive step, which ./receive.ts runs for every owner
+ * (server, client, another app) on a datagram the owner has validated. They count what they
+ * drop and take in the owner's `counters`, at the indices the channel names
+ * (EndpointConfig.receiveIndex); what the messages mean is the owner's. The hot path (an ack
+ * of nothing new, current unreliable messages) passes no more than it needs: counters go
+ * only to the calls that may count.
  */
 import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "./frame";
 
