@@ -43,24 +43,6 @@ export interface ChatOptions {
 
 const DEFAULTS = { maxClients: 8, queueBytes: 4096, resendMs: 100, timeoutMs: 10000, keepaliveMs: 1000 };
 
-/**
- * A DataView of `bytes` from its byte 0, as the transport's receive step reads a packet: the
- * one made for the last buffer when `bytes` is the same view again (hosts receive into one
- * buffer), so that a datagram allocates nothing.
- */
-class PacketView {
-  #bytes: Uint8Array | null = null;
-  #view: DataView | null = null;
-
-  of(bytes: Uint8Array): DataView {
-    if (bytes !== this.#bytes || this.#view === null) {
-      this.#bytes = bytes;
-      this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-    return this.#view;
-  }
-}
-
 export class ChatRelay implements Receiving {
   readonly counters: Uint32Array = createCounters();
   /** Lines relayed, and clients dropped (queue overflow or silence). */
@@ -79,7 +61,6 @@ export class ChatRelay implements Receiving {
   readonly #tx = new Uint8Array(MAX_PACKET);
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
-  readonly #view = new PacketView();
   /** The transport's receive step (its packet is the datagram being received), and the clock at it. */
   readonly #step: ReceiveStep;
   #now = 0;
@@ -91,7 +72,7 @@ export class ChatRelay implements Receiving {
     this.#port = new Int32Array(o.maxClients).fill(-1);
     this.#id = new Uint32Array(o.maxClients);
     this.#drop = new Uint8Array(o.maxClients);
-    this.#step = new ReceiveStep(this.#view.of(this.#tx), this.#tx, this.#offsets, this.counters, this);
+    this.#step = new ReceiveStep(new DataView(this.#tx.buffer), this.#tx, this.#offsets, this.counters, this);
     const channel = lwarChannel(o.queueBytes, o.resendMs);
     for (let s = 0; s < o.maxClients; s++) {
       this.#endpoints.push(new Endpoint(channel));
@@ -144,8 +125,7 @@ export class ChatRelay implements Receiving {
     // The transport's receive step: the ack, then each reliable message in order (to
     // `reliable` below), counted.
     const step = this.#step;
-    step.packet = bytes;
-    step.view = this.#view.of(bytes);
+    step.use(bytes);
     this.#now = now;
     step.run(this.#endpoints[slot], SHAPE_ANY, now, slot);
   }
@@ -244,7 +224,6 @@ export class ChatClient implements Receiving {
   readonly #text = new Uint8Array(CHAT_LENGTH);
   readonly #offsets = new Uint16Array(MAX_MESSAGES);
   readonly #fields = new Fields();
-  readonly #view = new PacketView();
   /** The transport's receive step (its packet is the datagram being received). */
   readonly #step: ReceiveStep;
 
@@ -255,7 +234,7 @@ export class ChatClient implements Receiving {
     this.#port = relayPort;
     this.#keepaliveMs = o.keepaliveMs;
     this.endpoint = new Endpoint(lwarChannel(o.queueBytes, o.resendMs));
-    this.#step = new ReceiveStep(this.#view.of(this.#tx), this.#tx, this.#offsets, this.counters, this);
+    this.#step = new ReceiveStep(new DataView(this.#tx.buffer), this.#tx, this.#offsets, this.counters, this);
   }
 
   /** Queue Connect and send it. */
@@ -299,8 +278,7 @@ export class ChatClient implements Receiving {
     if (!this.#connected || !validatePacket(bytes, length, FROM_SERVER, counters, offsets)) return;
     // The transport's receive step: the ack, then each reliable message in order (to `reliable` below), counted.
     const step = this.#step;
-    step.packet = bytes;
-    step.view = this.#view.of(bytes);
+    step.use(bytes);
     step.run(this.endpoint, SHAPE_ANY, this.#host.now(), 0);
   }
 

@@ -438,7 +438,7 @@ export class Client implements Core, Receiving {
     // The transport's receive step (transport/receive.ts) calls `reliable` and `unreliable` below.
     const r = this.#step.run(ep, SHAPE_ANY, now, 0);
     if (r === RECEIVE_BAD_ACK) return;
-    if (this.state === ClientState.Disconnecting && ep.count === 0) {
+    if (this.#disconnected()) {
       this.state = ClientState.Closed;
       return;
     }
@@ -451,9 +451,14 @@ export class Client implements Core, Receiving {
     }
   }
 
+  /** Our Disconnect is acknowledged: nothing more from the server is ours to act on. */
+  #disconnected(): boolean {
+    return this.state === ClientState.Disconnecting && this.endpoint.count === 0;
+  }
+
   /** Receiving (the transport's receive step): a reliable message in order. False once kicked: the rest is not for us. */
   reliable(_tag: number, type: number, p: number, seq: number): boolean {
-    if (this.state === ClientState.Disconnecting && this.endpoint.count === 0) return false;
+    if (this.#disconnected()) return false;
     this.lastReliableAt = this.#rxAt;
     this.#reliable(type, p);
     if (this.listener !== null) this.listener.reliable(this, type, seq, this.#rx, p);
@@ -462,7 +467,7 @@ export class Client implements Core, Receiving {
 
   /** Receiving: a current unreliable message (Reject is `receive`'s own). */
   unreliable(_tag: number, type: number, p: number, timestamp: number): void {
-    if (this.state === ClientState.Disconnecting && this.endpoint.count === 0) return;
+    if (this.#disconnected()) return;
     const now = this.#rxAt;
     const ts = timestamp >>> 0;
     // The deaths this datagram's reliable messages showed are decided before its Stats credit anyone.

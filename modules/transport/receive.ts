@@ -58,7 +58,7 @@ export const ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
 
 /**
  * One owner's receive step: the owner's receive buffer (`packet`, viewed from its byte 0 by
- * `view`; an owner that is handed datagrams in other buffers sets both before `run`), where
+ * `view`; an owner that is handed datagrams in other buffers calls `use` before `run`), where
  * its validation records the messages' payload offsets, its counters (counted at its
  * channel's indices), and the owner. Made once, at start-up.
  */
@@ -75,6 +75,17 @@ export class ReceiveStep {
     this.offsets = offsets;
     this.counters = counters;
     this.owner = owner;
+  }
+
+  /**
+   * Receive from `bytes` (viewed from its byte 0) instead: a new DataView only when `bytes`
+   * is another array than the last (a host receives into one buffer), so a datagram
+   * allocates nothing.
+   */
+  use(bytes: Uint8Array): void {
+    if (bytes === this.packet) return;
+    this.packet = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /**

@@ -122,6 +122,21 @@ describe("transport: the receive step", () => {
     assert.deepEqual(log.seen, []);
   });
 
+  it("use() takes a datagram from another buffer, at an offset in it, and keeps its view while the buffer stays", () => {
+    const { ep, counters, log } = setup();
+    const own = new Uint8Array(64);
+    const step = new ReceiveStep(new DataView(own.buffer), own, Uint16Array.from(OFFSETS), counters, log);
+    const backing = new Uint8Array(8 + TWO_JOINS_AND_INPUT.length);
+    backing.set(TWO_JOINS_AND_INPUT, 8);
+    const received = backing.subarray(8);
+    step.use(received);
+    const view = step.view;
+    assert.equal(step.run(ep, SHAPE_ANY, 50, 7), RECEIVE_CURRENT);
+    assert.deepEqual(log.seen, ["r:103@19#0", "r:103@28#1", "u:203@33~1000"]);
+    step.use(received);
+    assert.equal(step.view, view, "the same buffer: no new view");
+  });
+
   it("a stamp from the future drops the unreliable messages, counted once", () => {
     const { ep, counters, log } = setup();
     step(ep, counters, log, hex(APP, "ffffffff", "00000000", "00 01", "cb", "0100000000"), SHAPE_ANY, [15], 50);
