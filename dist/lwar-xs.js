@@ -2917,6 +2917,16 @@ var ReceiveStep = class {
     this.owner = owner;
   }
   /**
+   * Receive from `bytes` (viewed from its byte 0) instead: a new DataView only when `bytes`
+   * is another array than the last (a host receives into one buffer), so a datagram
+   * allocates nothing.
+   */
+  use(bytes) {
+    if (bytes === this.packet) return;
+    this.packet = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  /**
    * The step on the datagram in `packet`, validated by the owner as of `shape` (for
    * SHAPE_ANY with the offsets recorded, reliable messages first), from the peer of `ep`, at
    * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
