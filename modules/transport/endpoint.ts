@@ -233,6 +233,10 @@ export class Endpoint {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   private readonly wholeView: DataView | null;
   private readonly at: number;
+  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (#look). */
+  private lastOut: Uint8Array | null = null;
+  private lastShared = false;
+  private lastBase = 0;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   private readonly maxMessage: number;
 
@@ -550,13 +554,14 @@ export class Endpoint {
     const ch = this.channel;
     // The header (frame.ts): this runs for every packet. A packet carved from the same
     // buffer as the queue takes its three words with one DataView call each (signed: no
-    // double on XS); another, byte by byte.
+    // double on XS); another, byte by byte. Whether `out` is such a packet, and where it
+    // starts, is kept from the last call: an owner sends from one buffer.
     const ack = s.lastProcessed;
-    const whole = this.whole;
-    const shared = whole !== null && out.buffer === whole.buffer;
+    if (out !== this.lastOut) this.#look(out);
+    const shared = this.lastShared;
     if (shared) {
       const wv = this.wholeView as DataView;
-      const base = out.byteOffset;
+      const base = this.lastBase;
       wv.setInt32(base + HEADER_APP_ID, ch.idI32);
       wv.setInt32(base + HEADER_ACK, ack | 0);
       wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
@@ -580,34 +585,49 @@ export class Endpoint {
       out[ts + 3] = timestamp;
     }
     out[HEADER_UNREL] = 0;
+    s.ackDue = false;
+    const count = s.count;
+    if (count === 0) {
+      // Nothing queued (most Update packets): the header alone.
+      out[HEADER_REL] = 0;
+      s.filledMessages = 0;
+      return HEADER_SIZE;
+    }
     const start = HEADER_SIZE;
     const max = ch.maxPacket;
-    s.ackDue = false;
-    const buf = this.buf;
-    const sizes = ch.sizes;
-    const typeBase = ch.typeBase;
-    const count = s.count;
     const sentCount = s.sentCount;
-    let from = 0;
-    for (let k = 0; k < first; k++) from += this.queued(from);
-    const begin = from;
-    let o = start;
-    let i = first;
-    if (first === 0 && start + s.usedBytes <= max) {
+    let from: number;
+    let begin: number;
+    let i: number;
+    const used = s.usedBytes;
+    if (first === 0 && start + used <= max) {
       // The whole queue fits (the usual case): only the messages never sent are measured,
-      // once each (what was sent before was measured then), and must end where the queue does.
-      let at = this.sentBytes;
-      for (let k = sentCount; k < count; k++) {
-        const fixed = sizes[buf[at + 4] - typeBase];
-        at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      // once each (what was sent before was measured then), and must end where the queue
+      // does (a writer's misuse throws before anything goes out).
+      if (count > sentCount) {
+        const buf = this.buf;
+        const sizes = ch.sizes;
+        const typeBase = ch.typeBase;
+        let at = this.sentBytes;
+        for (let k = sentCount; k < count; k++) {
+          const fixed = sizes[buf[at + 4] - typeBase];
+          at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+        }
+        if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
       }
-      if (at !== s.usedBytes) throw new RangeError(`queued messages end at ${at}, the queue at ${s.usedBytes}`);
-      from = at;
-      o = start + from;
+      begin = 0;
+      from = used;
       i = count;
     } else {
       // Measure the run of messages that fits; nothing is copied yet.
-      for (; i < count; i++) {
+      const buf = this.buf;
+      const sizes = ch.sizes;
+      const typeBase = ch.typeBase;
+      from = 0;
+      for (let k = 0; k < first; k++) from += this.queued(from);
+      begin = from;
+      let o = start;
+      for (i = first; i < count; i++) {
         const fixed = sizes[buf[from + 4] - typeBase];
         const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
         if (o + len > max) break;
@@ -618,9 +638,10 @@ export class Endpoint {
     if (from === begin) {
       // Nothing to copy.
     } else if (shared) {
-      const at = out.byteOffset + start;
-      (whole as Uint8Array).copyWithin(at, this.at + begin, this.at + from);
+      const at = this.at;
+      (this.whole as Uint8Array).copyWithin(this.lastBase + start, at + begin, at + from);
     } else {
+      const buf = this.buf;
       for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
     }
     // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
@@ -649,7 +670,15 @@ export class Endpoint {
     if (i > first) this.lastReliableSend = now;
     out[HEADER_REL] = i - first;
     s.filledMessages = i - first;
-    return o;
+    return start + from - begin;
+  }
+
+  /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
+  #look(out: Uint8Array): void {
+    const whole = this.whole;
+    this.lastOut = out;
+    this.lastShared = whole !== null && out.buffer === whole.buffer;
+    this.lastBase = out.byteOffset;
   }
 }
 
