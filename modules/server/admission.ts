@@ -133,6 +133,7 @@ export class Admission {
     const t = this.#state;
     t.generation[slot] = (t.generation[slot] + 1) & 0xffff || 1;
     t.bot[slot] = 1;
+    t.botMask |= 1 << slot;
     t.bots++;
     // Each bot flies its own ship and weapon, varied by slot, selected from the start.
     this.#occupy(slot, "", BOT_PORT, slot % t.config.shipTypes, (slot >> 1) % t.config.weaponTypes, now);
@@ -153,6 +154,7 @@ export class Admission {
   #occupy(slot: number, address: string, port: number, ship: number, weapon: number, now: number): void {
     const t = this.#state;
     t.active[slot] = 1;
+    t.activeMask |= 1 << slot;
     t.address[slot] = address;
     t.port[slot] = port;
     t.endpoints[slot].reset(now);
@@ -230,10 +232,12 @@ export class Admission {
     t.leftPort[k] = t.port[slot];
     t.leftUntil[k] = t.now + LEFT_MEMORY_MS;
     t.active[slot] = 0;
+    t.activeMask &= ~(1 << slot);
     t.port[slot] = -1;
     t.players--;
     if (t.bot[slot] !== 0) {
       t.bot[slot] = 0;
+      t.botMask &= ~(1 << slot);
       t.bots--;
     }
     t.pendingKick[slot] = 0;

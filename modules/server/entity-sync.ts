@@ -116,6 +116,8 @@ export class EntityReconciler {
   readonly #sync: EntitySync;
   /** Int32 words of dirty bits per player. */
   readonly #words: number;
+  /** Bit s set while slot s has dirty bits. */
+  #dirtyMask = 0;
   #planner: UpdatePlanner;
 
   /**
@@ -149,7 +151,7 @@ export class EntityReconciler {
     const t = this.#state;
     const cap = this.#entities.capacity;
     t.known.fill(0, slot * cap, (slot + 1) * cap);
-    if (t.bot[slot] !== 0) t.dirtyAny[slot] = 0;
+    if (((t.botMask >> slot) & 1) !== 0) this.#dirtyMask &= ~(1 << slot);
     else this.#markAll(slot);
   }
 
@@ -159,14 +161,9 @@ export class EntityReconciler {
     const words = this.#words;
     const bit = 1 << (index & 31);
     const dirty = t.dirty;
-    const dirtyAny = t.dirtyAny;
-    const active = t.active;
-    const n = t.config.maxPlayers;
-    for (let s = 0, w = index >> 5; s < n; s++, w += words) {
-      if (active[s] === 0) continue;
-      dirty[w] |= bit;
-      dirtyAny[s] = 1;
-    }
+    const active = t.activeMask;
+    for (let s = 0, w = index >> 5; active >> s !== 0; s++, w += words) if (((active >> s) & 1) !== 0) dirty[w] |= bit;
+    this.#dirtyMask |= active;
   }
 
   /** Mark every index up to the pool's high-water mark dirty for `slot`. */
@@ -177,7 +174,7 @@ export class EntityReconciler {
     const base = slot * words;
     dirty.fill(0, base, base + words);
     for (let w = 0; w < words && w << 5 < end; w++) dirty[base + w] = -1;
-    this.#state.dirtyAny[slot] = 1;
+    this.#dirtyMask |= 1 << slot;
   }
 
   /**
@@ -186,20 +183,18 @@ export class EntityReconciler {
    * that is gone or replaced, Add what lives that it does not know.
    */
   reconcile(now: number): void {
+    const dirty = this.#dirtyMask;
+    if (dirty === 0) return;
     const t = this.#state;
     const sync = this.#sync;
-    const dirtyAny = t.dirtyAny;
-    const active = t.active;
     const pendingKick = t.pendingKick;
-    const bot = t.bot;
-    const n = t.config.maxPlayers;
-    for (let s = 0; s < n; s++) {
-      if (dirtyAny[s] === 0) continue;
-      if (active[s] === 0 || pendingKick[s] !== 0 || bot[s] !== 0) {
-        dirtyAny[s] = 0;
-        continue;
-      }
-      if (sync.slot(s, now)) dirtyAny[s] = 0;
+    // Players that left, or are bots, are done with; one with a kick pending too.
+    let left = dirty & t.activeMask & ~t.botMask;
+    for (let s = 0; left >> s !== 0; s++) {
+      const bit = 1 << s;
+      if ((left & bit) === 0) continue;
+      if (pendingKick[s] !== 0 || sync.slot(s, now)) left &= ~bit;
     }
+    this.#dirtyMask = left;
   }
 }

@@ -150,9 +150,6 @@ export class Server implements DirectCore, EntityListener, Players {
       t.selected = a.u8(n, "player tables");
       t.input = a.u8(n, "player tables");
       t.pendingKick = a.u8(n, "player tables");
-      t.updated = a.u8(n, "player tables");
-      t.statsDue = a.u8(n, "player tables");
-      t.dirtyAny = a.u8(n, "entity sync (known, dirty)");
       t.announced = a.u8(n, "player tables");
       t.chatTokens = a.u8(n, "player tables");
       t.nameTokens = a.u8(n, "player tables");

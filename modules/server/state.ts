@@ -50,6 +50,14 @@ export class ServerState {
   /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
   readonly bot: Uint8Array;
   bots = 0;
+  /**
+   * Bit s set while `active[s]` (activeMask) or `bot[s]` (botMask) is 1: a loop over the
+   * players a tick serves walks these bits instead of reading two typed arrays per slot (on
+   * XS each element read costs hundreds of instructions, a bit test a few). admission.ts
+   * writes both with the tables.
+   */
+  activeMask = 0;
+  botMask = 0;
   /** Bytes every queue keeps free for Leaves (leaveReserve()). */
   readonly leaveReserve: number;
   /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
@@ -143,8 +151,6 @@ export class ServerState {
   known!: Uint16Array;
   /** [slot × words + word]: the entity indices to reconcile for the player. */
   dirty!: Int32Array;
-  /** 1 while the slot has dirty bits. */
-  dirtyAny!: Uint8Array;
   /** The Adds and Removes a native sync queued, for the planner (~index: a Remove); empty without one. */
   actions!: Int32Array;
 
@@ -153,10 +159,6 @@ export class ServerState {
   list!: Uint16Array;
   /** Per entity: 1 once its entry is encoded in the current update tick. */
   encoded!: Uint8Array;
-  /** 1 once the player had its Update in the current update cycle. */
-  updated!: Uint8Array;
-  /** A Stats is due in the player's next Update. */
-  statsDue!: Uint8Array;
 
   constructor(
     config: Config, host: Host, counters: Uint32Array, entities: EntityTable, penalties: number, leavers: number, bot: Uint8Array,

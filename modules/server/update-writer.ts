@@ -41,6 +41,9 @@ export class UpdateWriter {
   #nextStats: number;
   /** The entity table's version when the cached entries were encoded. */
   #encodedVersion = -1;
+  /** Bit s: the player had its Update in the current update cycle; a Stats is due in its next Update. */
+  #updated = 0;
+  #statsDue = 0;
 
   /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
   constructor(state: ServerState, planner: UpdatePlanner, native: NativeOptions | null) {
@@ -60,8 +63,8 @@ export class UpdateWriter {
 
   /** A newcomer in `slot`: its Update cycle starts afresh. */
   joined(slot: number): void {
-    this.#state.updated[slot] = 0;
-    this.#state.statsDue[slot] = 0;
+    this.#updated &= ~(1 << slot);
+    this.#statsDue &= ~(1 << slot);
   }
 
   /** The entity at `index` is new: its id in the cache now, the rest at its next encoding. */
@@ -79,39 +82,39 @@ export class UpdateWriter {
   tick(now: number, stepped: boolean): void {
     const t = this.#state;
     const cfg = t.config;
-    const n = cfg.maxPlayers;
-    const active = t.active;
-    const bot = t.bot;
-    const updated = t.updated;
-    const statsDue = t.statsDue;
     const endpoints = t.endpoints;
+    // The players with a peer: active, not bots (they are sent nothing).
+    const peers = t.activeMask & ~t.botMask;
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;
       if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
       const pings = t.pings;
-      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = s < n && active[s] !== 0 ? endpoints[s].ping() : 0;
-      statsDue.fill(1);
+      const active = t.activeMask;
+      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = ((active >> s) & 1) !== 0 ? endpoints[s].ping() : 0;
+      this.#statsDue = -1;
     }
     if (now - this.#cycleStart >= cfg.updateIntervalMs) {
       // A player whose offset fell between two ticks of the ending cycle gets its turn now,
       // so every cycle carries one Update for every player, whatever the tick period.
-      for (let s = 0; s < n; s++) {
-        if (active[s] === 0 || updated[s] !== 0 || bot[s] !== 0) continue;
-        this.#update(s, now, statsDue[s] !== 0);
-        statsDue[s] = 0;
+      const late = peers & ~this.#updated;
+      for (let s = 0; late >> s !== 0; s++) {
+        if (((late >> s) & 1) === 0) continue;
+        this.#update(s, now, ((this.#statsDue >> s) & 1) !== 0);
+        this.#statsDue &= ~(1 << s);
       }
       this.#cycleStart += cfg.updateIntervalMs;
       if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
-      updated.fill(0);
+      this.#updated = 0;
     }
     const into = now - this.#cycleStart;
     const offset = this.#offset;
-    for (let s = 0; s < n; s++) {
-      if (active[s] === 0 || bot[s] !== 0) continue;
-      if (updated[s] === 0 && into >= offset[s] && !stepped) {
-        updated[s] = 1;
-        this.#update(s, now, statsDue[s] !== 0);
-        statsDue[s] = 0;
+    for (let s = 0; peers >> s !== 0; s++) {
+      const bit = 1 << s;
+      if ((peers & bit) === 0) continue;
+      if ((this.#updated & bit) === 0 && into >= offset[s] && !stepped) {
+        this.#updated |= bit;
+        this.#update(s, now, (this.#statsDue & bit) !== 0);
+        this.#statsDue &= ~bit;
         continue;
       }
       // A step's Adds and Removes, and any ack or resend due, wait for the next tick too:
