@@ -39,6 +39,11 @@ export const NATIVE_LAYOUT = {
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions",
   },
+  /** Folding the indices added or removed since the last sync into each player's dirty bits (modules/server/entity-sync.ts). */
+  mark: {
+    arrays: "dirty pending",
+    words: "words",
+  },
   /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
   shot: {
     arrays:

@@ -25,6 +25,7 @@ interface KernelExports {
   shots(layout: number, k: number, n: number, dc: number): number;
   sync(layout: number, slot: number): number;
   ship(layout: number, slot: number): number;
+  mark(layout: number, mask: number): void;
   /** Where the C's stack and data end: the memory above is ours. */
   __heap_base: { value: number };
 }
@@ -127,6 +128,9 @@ export class WasmKernels implements Kernels {
   }
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
     return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+  mark(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, mask: number): void {
+    this.#x.mark(this.#at(layout, m0, m1), mask);
   }
 
   /**

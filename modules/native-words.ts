@@ -49,6 +49,12 @@ export const enum SyncStop {
   Actions = 2,
 }
 
+/** mark: scalar words from Binding.scalars. */
+export const enum MarkWord {
+  Words = 0,
+  Count = 1,
+}
+
 /** shot: scalar words from Binding.scalars. */
 export const enum ShotWord {
   GridHalf = 0,

@@ -54,6 +54,11 @@ export interface Kernels {
    * length, messages, next seqno and why it stopped).
    */
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
+  /**
+   * EntityReconciler's marking (modules/server/entity-sync.ts): the indices pending (added
+   * or removed since the last call) become dirty for each player in `mask` (bit s: slot s).
+   */
+  mark(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, mask: number): void;
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**

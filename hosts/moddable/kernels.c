@@ -74,6 +74,13 @@ void xs_lwar_sync(xsMachine *the)
 	xsmcSetInteger(xsResult, lw_sync(&m, LW_ARG(5)));
 }
 
+void xs_lwar_mark(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	lw_mark(&m, LW_ARG(5));
+}
+
 void xs_lwar_ship(xsMachine *the)
 {
 	lw_mem m;

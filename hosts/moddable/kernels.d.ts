@@ -8,3 +8,4 @@ export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
 export declare const notify: Kernels["notify"];
 export declare const ship: Kernels["ship"];
+export declare const mark: Kernels["mark"];

@@ -11,3 +11,4 @@ export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
 export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";
+export function mark() @ "xs_lwar_mark";

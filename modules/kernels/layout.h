@@ -60,6 +60,10 @@ enum { SYNC_WORD_CAPACITY = 0, SYNC_WORD_WORDS = 1, SYNC_WORD_ACTION_ROOM = 2, S
 	SYNC_WORD_QUEUE = 9, SYNC_WORDS = 9 };
 enum { SYNC_STOP_DONE = 0, SYNC_STOP_ROOM = 1, SYNC_STOP_ACTIONS = 2 };
 
+/* mark: arrays, then scalar words (modules/native-layout.ts) */
+enum { MARK_MEM_DIRTY = 0, MARK_MEM_PENDING = 1, MARK_MEMS = 2 };
+enum { MARK_WORD_WORDS = 0, MARK_WORDS = 1 };
+
 /* shot: arrays, then scalar words (modules/native-layout.ts) */
 enum { SHOT_MEM_X = 0, SHOT_MEM_Y = 1, SHOT_MEM_VX = 2, SHOT_MEM_VY = 3, SHOT_MEM_OWNER = 4, SHOT_MEM_TYPE = 5,
 	SHOT_MEM_LIST = 6, SHOT_MEM_DOOMED = 7, SHOT_MEM_EXPIRES = 8, SHOT_MEM_GRAVITY = 9, SHOT_MEM_RADIUS = 10,

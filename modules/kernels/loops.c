@@ -1,6 +1,7 @@
 /*
  * The hot loops of the server and the game, in C and nowhere else: the priority planner's
- * plan, commit and bookkeeping of Adds and Removes, the Update entry loop, the entity sync,
+ * plan, commit and bookkeeping of Adds and Removes, the Update entry loop, the entity sync
+ * and its marking of what changed,
  * the projectiles' flight and the ships' step. modules/native.ts describes them (the
  * Kernels interface and the Binding calling convention).
  *
@@ -584,6 +585,29 @@ static int32_t lw_sync(const lw_mem *mp, int32_t s)
 	w[SYNC_WORD_MESSAGES] = messages;
 	w[SYNC_WORD_STATE] = state;
 	return n;
+}
+
+/*
+ * mark(layout, m0, m1, m2, m3, mask): the indices added or removed since the last call
+ * (`pending`, one bit each) become dirty for every player in `mask` (bit s: slot s), and
+ * `pending` is empty again (EntityReconciler.markIndex, entity-sync.ts).
+ */
+static void lw_mark(const lw_mem *mp, int32_t mask)
+{
+	lw_mem m = *mp;
+	int32_t *w = m.words + 2 * MARK_MEMS;
+	int32_t *dirty = I32(&m, MARK_MEM_DIRTY);
+	int32_t *pending = I32(&m, MARK_MEM_PENDING);
+	int32_t words = w[MARK_WORD_WORDS], j, s;
+	for (j = 0; j < words; j++) {
+		int32_t bits = pending[j];
+		if (bits == 0)
+			continue;
+		for (s = 0; s < 32 && (mask >> s) != 0; s++)
+			if (((mask >> s) & 1) != 0)
+				dirty[s * words + j] |= bits;
+		pending[j] = 0;
+	}
 }
 
 /* ------------------------------------------------------------------ ships */

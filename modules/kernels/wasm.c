@@ -51,6 +51,12 @@ LW_EXPORT("sync") int32_t lw_wasm_sync(int32_t *layout, int32_t slot)
 	return lw_sync(&m, slot);
 }
 
+LW_EXPORT("mark") void lw_wasm_mark(int32_t *layout, int32_t mask)
+{
+	lw_mem m = lw_at(layout);
+	lw_mark(&m, mask);
+}
+
 LW_EXPORT("ship") int32_t lw_wasm_ship(int32_t *layout, int32_t slot)
 {
 	lw_mem m = lw_at(layout);

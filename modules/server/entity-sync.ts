@@ -15,7 +15,7 @@
 import type { EntityTable } from "../game/entities";
 import { Binding, type Kernels, type NativeOptions, requireKernels } from "../native";
 import { NATIVE_LAYOUT } from "../native-layout";
-import { SyncStop, SyncWord } from "../native-words";
+import { MarkWord, SyncStop, SyncWord } from "../native-words";
 import { MAX_PACKET } from "../protocol/constants";
 import type { Endpoint } from "../transport/endpoint";
 import type { ServerState } from "./state";
@@ -118,6 +118,11 @@ export class EntityReconciler {
   readonly #words: number;
   /** Bit s set while slot s has dirty bits. */
   #dirtyMask = 0;
+  /** Some index is pending (state.pending): marked, not yet every player's dirty bit. */
+  #pending = false;
+  readonly #kernels: Kernels;
+  /** The marking's binding: dirty and pending. */
+  readonly #mark: Binding;
   #planner: UpdatePlanner;
 
   /**
@@ -134,7 +139,11 @@ export class EntityReconciler {
       entities: e, dirty: state.dirty, known: state.known, endpoints: state.endpoints,
       keep: MAX_PACKET + state.leaveReserve, frontSince: state.frontSince,
     };
-    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, requireKernels(native, "the entity sync"), native);
+    const kernels = requireKernels(native, "the entity sync");
+    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native);
+    this.#kernels = kernels;
+    this.#mark = new Binding(NATIVE_LAYOUT.mark, { dirty: state.dirty, pending: state.pending }, 0, native);
+    this.#mark.words[this.#mark.scalars + MarkWord.Words] = this.#words;
   }
 
   /** The planner that hears of each Add and Remove (the game installs its own). */
@@ -155,15 +164,14 @@ export class EntityReconciler {
     else this.#markAll(slot);
   }
 
-  /** The entity at `index` was added or removed: every player reconciles it at its next chance. */
+  /**
+   * The entity at `index` was added or removed: every player reconciles it at its next
+   * chance. It is pending until then (one bit, where every player's would cost a typed-array
+   * write each: a game step adds and removes many); `reconcile` makes it each player's.
+   */
   markIndex(index: number): void {
-    const t = this.#state;
-    const words = this.#words;
-    const bit = 1 << (index & 31);
-    const dirty = t.dirty;
-    const active = t.activeMask;
-    for (let s = 0, w = index >> 5; active >> s !== 0; s++, w += words) if (((active >> s) & 1) !== 0) dirty[w] |= bit;
-    this.#dirtyMask |= active;
+    this.#state.pending[index >> 5] |= 1 << (index & 31);
+    this.#pending = true;
   }
 
   /** Mark every index up to the pool's high-water mark dirty for `slot`. */
@@ -183,9 +191,18 @@ export class EntityReconciler {
    * that is gone or replaced, Add what lives that it does not know.
    */
   reconcile(now: number): void {
+    const t = this.#state;
+    if (this.#pending) {
+      // What changed since the last time becomes dirty for every player with a peer (a bot
+      // reads the game's tables; a newcomer marks everything when it joins).
+      this.#pending = false;
+      const peers = t.activeMask & ~t.botMask;
+      const b = this.#mark;
+      this.#kernels.mark(b.layout, b.m0, b.m1, b.m2, b.m3, peers);
+      this.#dirtyMask |= peers;
+    }
     const dirty = this.#dirtyMask;
     if (dirty === 0) return;
-    const t = this.#state;
     const sync = this.#sync;
     const pendingKick = t.pendingKick;
     // Players that left, or are bots, are done with; one with a kick pending too.

@@ -134,6 +134,7 @@ export class Server implements DirectCore, EntityListener, Players {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * ((cap + 31) >> 5), "entity sync (known, dirty)");
+      t.pending = a.i32((cap + 31) >> 5, "entity sync (known, dirty)");
       t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");

@@ -151,6 +151,8 @@ export class ServerState {
   known!: Uint16Array;
   /** [slot × words + word]: the entity indices to reconcile for the player. */
   dirty!: Int32Array;
+  /** The indices added or removed since the last reconciliation, before they are made every player's dirty bits. */
+  pending!: Int32Array;
   /** The Adds and Removes a native sync queued, for the planner (~index: a Remove); empty without one. */
   actions!: Int32Array;
 

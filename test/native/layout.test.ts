@@ -130,7 +130,7 @@ describe("native layout", function () {
     const bindings: Binding[] = [];
     const { server, game } = createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), bindings });
     assert.ok(game !== null);
-    // One binding per declared layout: the planner, the entries, the sync, and the game's two.
+    // One binding per declared layout: the planner, the entries, the sync and its marking, and the game's two.
     const keyOf = (b: Binding): string => Object.entries(NATIVE_LAYOUT).find(([, l]) => l === b.declared)?.[0] ?? "?";
     assert.deepEqual(bindings.map(keyOf).sort(), Object.keys(NATIVE_LAYOUT).sort());
     for (const b of bindings) {

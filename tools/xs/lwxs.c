@@ -508,6 +508,7 @@ extern void xs_lwar_pack(txMachine* the);
 extern void xs_lwar_shots(txMachine* the);
 extern void xs_lwar_sync(txMachine* the);
 extern void xs_lwar_notify(txMachine* the);
+extern void xs_lwar_mark(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
@@ -539,6 +540,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
+	lwDefine(the, &xsVar(2), "mark", xs_lwar_mark, 6);
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
