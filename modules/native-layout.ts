@@ -26,9 +26,9 @@ export const NATIVE_LAYOUT = {
     arrays: "x y vx vy owner steady focusX focusY focusIndex sets tick cursor known list actions",
     words: "capacity words limit near mid far hasFocus hasSteady posShift ownEnd freshEnd carriedEnd planned",
   },
-  /** The Update entry loop (modules/server/entries.ts); `o` and `k` are results. */
+  /** A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry loop; `o` and `k` are results. */
   pack: {
-    arrays: "entries encoded x y vx vy rot health list",
+    arrays: "entries encoded generation x y vx vy rot health list scores pings",
     words: "maxPacket stepHz posShift angleBits centidegrees o k",
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */

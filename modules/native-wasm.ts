@@ -21,7 +21,7 @@ interface KernelExports {
   plan(layout: number, slot: number): number;
   commit(layout: number, slot: number, sent: number): void;
   notify(layout: number, slot: number, n: number): void;
-  pack(layout: number, pos: number, n: number, o: number): number;
+  pack(layout: number, pos: number, n: number, o: number, stats: number): number;
   shots(layout: number, k: number, n: number, dc: number): number;
   sync(layout: number, slot: number): number;
   ship(layout: number, slot: number): number;
@@ -117,8 +117,8 @@ export class WasmKernels implements Kernels {
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number, n: number): void {
     this.#x.notify(this.#at(layout, m0, m1), slot, n);
   }
-  pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, pos: number, n: number, o: number): number {
-    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
+  pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, pos: number, n: number, o: number, stats: number): number {
+    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o, stats);
   }
   shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, k: number, n: number, dc: number): number {
     return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);

@@ -35,12 +35,13 @@ export interface Kernels {
   /** PriorityPlanner.commit. */
   commit(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, sent: number): void;
   /**
-   * The Update entry loop of UpdateWriter (modules/server/update-writer.ts): encodes the
-   * entries not yet encoded and copies them into the packet from `o`, list[pos] onwards,
-   * while they fit. Returns the new `pos`; the new packet offset and the entry count are
-   * in the layout's results.
+   * The unreliable part of an UpdateWriter packet (modules/server/update-writer.ts) after its
+   * reliable part, which ends at `o`: with `stats` 1, a Stats message if it fits; an Update
+   * if it fits, with the entries list[pos] onwards that fit (encoded into the entry cache
+   * when they are not yet, then copied); the header's unreliable count. Returns the new
+   * `pos`; the new packet offset and the entry count are in the layout's results.
    */
-  pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number): number;
+  pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number, stats: number): number;
   /**
    * The projectiles' step (NativeShotsStep.move, modules/game/shots-native.ts) from list[k],
    * `n` projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say

@@ -57,7 +57,7 @@ void xs_lwar_pack(xsMachine *the)
 {
 	lw_mem m;
 	lw_bind(the, &m);
-	xsmcSetInteger(xsResult, lw_pack(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7)));
+	xsmcSetInteger(xsResult, lw_pack(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7), LW_ARG(8)));
 }
 
 void xs_lwar_shots(xsMachine *the)

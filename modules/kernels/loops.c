@@ -283,13 +283,30 @@ static inline void put16(uint8_t *p, int32_t v)
 	p[1] = (uint8_t)v;
 }
 
-/* pack(layout, m0, m1, m2, m3, pos, n, o) -> pos; the packet offset and entry count in words */
-static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o)
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * pack(layout, m0, m1, m2, m3, pos, n, o, stats) -> pos; the packet offset and entry count in words
+ *
+ * The unreliable part of a packet whose reliable part ends at `o` (UpdateWriter, entries.ts):
+ * with `stats`, a Stats message if it fits (the scores, then the pings); then an Update if
+ * its type and count fit, with the entries list[pos], list[pos + 1], ... (up to n) that fit,
+ * each encoded into the entry cache after the packet unless it is already (encoded[i]), then
+ * copied; and the header's unreliable count.
+ */
+static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int32_t stats)
 {
 	lw_mem m = *mp;
 	int32_t *w = m.words + 2 * PACK_MEMS;
 	uint8_t *all = U8(&m, PACK_MEM_ENTRIES);
 	uint8_t *encoded = U8(&m, PACK_MEM_ENCODED);
+	const uint16_t *gen = U16(&m, PACK_MEM_GENERATION);
 	const int32_t *ex = I32(&m, PACK_MEM_X), *ey = I32(&m, PACK_MEM_Y), *evx = I32(&m, PACK_MEM_VX), *evy = I32(&m, PACK_MEM_VY), *erot = I32(&m, PACK_MEM_ROT);
 	const uint8_t *health = U8(&m, PACK_MEM_HEALTH);
 	const uint16_t *list = U16(&m, PACK_MEM_LIST);
@@ -297,27 +314,46 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o)
 	int32_t shift = w[PACK_WORD_POS_SHIFT], angleBits = w[PACK_WORD_ANGLE_BITS], centi = w[PACK_WORD_CENTIDEGREES];
 	int32_t half = 1 << (shift - 1), angleHalf = 1 << (angleBits - 1), angleMask = (1 << angleBits) - 1;
 	int32_t room = maxPacket - entry;
-	int32_t k = 0;
-	while (pos < n && o <= room && k < LW_UPDATE_MAX_ENTRIES) {
-		int32_t i = list[pos];
-		uint8_t *at = all + maxPacket + i * entry;
-		if (encoded[i] == 0) {
-			int32_t v;
-			put16(at + LW_ENTRY_X, clamp16(wrap32((int64_t)ex[i] + half) >> shift));
-			put16(at + LW_ENTRY_Y, clamp16(wrap32((int64_t)ey[i] + half) >> shift));
-			put16(at + LW_ENTRY_VX, clamp16(wrap32((int64_t)evx[i] * hz + half) >> shift));
-			put16(at + LW_ENTRY_VY, clamp16(wrap32((int64_t)evy[i] * hz + half) >> shift));
-			put16(at + LW_ENTRY_ROT, wrap32((int64_t)(erot[i] & angleMask) * centi + angleHalf) >> angleBits);
-			v = health[i];
-			at[LW_ENTRY_HEALTH] = (uint8_t)(v > LW_UPDATE_HEALTH_MAX ? LW_UPDATE_HEALTH_MAX : v);
-			encoded[i] = 1;
+	int32_t k = 0, unrel = 0, s;
+	if (stats && o + 1 + 4 * LW_MAX_PLAYERS <= maxPacket) {
+		const uint16_t *scores = U16(&m, PACK_MEM_SCORES), *pings = U16(&m, PACK_MEM_PINGS);
+		all[o] = LW_MSG_STATS;
+		for (s = 0; s < LW_MAX_PLAYERS; s++) {
+			put16(all + o + 1 + 2 * s, scores[s]);
+			put16(all + o + 1 + 2 * LW_MAX_PLAYERS + 2 * s, pings[s]);
 		}
-		/* a constant size: compilers copy it inline, so no libc is needed */
-		__builtin_memcpy(all + o, at, LW_UPDATE_ENTRY);
-		pos++;
-		o += entry;
-		k++;
+		o += 1 + 4 * LW_MAX_PLAYERS;
+		unrel++;
 	}
+	if (o + 2 <= maxPacket) {
+		int32_t num = o + 1;
+		all[o] = LW_MSG_UPDATE;
+		o += 2;
+		while (pos < n && o <= room && k < LW_UPDATE_MAX_ENTRIES) {
+			int32_t i = list[pos];
+			uint8_t *at = all + maxPacket + i * entry;
+			if (encoded[i] == 0) {
+				int32_t v;
+				put32(at + LW_ENTRY_ID, ((uint32_t)gen[i] << 16) | (uint32_t)i);
+				put16(at + LW_ENTRY_X, clamp16(wrap32((int64_t)ex[i] + half) >> shift));
+				put16(at + LW_ENTRY_Y, clamp16(wrap32((int64_t)ey[i] + half) >> shift));
+				put16(at + LW_ENTRY_VX, clamp16(wrap32((int64_t)evx[i] * hz + half) >> shift));
+				put16(at + LW_ENTRY_VY, clamp16(wrap32((int64_t)evy[i] * hz + half) >> shift));
+				put16(at + LW_ENTRY_ROT, wrap32((int64_t)(erot[i] & angleMask) * centi + angleHalf) >> angleBits);
+				v = health[i];
+				at[LW_ENTRY_HEALTH] = (uint8_t)(v > LW_UPDATE_HEALTH_MAX ? LW_UPDATE_HEALTH_MAX : v);
+				encoded[i] = 1;
+			}
+			/* a constant size: compilers copy it inline, so no libc is needed */
+			__builtin_memcpy(all + o, at, LW_UPDATE_ENTRY);
+			pos++;
+			o += entry;
+			k++;
+		}
+		all[num] = (uint8_t)k;
+		unrel++;
+	}
+	all[LW_HEADER_UNREL] = (uint8_t)unrel;
 	w[PACK_WORD_O] = o;
 	w[PACK_WORD_K] = k;
 	return pos;
@@ -494,14 +530,6 @@ static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
 }
 
 /* ------------------------------------------------------------------ entity sync */
-
-static inline void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /*
  * sync(layout, m0, m1, m2, m3, slot) -> actions

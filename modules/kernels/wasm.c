@@ -33,10 +33,10 @@ LW_EXPORT("notify") void lw_wasm_notify(int32_t *layout, int32_t slot, int32_t n
 	lw_notify(&m, slot, n);
 }
 
-LW_EXPORT("pack") int32_t lw_wasm_pack(int32_t *layout, int32_t pos, int32_t n, int32_t o)
+LW_EXPORT("pack") int32_t lw_wasm_pack(int32_t *layout, int32_t pos, int32_t n, int32_t o, int32_t stats)
 {
 	lw_mem m = lw_at(layout);
-	return lw_pack(&m, pos, n, o);
+	return lw_pack(&m, pos, n, o, stats);
 }
 
 LW_EXPORT("shots") int32_t lw_wasm_shots(int32_t *layout, int32_t k, int32_t n, int32_t dc)

@@ -316,18 +316,6 @@ export function writeStats(b: Uint8Array, o: number, scores: Uint16Array, pings:
   }
   return o + 4 * MAX_PLAYERS;
 }
-/**
- * writeStats through a DataView of the packet's buffer, at byte `at` of it: two fields a
- * word, eight DataView calls where writeStats makes 32 byte writes (the server's, on XS).
- * Returns the offset after the payload.
- */
-export function writeStatsView(v: DataView, at: number, scores: Uint16Array, pings: Uint16Array): number {
-  for (let i = 0; i < MAX_PLAYERS; i += 2) {
-    v.setInt32(at + 2 * i, (scores[i] << 16) | scores[i + 1]);
-    v.setInt32(at + 2 * MAX_PLAYERS + 2 * i, (pings[i] << 16) | pings[i + 1]);
-  }
-  return at + 4 * MAX_PLAYERS;
-}
 export function readStats(b: Uint8Array, o: number, scores: Uint16Array, pings: Uint16Array): void {
   for (let i = 0; i < MAX_PLAYERS; i++) {
     scores[i] = getU16(b, o + 2 * i);

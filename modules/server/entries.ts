@@ -1,12 +1,11 @@
 /**
- * The Update entry loop of UpdateWriter (update-writer.ts): the native kernel `pack`
- * (modules/kernels/loops.c, modules/native.ts).
+ * The unreliable part of UpdateWriter's packets (update-writer.ts): Stats, the Update and
+ * its entry loop, in the native kernel `pack` (modules/kernels/loops.c, modules/native.ts).
  *
  * Entries live in a cache after the packet buffer, one UPDATE_ENTRY per entity index, and
  * are encoded once per change (the `encoded` flags; the writer clears them when the
- * entities change in place, and writes an entry's id when its entity is added). A plan's
- * entries are copied from the cache into the packet; consecutive indices lie side by side
- * there, so each run of them is one copy.
+ * entities change in place, and when an entity is added at an index). A plan's entries are
+ * copied from the cache into the packet.
  */
 import type { EntityTable } from "../game/entities";
 import { Binding, type Kernels, type NativeOptions } from "../native";
@@ -18,11 +17,12 @@ import { ANGLE_BITS, CENTIDEGREES, POS_SHIFT, STEP_HZ } from "../units";
 
 export interface EntryPacker {
   /**
-   * Entries list[pos], list[pos + 1], ... (up to `n`) into the packet from offset `o`
-   * while they fit (and at most 255). Returns the new `pos`; `o` and `k` (entries
-   * written) are then in the fields below.
+   * The packet's unreliable part from offset `o`: with `stats`, a Stats message if it fits;
+   * an Update if it fits, with entries list[pos], list[pos + 1], ... (up to `n`) while they
+   * fit (and at most 255); the header's unreliable count. Returns the new `pos`; `o` and `k`
+   * (entries written) are then in the fields below.
    */
-  pack(pos: number, n: number, o: number): number;
+  pack(pos: number, n: number, o: number, stats: boolean): number;
   o: number;
   k: number;
 }
@@ -35,9 +35,12 @@ export interface EntryMemory {
   encoded: Uint8Array;
   entities: EntityTable;
   list: Uint16Array;
+  /** What a Stats carries: a score and a ping for each of MAX_PLAYERS. */
+  scores: Uint16Array;
+  pings: Uint16Array;
 }
 
-/** The Update entry loop in C (modules/kernels/loops.c, lw_pack). */
+/** The packet's unreliable part in C (modules/kernels/loops.c, lw_pack). */
 export class NativeEntryPacker implements EntryPacker {
   o = 0;
   k = 0;
@@ -50,7 +53,10 @@ export class NativeEntryPacker implements EntryPacker {
     const e = m.entities;
     const b = new Binding(
       NATIVE_LAYOUT.pack,
-      { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
+      {
+        entries: m.all, encoded: m.encoded, generation: e.generation, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health,
+        list: m.list, scores: m.scores, pings: m.pings,
+      },
       0, native,
     );
     const w = b.words;
@@ -65,9 +71,9 @@ export class NativeEntryPacker implements EntryPacker {
     this.#at = b.scalars;
   }
 
-  pack(pos: number, n: number, o: number): number {
+  pack(pos: number, n: number, o: number, stats: boolean): number {
     const b = this.#b;
-    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o);
+    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o, stats ? 1 : 0);
     this.o = this.#words[this.#at + PackWord.O];
     this.k = this.#words[this.#at + PackWord.K];
     return next;

@@ -9,16 +9,14 @@
  * over the ticks of the cycle instead of landing on one.
  *
  * Entry cache: the packet buffer (`state.tx`, MAX_PACKET bytes) is followed in the arena by
- * each entity's Update entry as encoded in the current update tick. An entry is encoded
- * once per update tick, by the first player whose plan has it, and copied into every packet
- * with one native copyWithin (entries.ts): on XS that is about ten times cheaper than
- * encoding it again for each player. The tables are in state.ts.
+ * each entity's Update entry as encoded since the world last changed. An entry is encoded
+ * once per change, for the first player whose plan has it, and copied into every packet
+ * that carries it (entries.ts: the native `pack` writes a packet's Stats, Update and entries
+ * in one call). The tables are in state.ts.
  */
 import { Counter } from "../protocol/counters";
-import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../protocol/constants";
-import { setU32 } from "../protocol/bytes";
-import { writeStatsView, writeUpdateNum, writeUpdateStart } from "../protocol/codec";
-import { type Endpoint, finishPacket } from "../transport/endpoint";
+import { MAX_PACKET, MAX_PLAYERS, UPDATE_ENTRY } from "../protocol/constants";
+import type { Endpoint } from "../transport/endpoint";
 import { type NativeOptions, requireKernels } from "../native";
 import { type EntryPacker, NativeEntryPacker } from "./entries";
 import type { ServerState } from "./state";
@@ -26,6 +24,8 @@ import type { UpdatePlanner } from "./updates";
 
 /** A Stats message: its type and a score and a ping for every player. */
 const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+/** An Update's type and entry count: what must fit for one to go in the packet. */
+const UPDATE_START = 2;
 
 export class UpdateWriter {
   /** Chooses each player's Update entries (the game installs its own). */
@@ -55,7 +55,7 @@ export class UpdateWriter {
     this.#txAndEntries = new Uint8Array(tx.buffer, tx.byteOffset, MAX_PACKET + state.entities.capacity * UPDATE_ENTRY);
     this.#offset = new Array<number>(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor((s * cfg.updateIntervalMs) / n);
-    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
+    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list, scores: state.scores, pings: state.pings };
     this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
@@ -67,10 +67,8 @@ export class UpdateWriter {
     this.#statsDue &= ~(1 << slot);
   }
 
-  /** The entity at `index` is new: its id in the cache now, the rest at its next encoding. */
+  /** The entity at `index` is new: its entry (its id among the rest) is encoded afresh when next sent. */
   entityAdded(index: number): void {
-    // The id is the entry's first field (UpdateEntryAt.id).
-    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.#state.entities.id(index));
     this.#state.encoded[index] = 0;
   }
 
@@ -133,7 +131,6 @@ export class UpdateWriter {
   #update(slot: number, now: number, stats: boolean): void {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const tx = t.tx;
     const list = t.list;
     const counters = t.counters;
     const packer = this.#packer;
@@ -149,29 +146,21 @@ export class UpdateWriter {
     const maxPackets = t.config.maxUpdatePacketsPerTick;
     let pos = 0;
     for (let packets = 0; packets < maxPackets; packets++) {
+      // The reliable messages, then (in C) Stats when due and room, the Update and its
+      // entries while they fit, and the header's count of unreliable messages.
       let o = this.fill(ep, now);
-      let unrel = 0;
-      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
-        tx[o] = Msg.Stats;
-        o = writeStatsView(t.wholeView, tx.byteOffset + o + 1, t.scores, t.pings) - tx.byteOffset;
-        unrel++;
+      const withStats = stats && packets === 0;
+      pos = packer.pack(pos, n, o, withStats);
+      if (withStats && o + STATS_SIZE <= MAX_PACKET) {
+        o += STATS_SIZE;
         counters[Counter.StatsSent]++;
       }
-      let k = 0;
-      if (o + 2 <= MAX_PACKET) {
-        tx[o] = Msg.Update;
-        const payload = o + 1;
-        o = writeUpdateStart(tx, payload);
-        pos = packer.pack(pos, n, o);
-        o = packer.o;
-        k = packer.k;
-        writeUpdateNum(tx, payload, k);
-        unrel++;
+      const k = packer.k;
+      if (o + UPDATE_START <= MAX_PACKET) {
         counters[Counter.UpdatesSent]++;
         counters[Counter.UpdateEntitiesSent] += k;
       }
-      finishPacket(tx, unrel);
-      t.send(o, t.address[slot], t.port[slot]);
+      t.send(packer.o, t.address[slot], t.port[slot]);
       if (pos >= n || k === 0) break;
     }
     planner.commit(slot, list, pos, now);

@@ -16,7 +16,7 @@ import {
   writeUpdateNum, writeUpdateStart,
   readName, readReject, readSelection, readStats, updateCount, updateEntryHealth, updateEntryId,
   updateEntryRot, updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, writeAdd,
-  writeChat, writeHeader, writeId, writeInput, writeName, writeReject, writeSelection, writeStats, writeStatsView,
+  writeChat, writeHeader, writeId, writeInput, writeName, writeReject, writeSelection, writeStats,
   writeUpdateEntry,
 } from "../../modules/protocol/codec";
 import { Endpoint, finishPacket } from "../../modules/transport/endpoint";
@@ -134,17 +134,6 @@ describe("codec: every message round-trips", () => {
       }
     }
     assert.throws(() => writeName(new Uint8Array(64), 0, 1, new Uint8Array(32), 0, 32), RangeError);
-  });
-
-  it("Stats through a DataView, at an offset of a larger buffer: the bytes writeStats writes, top bits included", () => {
-    const scores = Uint16Array.of(0xffff, 1, 0x8000, 0x7fff, 0, 2, 0x1234, 0xfffe);
-    const pings = Uint16Array.of(65535, 0, 120, 0x8001, 7, 0, 0, 1);
-    const plain = new Uint8Array(40).fill(0xaa);
-    assert.equal(writeStats(plain, 3, scores, pings), 35);
-    const buffer = new ArrayBuffer(64);
-    const viewed = new Uint8Array(buffer, 20, 40).fill(0xaa);
-    assert.equal(writeStatsView(new DataView(buffer), 23, scores, pings), 55);
-    assert.deepEqual(viewed, plain);
   });
 
   it("Stats, scores then pings, by slot", () => {

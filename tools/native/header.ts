@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { type BindingLayout, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
 
 export { wordCount };
-import { AddAt, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
+import { AddAt, MAX_PLAYERS, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
+import { HEADER_UNREL } from "../../modules/transport/frame";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import { ONE } from "../../modules/game/geometry";
@@ -67,6 +68,10 @@ export function renderHeader(): string {
   out.push(`#define LW_RELIABLE_HEADER ${RELIABLE_HEADER}`);
   out.push(`#define LW_MSG_ADD ${Msg.Add}`);
   out.push(`#define LW_MSG_REMOVE ${Msg.Remove}`);
+  out.push(`#define LW_MSG_STATS ${Msg.Stats}`);
+  out.push(`#define LW_MSG_UPDATE ${Msg.Update}`);
+  out.push(`#define LW_MAX_PLAYERS ${MAX_PLAYERS}`);
+  out.push(`#define LW_HEADER_UNREL ${HEADER_UNREL}`);
   out.push(`#define LW_UPDATE_ENTRY ${UPDATE_ENTRY}`);
   out.push(`#define LW_UPDATE_MAX_ENTRIES ${UPDATE_MAX_ENTRIES}`);
   out.push(`#define LW_UPDATE_HEALTH_MAX ${UPDATE_HEALTH_MAX}`);

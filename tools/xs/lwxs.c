@@ -536,7 +536,7 @@ static void lwBuildGlobals(txMachine* machine)
 	xsVar(2) = xsNewObject();
 	lwDefine(the, &xsVar(2), "plan", xs_lwar_plan, 6);
 	lwDefine(the, &xsVar(2), "commit", xs_lwar_commit, 7);
-	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 8);
+	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 9);
 	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
