@@ -209,6 +209,12 @@ export class Endpoint {
   private hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
   readonly srtt: number = 0;
+  /**
+   * A message of variable size went into the queue through queue() since the last fill:
+   * its payload was written after its size was given, so fill() measures the messages never
+   * sent (a Chat without its NUL throws there, before anything goes out).
+   */
+  private unmeasured = false;
   /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
   private probing = false;
   private probeSeq = 0;
@@ -285,6 +291,7 @@ export class Endpoint {
     this.sentBytes = 0;
     s.firstSeq = initialSeq >>> 0;
     s.nextSeq = initialSeq >>> 0;
+    this.unmeasured = false;
     this.resetReceive(peerInitialSeq);
     s.srtt = 0;
     this.probing = false;
@@ -346,6 +353,7 @@ export class Endpoint {
     if (o + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
     this.view.setUint32(o, s.nextSeq);
     this.buf[o + 4] = type;
+    if (fixed < 0) this.unmeasured = true;
     s.count++;
     s.usedBytes = o + RELIABLE_HEADER + payload;
     s.nextSeq = (s.nextSeq + 1) >>> 0;
@@ -390,13 +398,22 @@ export class Endpoint {
   /**
    * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
    * now end at offset `end`. Their seqnos must be the next ones; the next message queued
-   * gets the seqno after them.
+   * gets the seqno after them. The writer is trusted with their boundaries (the native
+   * entity sync: what it writes is tested byte for byte); what is checked here costs no
+   * walk: the span, the first message's seqno and type, and the size of a lone message
+   * of fixed size.
    */
   commit(end: number, messages: number): void {
     const s = this as Own;
     const used = s.usedBytes;
-    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used)))
+    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used) && end - used >= messages * RELIABLE_HEADER))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
+    if (messages !== 0) {
+      const ch = this.channel;
+      const fixed = ch.sizes[this.buf[used + 4] - ch.typeBase];
+      if (this.view.getUint32(used) !== s.nextSeq || fixed === undefined || (messages === 1 && fixed >= 0 && end - used !== RELIABLE_HEADER + fixed))
+        throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno of a known type, or not ${end - used} bytes long`);
+    }
     s.usedBytes = end;
     s.count += messages;
     s.nextSeq = (s.nextSeq + messages) >>> 0;
@@ -601,10 +618,10 @@ export class Endpoint {
     let i: number;
     const used = s.usedBytes;
     if (first === 0 && start + used <= max) {
-      // The whole queue fits (the usual case): only the messages never sent are measured,
-      // once each (what was sent before was measured then), and must end where the queue
-      // does (a writer's misuse throws before anything goes out).
-      if (count > sentCount) {
+      // The whole queue fits (the usual case): nothing to measure, unless queue() took a
+      // message of variable size since the last fill. Then the messages never sent are
+      // measured, and must end where the queue does (a misuse throws before anything goes out).
+      if (this.unmeasured && count > sentCount) {
         const buf = this.buf;
         const sizes = ch.sizes;
         const typeBase = ch.typeBase;
@@ -615,6 +632,7 @@ export class Endpoint {
         }
         if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
       }
+      this.unmeasured = false;
       begin = 0;
       from = used;
       i = count;

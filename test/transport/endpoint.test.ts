@@ -240,15 +240,31 @@ describe("Endpoint: queueCopy, a message copied from the owner's arena", () => {
 });
 
 describe("Endpoint: misuse", () => {
-  it("messages a writer committed that do not end where it said throw at the next fill, before anything is sent", () => {
+  it("a lone message a writer committed that does not end where it said throws at the commit, and the queue is as it was", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
-    const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
     const o = ep.reserve(11);
     setU32(ep.buf, o, ep.nextSeq);
     ep.buf[o + 4] = Msg.Join; // 4 bytes of payload: the message ends at 9, not 11
-    ep.commit(o + 11, 1);
-    assert.throws(() => ep.fill(out, 1, 1), /queued messages end at 9, the queue at 11/);
+    assert.throws(() => ep.commit(o + 11, 1), /not 11 bytes long/);
+    assert.equal(ep.usedBytes, 0);
+    assert.equal(ep.count, 0);
+  });
+
+  it("a commit whose first message is not the next seqno, or of no known type, or too short for its count, throws", () => {
+    const ep = new Endpoint(lwarChannel(1024, 100));
+    ep.reset(0);
+    const o = ep.reserve(18);
+    setU32(ep.buf, o, ep.nextSeq + 1);
+    ep.buf[o + 4] = Msg.Remove;
+    assert.throws(() => ep.commit(o + 18, 2), /not the next seqno/);
+    setU32(ep.buf, o, ep.nextSeq);
+    ep.buf[o + 4] = 0;
+    assert.throws(() => ep.commit(o + 18, 2), /of a known type/);
+    ep.buf[o + 4] = Msg.Remove;
+    assert.throws(() => ep.commit(o + 9, 2), /commit of 2 messages ending at 9/);
+    ep.commit(o + 18, 2);
+    assert.equal(ep.count, 2);
   });
 
 
