@@ -8,8 +8,3 @@ export function bytesToAscii(b: Uint8Array, offset: number, length: number): str
   for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
   return s;
 }
-
-/** Printable ASCII: 0x20..0x7e. */
-export function isPrintable(c: number): boolean {
-  return c >= 0x20 && c <= 0x7e;
-}

@@ -9,7 +9,7 @@
 import { makeConfig } from "../modules/config";
 import { ClientState, createClient, type Client } from "../modules/client/client";
 import { MAX_PLAYERS, NAME_LENGTH, CHAT_LENGTH } from "../modules/protocol/constants";
-import { INPUT_SHOOTING } from "../modules/protocol/codec";
+import { INPUT_SHOOTING, PRINTABLE_FIRST, PRINTABLE_LAST } from "../modules/protocol/codec";
 import { SHIP_HP, SHIP_NAME, SHIP_TYPES, SHOT_TYPES, WEAPON_DAMAGE, WEAPON_NAME } from "../modules/game/templates";
 import { POS_ONE, STEP_HZ } from "../modules/units";
 import { SERVER_ADDRESS, SERVER_PORT, SocketHost } from "./socket";
@@ -97,7 +97,7 @@ function ascii(text: string, max: number): string {
   let out = "";
   for (let i = 0; i < text.length && out.length < max; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x20 && c <= 0x7e) out += text[i];
+    if (c >= PRINTABLE_FIRST && c <= PRINTABLE_LAST) out += text[i];
   }
   return out.trim();
 }

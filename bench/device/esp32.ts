@@ -104,10 +104,11 @@ async function main(): Promise<void> {
   const flash = path.join(out, "flash.bin");
   mergeFlash(path.dirname(args), flash, env);
 
-  const seen: { summary: string | null; receive: string | null; board: string | null; failed: string | null; warning: boolean } = {
+  const seen: { summary: string | null; receive: string | null; board: string | null; broadcast: string | null; failed: string | null; warning: boolean } = {
     summary: null,
     receive: null,
     board: null,
+    broadcast: null,
     failed: null,
     warning: false,
   };
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
       if (line.startsWith(SUMMARY) && line.includes(" µs per 10 ms tick")) seen.summary = line;
       if (line.startsWith(`${SUMMARY}receive `)) seen.receive = line;
       if (line.startsWith(`${SUMMARY}the board's path: ack`)) seen.board = line;
+      if (line.startsWith(`${SUMMARY}broadcast `)) seen.broadcast = line;
       if (failure !== null || line.startsWith(`${SUMMARY}failed`) || line.startsWith(`${SUMMARY}no `)) {
         seen.failed = line;
         finished();
@@ -162,6 +164,14 @@ async function main(): Promise<void> {
         `net.c's ring, udpNext, the address table, server.received); a drain that finds nothing ${k(b[5])}; server.received alone ${k(b[6])} an ack + Input`,
     );
   } else say("receive through the board's path: the app printed no figure");
+  const bc = seen.broadcast === null ? null : /broadcast (-?[0-9.]+) µs per recipient \(a chat from each of (\d+) players, each to (\d+): ([0-9.]+) µs a chat against ([0-9.]+) µs/.exec(seen.broadcast);
+  if (bc !== null) {
+    const k = (text: string) => `${((Number(text) * perUs) / 1000).toFixed(1)} k`;
+    say(
+      `a session broadcast: ${k(bc[1])} instructions a recipient at its receipt (a chat from each of ${bc[2]} players, each to ${bc[3]}: ` +
+        `${k(bc[4])} a chat against ${k(bc[5])} a bare ack; sending it is the recipient's next packet)`,
+    );
+  } else say("a session broadcast: the app printed no figure");
   const share = (cpi: number) => ((100 * esp(f.mean, cpi)) / 10).toFixed(0);
   say(
     `on a ${MHZ} MHz ESP32 core at ${CPI.mid} cycles per instruction (${CPI.low}..${CPI.high}): ` +

@@ -17,6 +17,7 @@ import Instrumentation from "instrumentation";
 import Debug from "debug";
 import config from "mc/config";
 import { Replay, timeReceive, timeReplay, type TimeResult } from "../../harness/trace";
+import { type BroadcastCost, timeBroadcast } from "../../harness/broadcast";
 import { Counter } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
@@ -137,6 +138,8 @@ interface Activity {
   receive: { usPerDatagram: number; shape: string; distinct: number };
   /** The same datagrams (and bare acks) through the board's own path: net.c's ring, the host's drain, server.received; null off ESP32. */
   board: BoardReceive | null;
+  /** A chat from each player, sent on to every player, against a bare ack from each (harness/broadcast.ts). */
+  broadcast: BroadcastCost;
 }
 
 /** What each window step did (datagrams received, packets and Updates sent), from an untimed replay. */
@@ -180,7 +183,8 @@ function stepActivity(o: TraceHeader["options"], bytes: Uint8Array, n: number, c
   // Then the typical client datagram into the server as the window left it.
   const receive = timeReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
   const board = timeBoardReceive(r, n, clock.now, RECEIVE_DATAGRAMS);
-  return { inPkts, outPkts, updates, stats, relIn, relOut, entities, before, live, receive, board };
+  const broadcast = timeBroadcast(r, clock.now);
+  return { inPkts, outPkts, updates, stats, relIn, relOut, entities, before, live, receive, board, broadcast };
 }
 
 function report(header: TraceHeader, clock: Clock, result: TimeResult, runs: number, perStep: Float32Array | null, act: Activity, base: Heap): void {
@@ -316,6 +320,11 @@ function run(): void {
       : `lwar-xs device bench: the board's path: ack + Input ${b.ackInputUs.toFixed(3)} µs, ack ${b.ackUs.toFixed(3)} µs per datagram ` +
           `(${b.perDrain} and ${b.ackPerDrain} waiting at each drain, one from each client; net.c's ring, udpNext, the host's address table, server.received; ` +
           `a drain that finds nothing ${b.emptyDrainUs.toFixed(3)} µs; server.received alone ${b.receivedUs.toFixed(3)} µs per ack + Input; dry walk subtracted)`,
+  );
+  const bc = act.broadcast;
+  say(
+    `lwar-xs device bench: broadcast ${bc.perRecipientUs.toFixed(3)} µs per recipient (a chat from each of ${bc.chats} players, ` +
+      `each to ${bc.recipients}: ${bc.chatUs.toFixed(3)} µs a chat against ${bc.ackUs.toFixed(3)} µs a bare ack, at its receipt; dry walk subtracted)`,
   );
   say("lwar-xs device bench: done");
 }

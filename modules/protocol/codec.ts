@@ -205,6 +205,10 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
 }
 
 /** Scratch fields filled by the readers below; one instance per endpoint. */
+/** Printable ASCII, what chat lines and names may hold: PRINTABLE_FIRST..PRINTABLE_LAST. */
+export const PRINTABLE_FIRST = 0x20;
+export const PRINTABLE_LAST = 0x7e;
+
 export class Fields {
   id = 0;
   other = 0;
@@ -213,6 +217,8 @@ export class Fields {
   /** Offset and length of a byte string (chat text without NUL, name without padding). */
   textOffset = 0;
   textLength = 0;
+  /** Bytes of that string outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), counted in the same walk. */
+  unprintable = 0;
 }
 
 /* Connect, Disconnect: no payload. */
@@ -248,8 +254,13 @@ export function readChat(b: Uint8Array, o: number, f: Fields): void {
   f.id = getU32(b, o);
   f.textOffset = o + 4;
   let n = 0;
-  while (b[o + 4 + n] !== 0) n++;
+  let bad = 0;
+  for (let c = b[o + 4]; c !== 0; c = b[o + 4 + n]) {
+    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
+    n++;
+  }
   f.textLength = n;
+  f.unprintable = bad;
 }
 
 /* Add: 9 bytes
@@ -301,8 +312,14 @@ export function readName(b: Uint8Array, o: number, f: Fields): void {
   f.id = getU32(b, o);
   f.textOffset = o + 4;
   let n = 0;
-  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
+  let bad = 0;
+  for (; n < NAME_LENGTH; n++) {
+    const c = b[o + 4 + n];
+    if (c === 0) break;
+    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
+  }
   f.textLength = n;
+  f.unprintable = bad;
 }
 
 /* Stats: 32 bytes, indexed by player slot, 0 for empty slots

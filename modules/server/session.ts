@@ -16,7 +16,6 @@
 import { Counter } from "../protocol/counters";
 import { Msg, NAME_LENGTH } from "../protocol/constants";
 import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeName, writeSelection } from "../protocol/codec";
-import { isPrintable } from "../text";
 import type { Admission } from "./admission";
 import { KickReason, LogEvent } from "./events";
 import { LEAVE_SIZE, type ServerState } from "./state";
@@ -156,7 +155,7 @@ export class Session {
     const f = this.#fields;
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+    if (f.textLength === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
@@ -180,7 +179,7 @@ export class Session {
     const f = this.#fields;
     readName(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+    if (f.textLength === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
@@ -232,11 +231,6 @@ export class Session {
   #spoofed(slot: number): void {
     this.#state.counters[Counter.SpoofedId]++;
     this.misbehave(slot);
-  }
-
-  #printable(b: Uint8Array, o: number, n: number): boolean {
-    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
-    return true;
   }
 
   /**
@@ -312,20 +306,21 @@ export class Session {
     this.#ringHead = end;
     // What the message must leave free in a queue after it (a Leave may use the reserve).
     const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    // Read once, not per player: XS finds a property by walking the object's list of them.
-    const n = t.config.maxPlayers;
-    const active = t.active;
+    // Read once, not per player: each read is a property lookup, each typed-array element
+    // hundreds of instructions on XS; who is active and who is a bot are bits.
+    const active = t.activeMask;
+    const bots = t.botMask;
     const cursor = t.cursor;
-    const pendingKick = t.pendingKick;
-    const bot = t.bots !== 0 ? t.bot : null;
+    const pendingKick = t.kickPending ? t.pendingKick : null;
     const endpoints = t.endpoints;
     // The players this entry laps, found (all at once, before any is dropped) at the first of them.
     let lapped = 0;
-    for (let s = 0; s < n; s++) {
-      if (active[s] === 0) continue;
+    for (let s = 0; active >> s !== 0; s++) {
+      if (((active >> s) & 1) === 0) continue;
       const behind = (head - cursor[s]) | 0;
       if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
-        for (let k = s; k < n; k++) if (active[k] !== 0 && ((head - cursor[k]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
+        for (let k = s; active >> k !== 0; k++)
+          if (((active >> k) & 1) !== 0 && ((head - cursor[k]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
       }
       if ((lapped & (1 << s)) !== 0) {
         // Lapped: dropped like a player that timed out (nothing is sent to it).
@@ -341,8 +336,8 @@ export class Session {
         continue;
       }
       // What #pump would do with this one entry.
-      if (pendingKick[s] !== 0) continue;
-      if ((bot !== null && bot[s] !== 0) || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) {
+      if (pendingKick !== null && pendingKick[s] !== 0) continue;
+      if (((bots >> s) & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) {
         cursor[s] = end;
         continue;
       }

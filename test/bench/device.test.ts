@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../harness/trace";
+import { timeBroadcast } from "../../harness/broadcast";
 import { Counter } from "../../modules/protocol/counters";
 import { deviceTrace, modulesFragment } from "../../bench/device/generate";
 import { isBareAck, lastBareAcks, peerIp, useBoardAddresses } from "../../bench/device/peers";
@@ -45,6 +46,24 @@ describe("device bench", function () {
     assert.equal(c[Counter.PacketsOut], header.packetsOut);
     assert.equal(c[Counter.BytesOut], header.bytesOut);
     assert.equal(c[Counter.Kicks] + c[Counter.Timeouts], 0);
+  });
+
+  it("times a broadcast after the window: one chat from each player, taken and sent on to all eight, and a bare ack from each", function () {
+    const { header, trace } = decodeTraceFile(file);
+    const r = new Replay(header.options, trace);
+    r.warm();
+    r.walk(r.windowStart, r.windowTicks, true, null, null);
+    const c = r.server.counters;
+    const chats = c[Counter.ReliableReceived];
+    const sent = c[Counter.ReliableSent];
+    const b = timeBroadcast(r, () => performance.now());
+    assert.deepEqual([b.chats, b.recipients], [8, 8]);
+    assert.equal(c[Counter.ReliableReceived] - chats, 8, "each chat processed once");
+    assert.equal(c[Counter.Kicks] + c[Counter.Timeouts], 0);
+    assert.ok(b.chatUs > 0 && Number.isFinite(b.ackUs) && Number.isFinite(b.perRecipientUs), JSON.stringify(b));
+    // The 64 copies are queued, not yet sent: the next tick sends them.
+    r.server.tick(r.server.host.now() + 1010);
+    assert.ok(c[Counter.ReliableSent] - sent >= 64, `${c[Counter.ReliableSent] - sent} reliable messages sent for the first time`);
   });
 
   it("rejects a file that is not a trace, or of another version", function () {

@@ -1,0 +1,92 @@
+/**
+ * What a session broadcast costs its recipients, timed after a replay's window (host-free:
+ * the device bench runs it on XS). Each player with a peer sends one Chat, which the server
+ * checks and puts into every player's queue (session.ts: the ring, then a copy for each);
+ * the same is timed for a bare ack from each, and the difference, over the chats and their
+ * recipients, is what one recipient of a broadcast costs at its receipt.
+ *
+ * Method, as timeReceive's (trace.ts): each datagram copied into the server's receive buffer
+ * (dry), then copied and received (for real); the difference is the server's. The chats are
+ * received once each (a reliable message is processed once), so the figure is of one
+ * round, not the least of several. First the clock moves a second on (one tick, untimed), so
+ * that every player's chat bucket is full again.
+ */
+import { Counter } from "../modules/protocol/counters";
+import { Msg } from "../modules/protocol/constants";
+import { writeChat, writeHeader } from "../modules/protocol/codec";
+import { HEADER_SIZE, RELIABLE_HEADER } from "../modules/transport/frame";
+import type { Replay } from "./trace";
+
+/** The line each player sends: printable ASCII, a typical length. */
+const LINE = "gg, nice shot";
+/** How far the clock moves before the chats, ms: every chat bucket refills in this (session.ts). */
+const REFILL_MS = 1000;
+
+export interface BroadcastCost {
+  /** Chats received, one from each player with a peer, and the players each went to (the sender too). */
+  chats: number;
+  recipients: number;
+  /** µs of the server per chat and per bare ack. */
+  chatUs: number;
+  ackUs: number;
+  /** (chatUs − ackUs) / recipients. */
+  perRecipientUs: number;
+}
+
+export function timeBroadcast(r: Replay, clock: () => number): BroadcastCost {
+  const server = r.server;
+  const now = server.host.now() + REFILL_MS;
+  server.tick(now);
+  const slots: number[] = [];
+  for (let s = 0; s < server.config.maxPlayers; s++) if (server.active[s] !== 0 && server.address[s] !== "") slots.push(s);
+  if (slots.length < 2) throw new Error(`a broadcast needs two players with peers; ${slots.length} left after the window`);
+  const text = new Uint8Array(LINE.length);
+  for (let i = 0; i < LINE.length; i++) text[i] = LINE.charCodeAt(i);
+  // Each player's chat and bare ack: its ack acknowledges nothing new, its seqno is the next
+  // the server expects, its timestamp is the newest the server took from it.
+  const chats: Uint8Array[] = [];
+  const acks: Uint8Array[] = [];
+  for (const s of slots) {
+    const ep = server.endpoints[s];
+    const ack = (ep.firstSeq - 1) >>> 0;
+    const chat = new Uint8Array(HEADER_SIZE + RELIABLE_HEADER + 4 + LINE.length + 1);
+    writeHeader(chat, ack, ep.newestTimestamp >>> 0, 1, 0);
+    const seq = (ep.lastProcessed + 1) >>> 0;
+    chat[HEADER_SIZE] = seq >>> 24;
+    chat[HEADER_SIZE + 1] = seq >>> 16;
+    chat[HEADER_SIZE + 2] = seq >>> 8;
+    chat[HEADER_SIZE + 3] = seq;
+    chat[HEADER_SIZE + 4] = Msg.Chat;
+    writeChat(chat, HEADER_SIZE + RELIABLE_HEADER, server.playerId(s), text, 0, text.length);
+    chats.push(chat);
+    const bare = new Uint8Array(HEADER_SIZE);
+    writeHeader(bare, ack, ep.newestTimestamp >>> 0, 0, 0);
+    acks.push(bare);
+  }
+  const rx = server.rxBuffer;
+  const c = server.counters;
+  const round = (datagrams: Uint8Array[], live: boolean): number => {
+    const t0 = clock();
+    for (let i = 0; i < datagrams.length; i++) {
+      const d = datagrams[i];
+      rx.set(d);
+      if (live) server.received(d.length, server.address[slots[i]], server.port[slots[i]], now);
+    }
+    return clock() - t0;
+  };
+  let ackMs = Infinity;
+  for (let k = 0; k < 3; k++) {
+    const d = round(acks, true) - round(acks, false);
+    if (d < ackMs) ackMs = d;
+  }
+  const received = c[Counter.ReliableReceived];
+  const refused = c[Counter.Refused];
+  const dry = round(chats, false);
+  const chatMs = round(chats, true) - dry;
+  if (c[Counter.ReliableReceived] - received !== chats.length || c[Counter.Refused] !== refused)
+    throw new Error("the chats were not all taken: the figure would not be of a broadcast");
+  const n = chats.length;
+  const chatUs = (chatMs * 1000) / n;
+  const ackUs = (ackMs * 1000) / n;
+  return { chats: n, recipients: n, chatUs, ackUs, perRecipientUs: (chatUs - ackUs) / n };
+}
