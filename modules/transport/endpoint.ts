@@ -239,7 +239,7 @@ export class Endpoint {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   private readonly wholeView: DataView | null;
   private readonly at: number;
-  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (#look). */
+  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (look). */
   private lastOut: Uint8Array | null = null;
   private lastShared = false;
   private lastBase = 0;
@@ -574,7 +574,7 @@ export class Endpoint {
     // double on XS); another, byte by byte. Whether `out` is such a packet, and where it
     // starts, is kept from the last call: an owner sends from one buffer.
     const ack = s.lastProcessed;
-    if (out !== this.lastOut) this.#look(out);
+    if (out !== this.lastOut) this.look(out);
     const shared = this.lastShared;
     if (shared) {
       const wv = this.wholeView as DataView;
@@ -692,7 +692,7 @@ export class Endpoint {
   }
 
   /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
-  #look(out: Uint8Array): void {
+  private look(out: Uint8Array): void {
     const whole = this.whole;
     this.lastOut = out;
     this.lastShared = whole !== null && out.buffer === whole.buffer;
