@@ -4,7 +4,7 @@ import type { Kernels } from "../../modules/native";
 export declare const plan: Kernels["plan"];
 export declare const commit: Kernels["commit"];
 export declare const pack: Kernels["pack"];
-export declare const shots: Kernels["shots"];
 export declare const sync: Kernels["sync"];
 export declare const notify: Kernels["notify"];
 export declare const ship: Kernels["ship"];
+export declare const game: Kernels["game"];

@@ -42,7 +42,7 @@ describe("kernels.wasm", function () {
   it("exports the seven loops and imports only its memory", function () {
     const m = new Wasm.Module(readFileSync(WASM_PATH));
     const exported = Wasm.Module.exports(m).map((e) => e.name).sort();
-    assert.deepEqual(exported, ["__heap_base", "commit", "notify", "pack", "plan", "ship", "shots", "sync"]);
+    assert.deepEqual(exported, ["__heap_base", "commit", "game", "notify", "pack", "plan", "ship", "sync"]);
     assert.deepEqual(Wasm.Module.imports(m).map((i) => `${i.module}.${i.name}:${i.kind}`), ["env.memory:memory"]);
   });
 
@@ -53,7 +53,7 @@ describe("kernels.wasm", function () {
     const { server, game } = createMatch(config, new QuietHost(), 1, native);
     assert.ok(game !== null);
     const buffer = native.memory!.buffer;
-    assert.equal(bindings.length, 5);
+    assert.equal(bindings.length, 4);
     for (const b of bindings) {
       assert.equal(b.words.buffer, buffer);
       for (const [name, a] of Object.entries(b.arrays)) assert.equal(a.buffer, buffer, `${b.declared.arrays}: ${name}`);
