@@ -512,8 +512,8 @@ static int32_t lw_game_deaths(const lw_game_mem *g)
  *
  * GAME_RUN_STEP begins a step (the JavaScript has counted it in `steps`), GAME_RUN_RESUME
  * goes on after a stop, GAME_RUN_PLACE puts the planets where step `steps` has them and marks
- * the grid (start-up). The order is Game.step's: planets, spawns, ships (each with what it
- * touches and its fire), ships against ships (and the grid marked again after a ram),
+ * the grid (start-up). The order is the step's (game.ts): planets, spawns, ships (each with
+ * what it touches and its fire), ships against ships (and the grid marked again after a ram),
  * projectiles, then the doomed projectiles and dead ships leave. Where each live ship is
  * (focusX, focusY) is noted before the table loses anything: a removal changes no
  * position, so the step ends as it did, with one call fewer. After GAME_STOP_REAP the step
