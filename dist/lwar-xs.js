@@ -699,12 +699,12 @@ var NATIVE_LAYOUT = {
    */
   game: {
     arrays: `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 orbitSpeed markX markY base counters`,
-    words: `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 phase next inner innerMask rammed listed doomed shots slot other fireType fireOwner fireX fireY added ramDamage`,
+    words: `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage`,
     /**
      * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
      * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
-     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table;
-     * the ship of `slot` died.
+     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table
+     * (and the step is done unless `dying` ships died); the ship of `slot` died.
      */
     codes: "done spawn fire ram reap die",
     /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */
@@ -1861,7 +1861,7 @@ var NativeGameStep = class {
   }
   /** Projectiles alive after the last step. */
   get shots() {
-    return this.#words[this.#at + 95 /* Shots */];
+    return this.#words[this.#at + 96 /* Shots */];
   }
   /** Start-up: the planets where step `steps` has them, and their marks in the grid. */
   place() {
@@ -1882,13 +1882,14 @@ var NativeGameStep = class {
     let why = k.game(b.layout, b.m0, b.m1, b.m2, b.m3, 0 /* Step */);
     while (why !== 0 /* Done */) {
       if (why === 2 /* Fire */) {
-        words[at + 102 /* Added */] = e.add(words[at + 98 /* FireType */], words[at + 99 /* FireOwner */], words[at + 100 /* FireX */], words[at + 101 /* FireY */]);
+        words[at + 103 /* Added */] = e.add(words[at + 99 /* FireType */], words[at + 100 /* FireOwner */], words[at + 101 /* FireX */], words[at + 102 /* FireY */]);
       } else if (why === 4 /* Reap */) {
         const doomed = w.doomed;
         for (let j = 0, n = words[at + 94 /* Doomed */]; j < n; j++) e.remove(doomed[j]);
-      } else if (why === 1 /* Spawn */) spawnShip(w, words[at + 96 /* Slot */]);
-      else if (why === 5 /* Die */) deathsDie(w, words[at + 96 /* Slot */]);
-      else if (why === 3 /* Ram */) words[at + 103 /* RamDamage */] = shipsBounce(w, words[at + 96 /* Slot */], words[at + 97 /* Other */]);
+        if (words[at + 95 /* Dying */] === 0) break;
+      } else if (why === 1 /* Spawn */) spawnShip(w, words[at + 97 /* Slot */]);
+      else if (why === 5 /* Die */) deathsDie(w, words[at + 97 /* Slot */]);
+      else if (why === 3 /* Ram */) words[at + 104 /* RamDamage */] = shipsBounce(w, words[at + 97 /* Slot */], words[at + 98 /* Other */]);
       else throw new RangeError(`the native game step stopped for ${why}`);
       why = k.game(b.layout, b.m0, b.m1, b.m2, b.m3, 1 /* Resume */);
     }

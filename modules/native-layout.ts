@@ -74,12 +74,12 @@ export const NATIVE_LAYOUT = {
       `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase ` +
       "shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage " +
       "planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 " +
-      "phase next inner innerMask rammed listed doomed shots slot other fireType fireOwner fireX fireY added ramDamage",
+      "phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage",
     /**
      * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
      * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
-     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table;
-     * the ship of `slot` died.
+     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table
+     * (and the step is done unless `dying` ships died); the ship of `slot` died.
      */
     codes: "done spawn fire ram reap die",
     /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */

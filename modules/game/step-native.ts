@@ -5,7 +5,8 @@
  * ends. One call runs the step until the JavaScript must act, which is where the entity
  * table changes (its listener is the server's) or something rare needs doubles or the
  * random generator; then the next call goes on. A step of a quiet world is one call; each
- * projectile fired, each spent batch, each spawn, ram and death adds one.
+ * projectile fired, each spawn, ram and death adds one (the spent projectiles' removal is
+ * the step's last stop, and needs none).
  *
  * The binding's arrays and words begin with the ship loop's (ship-stepper.ts fills those),
  * so that the step runs that loop on its own memory.
@@ -139,6 +140,8 @@ export class NativeGameStep {
       } else if (why === GameStop.Reap) {
         const doomed = w.doomed;
         for (let j = 0, n = words[at + GameWord.Doomed]; j < n; j++) e.remove(doomed[j]);
+        // The step is done, unless ships died: each is a stop of its own.
+        if (words[at + GameWord.Dying] === 0) break;
       } else if (why === GameStop.Spawn) spawnShip(w, words[at + GameWord.Slot]);
       else if (why === GameStop.Die) deathsDie(w, words[at + GameWord.Slot]);
       else if (why === GameStop.Ram) words[at + GameWord.RamDamage] = shipsBounce(w, words[at + GameWord.Slot], words[at + GameWord.Other]);

@@ -20,7 +20,7 @@
  */
 
 /* Where the step is: each stop leaves the phase that its resume goes on with. */
-enum { LW_PHASE_IDLE, LW_PHASE_SPAWNS, LW_PHASE_SHIPS, LW_PHASE_FIRED, LW_PHASE_COLLIDE, LW_PHASE_RAMMED, LW_PHASE_SLOTS };
+enum { LW_PHASE_IDLE, LW_PHASE_SPAWNS, LW_PHASE_SHIPS, LW_PHASE_FIRED, LW_PHASE_COLLIDE, LW_PHASE_RAMMED, LW_PHASE_DEATHS };
 
 /* The binding's arrays, found once a call */
 typedef struct {
@@ -145,7 +145,7 @@ static void lw_game_mark_planet(const lw_game_mem *g, int32_t b, int fresh)
 			g->base[c] |= bit;
 }
 
-/* Every cell of the step's layer back to the slow one (ReachGrid.clear) */
+/* Every cell of the step's layer back to the slow one (grid.ts: ReachGrid's two layers) */
 static void lw_game_clear(const lw_game_mem *g)
 {
 	int32_t cells = g->w[GAME_WORD_GRID_SIDE] * g->w[GAME_WORD_GRID_SIDE], c;
@@ -474,22 +474,35 @@ static int32_t lw_game_spawns(const lw_game_mem *g)
 	return GAME_STOP_DONE;
 }
 
-/* Ships from `next` on: a dead one stops the step (the JavaScript reaps it); where the others are, for the planner */
+/* Where each live ship is, for the planner; returns how many died this step */
 static int32_t lw_game_slots(const lw_game_mem *g)
 {
-	int32_t *w = g->w;
-	int32_t n = w[GAME_WORD_MAX_PLAYERS], s;
-	for (s = w[GAME_WORD_NEXT]; s < n; s++) {
+	int32_t n = g->w[GAME_WORD_MAX_PLAYERS], s, dying = 0;
+	for (s = 0; s < n; s++) {
 		int32_t i = g->focus[s];
 		if (i < 0)
 			continue;
 		if (g->hp[s] <= 0) {
-			w[GAME_WORD_SLOT] = s;
-			w[GAME_WORD_NEXT] = s + 1;
-			return GAME_STOP_DIE;
+			dying++;
+			continue;
 		}
 		g->focusX[s] = g->x[i];
 		g->focusY[s] = g->y[i];
+	}
+	return dying;
+}
+
+/* Dead ships from `next` on: each stops the step (the JavaScript reaps it) */
+static int32_t lw_game_deaths(const lw_game_mem *g)
+{
+	int32_t *w = g->w;
+	int32_t n = w[GAME_WORD_MAX_PLAYERS], s;
+	for (s = w[GAME_WORD_NEXT]; s < n; s++) {
+		if (g->focus[s] < 0 || g->hp[s] > 0)
+			continue;
+		w[GAME_WORD_SLOT] = s;
+		w[GAME_WORD_NEXT] = s + 1;
+		return GAME_STOP_DIE;
 	}
 	return GAME_STOP_DONE;
 }
@@ -499,9 +512,12 @@ static int32_t lw_game_slots(const lw_game_mem *g)
  *
  * GAME_RUN_STEP begins a step (the JavaScript has counted it in `steps`), GAME_RUN_RESUME
  * goes on after a stop, GAME_RUN_PLACE puts the planets where step `steps` has them and marks
- * the grid (start-up). The order is Game.step's: planets, spawns, ships (each with what it
- * touches and its fire), ships against ships (and the grid marked again after a ram),
- * projectiles, then the doomed projectiles and dead ships leave.
+ * the grid (start-up). The order is the step's (game.ts): planets, spawns, ships (each with
+ * what it touches and its fire), ships against ships (and the grid marked again after a ram),
+ * projectiles, then the doomed projectiles and dead ships leave. Where each live ship is
+ * (focusX, focusY) is noted before the table loses anything: a removal changes no
+ * position, so the step ends as it did, with one call fewer. After GAME_STOP_REAP the step
+ * goes on only if `dying` ships died.
  */
 static int32_t lw_game(const lw_mem *mp, int32_t run)
 {
@@ -567,7 +583,9 @@ static int32_t lw_game(const lw_mem *mp, int32_t run)
 				lw_game_mark_ships(&g);
 			}
 			lw_game_shots(&g);
-			w[GAME_WORD_PHASE] = LW_PHASE_SLOTS;
+			w[GAME_WORD_SHOTS] = w[GAME_WORD_LISTED];
+			w[GAME_WORD_DYING] = lw_game_slots(&g);
+			w[GAME_WORD_PHASE] = w[GAME_WORD_DYING] > 0 ? LW_PHASE_DEATHS : LW_PHASE_IDLE;
 			w[GAME_WORD_NEXT] = 0;
 			if (w[GAME_WORD_DOOMED] > 0)
 				return GAME_STOP_REAP;
@@ -576,15 +594,14 @@ static int32_t lw_game(const lw_mem *mp, int32_t run)
 			lw_game_rammed(&g);
 			w[GAME_WORD_PHASE] = LW_PHASE_COLLIDE;
 			break;
-		case LW_PHASE_SLOTS:
-			r = lw_game_slots(&g);
+		case LW_PHASE_DEATHS:
+			r = lw_game_deaths(&g);
 			if (r != GAME_STOP_DONE)
 				return r;
-			w[GAME_WORD_SHOTS] = w[GAME_WORD_LISTED];
 			w[GAME_WORD_PHASE] = LW_PHASE_IDLE;
 			return GAME_STOP_DONE;
 		default:
-			/* nothing begun: a resume without a step is a no-op */
+			/* the step is done (or none begun) */
 			return GAME_STOP_DONE;
 		}
 	}
