@@ -476,14 +476,14 @@ var WasmKernels = class _WasmKernels {
   pack(layout, m0, m1, _m2, _m3, pos, n, o) {
     return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
   }
-  shots(layout, m0, m1, _m2, _m3, k, n, dc) {
-    return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);
-  }
   sync(layout, m0, m1, _m2, _m3, slot) {
     return this.#x.sync(this.#at(layout, m0, m1), slot);
   }
   ship(layout, m0, m1, _m2, _m3, slot) {
     return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+  game(layout, m0, m1, _m2, _m3, run) {
+    return this.#x.game(this.#at(layout, m0, m1), run);
   }
   /**
    * The layout's address, once it is clear that the layout and every array are in this
@@ -663,6 +663,8 @@ function describePeer(address, port) {
 }
 
 // modules/native-layout.ts
+var SHIP_ARRAYS = "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed";
+var SHIP_WORDS = "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin";
 var NATIVE_LAYOUT = {
   /** PriorityPlanner: plan, commit, notify (modules/server/updates.ts); the last four words are plan's results. */
   plan: {
@@ -682,19 +684,31 @@ var NATIVE_LAYOUT = {
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions"
   },
-  /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
-  shot: {
-    arrays: "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask rsqrtSeed",
-    words: "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
-    /** Why it stopped: done; list[k] hit a ship (the damage is the game's: shotsHit). */
-    codes: "done hit"
-  },
-  /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
+  /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
-    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed",
-    words: "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    arrays: SHIP_ARRAYS,
+    words: SHIP_WORDS,
     /** What it did: moved the ship; moved it, and it touches something or may fire. */
     codes: "moved effects"
+  },
+  /**
+   * The game's step (modules/game/step-native.ts). Its arrays and words begin with the ship
+   * loop's, in the same order, so that the step runs the ship loop on its own memory. The
+   * runs of four are per ship or weapon type; from `phase` on, the step's own state, and
+   * what it hands the game at a stop and takes back.
+   */
+  game: {
+    arrays: `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 orbitSpeed markX markY base counters`,
+    words: `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage`,
+    /**
+     * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
+     * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
+     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table
+     * (and the step is done unless `dying` ships died); the ship of `slot` died.
+     */
+    codes: "done spawn fire ram reap die",
+    /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */
+    runs: "step resume place"
   }
 };
 function names(list) {
@@ -902,7 +916,7 @@ var RSQRT_SEEDS = 64;
 function createGeometry(rsqrtSeed) {
   if (rsqrtSeed.length < RSQRT_SEEDS) throw new RangeError(`the square root seed table needs ${RSQRT_SEEDS} entries`);
   for (let k = 8; k < RSQRT_SEEDS; k++) rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
-  return { rsqrtSeed, ux: 0, uy: 0, len: 0, cx: 0, cy: 0 };
+  return { rsqrtSeed, ux: 0, uy: 0, len: 0 };
 }
 function geometryUnit(g, dx, dy) {
   const ax = dx < 0 ? 0 - dx : dx;
@@ -932,24 +946,6 @@ function geometryUnit(g, dx, dy) {
   g.uy = dy < 0 ? 0 - uy : uy;
   const len = a * ux + b * uy >> 14;
   g.len = k > 0 ? len << k : len >> 0 - k;
-}
-function geometryClamp(g, vx, vy, max) {
-  geometryUnit(g, vx, vy);
-  const ux = g.ux;
-  const uy = g.uy;
-  g.cx = ux < 0 ? 0 - ((0 - ux) * max >> 14) : ux * max >> 14;
-  g.cy = uy < 0 ? 0 - ((0 - uy) * max >> 14) : uy * max >> 14;
-}
-function geometrySweep(d0x, d0y, d1x, d1y, r) {
-  if (d0x > r && d1x > r || d0x < -r && d1x < -r || d0y > r && d1y > r || d0y < -r && d1y < -r) return false;
-  const fx = d1x - d0x;
-  const fy = d1y - d0y;
-  const a = d0x * fx + d0y * fy;
-  if (a >= 0) return d0x * d0x + d0y * d0y < r * r;
-  const l = fx * fx + fy * fy;
-  if (a <= -l) return d1x * d1x + d1y * d1y < r * r;
-  const c = d0x * fy - d0y * fx;
-  return c * c < r * r * l;
 }
 
 // modules/game/templates.ts
@@ -1080,33 +1076,50 @@ function cosQ(table2, a) {
   return sinQ(table2, a + 1024);
 }
 
-// modules/random.ts
-var Random = class {
-  #s;
-  constructor(seed) {
-    this.#s = seed >>> 0 || 2654435769;
+// modules/game/bodies.ts
+var PLANET_NEAR = (MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + 4 + 1) * POS_ONE + SHOT_MAX_VELOCITY;
+var PLANET_MARK_STEPS = 8;
+var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
+var ORBIT_FRACTION = 18;
+var ORBIT_TURN_MASK = ANGLE_TURN * (1 << ORBIT_FRACTION) - 1;
+var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
+var PLANET_DAMAGE = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
+function bodiesCreate(w) {
+  const e = w.entities;
+  const rng = w.rng;
+  w.bodyIndex[0] = e.add(TemplateId.Sun, NO_PLAYER, 0, 0);
+  const planets = w.bodies - 1;
+  const spacing = planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (planets - 1) : 0;
+  for (let k = 1; k <= planets; k++) {
+    const t = rng.below(PLANET_TYPES);
+    const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * spacing;
+    const omega = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
+    w.orbitRadius[k] = Math.round(r * POS_ONE);
+    w.orbitR32[k] = Math.round(r * 32);
+    w.orbitOmega[k] = Math.round(omega / STEP_HZ / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
+    w.orbitSpeed[k] = Math.round(omega * r / STEP_HZ * POS_ONE);
+    w.orbitPhase[k] = rng.nextU32() >>> 2;
+    let shift = 0;
+    const ratio = PLANET_GM[t] / SUN_GM;
+    while (ratio * 2 ** (10 + shift) < 512) shift++;
+    w.bodyPull[k] = Math.round(ratio * 2 ** (10 + shift)) | shift << 16;
+    w.bodyIndex[k] = e.add(PLANET_BASE + t, NO_PLAYER, 0, 0);
   }
-  /** Next raw 32-bit value. */
-  nextU32() {
-    let x = this.#s;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#s = x >>> 0;
-    return this.#s;
+  for (let b = 0; b < w.bodies; b++) {
+    const i = w.bodyIndex[b];
+    if (i < 0) throw new EntityError("no room for the sun and planets");
+    w.steady[i] = 1;
+    w.radius[i] = TEMPLATE_RADIUS[e.type[i]];
+    for (let st = 0; st < SHIP_TYPES; st++) w.contact[st * w.bodies + b] = ((w.radius[i] + TEMPLATE_RADIUS[SHIP_BASE + st]) * 8) ** 2;
   }
-  /** Uniform in [0, 1). */
-  next() {
-    return this.nextU32() / 4294967296;
+}
+function bodiesMoved(w, i) {
+  for (let b = 0; b < w.bodies; b++) {
+    if (w.bodyIndex[b] !== i) continue;
+    w.bodyPrevX[b] = w.entities.x[i];
+    w.bodyPrevY[b] = w.entities.y[i];
   }
-  /** Integer in [0, n). */
-  below(n) {
-    return Math.floor(this.next() * n);
-  }
-  get state() {
-    return this.#s;
-  }
-};
+}
 
 // modules/game/gravity.ts
 var OCT_MIN = 16;
@@ -1136,6 +1149,34 @@ function gravityBuild(table2) {
   for (let m = 0; m < 32; m++) table2[m] = table2[32] & (T_MASK | 31 << S_SHIFT);
 }
 
+// modules/random.ts
+var Random = class {
+  #s;
+  constructor(seed) {
+    this.#s = seed >>> 0 || 2654435769;
+  }
+  /** Next raw 32-bit value. */
+  nextU32() {
+    let x = this.#s;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.#s = x >>> 0;
+    return this.#s;
+  }
+  /** Uniform in [0, 1). */
+  next() {
+    return this.nextU32() / 4294967296;
+  }
+  /** Integer in [0, n). */
+  below(n) {
+    return Math.floor(this.next() * n);
+  }
+  get state() {
+    return this.#s;
+  }
+};
+
 // modules/game/grid.ts
 var ReachGrid = class {
   /** Cell size is 1 << cellShift position units. */
@@ -1146,9 +1187,9 @@ var ReachGrid = class {
   halfExtent;
   /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
   mask;
-  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
+  /** The slow layer (bits 0..15), which each step copies into `mask` before its marks. */
   base;
-  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, buffers of their own. */
+  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, a buffer of their own. */
   constructor(halfExtent, cellShift, memory = null) {
     if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
     const cell = 1 << cellShift;
@@ -1158,14 +1199,10 @@ var ReachGrid = class {
     this.halfExtent = halfExtent;
     this.side = 2 * halfExtent >> cellShift;
     const cells = this.side * this.side;
-    if (memory !== null) {
-      const at = memory.take(6 * cells);
-      this.mask = new Int32Array(memory.buffer, at, cells);
-      this.base = new Uint16Array(memory.buffer, at + 4 * cells, cells);
-    } else {
-      this.mask = new Int32Array(cells);
-      this.base = new Uint16Array(cells);
-    }
+    const buffer = memory !== null ? memory.buffer : new ArrayBuffer(6 * cells);
+    const at = memory !== null ? memory.take(6 * cells) : 0;
+    this.mask = new Int32Array(buffer, at, cells);
+    this.base = new Uint16Array(buffer, at + 4 * cells, cells);
   }
   poolBytes() {
     return this.mask.byteLength + this.base.byteLength;
@@ -1179,10 +1216,6 @@ var ReachGrid = class {
   cell(x, y) {
     return this.line(y) * this.side + this.line(x);
   }
-  /** Every cell of `mask` back to the slow layer. */
-  clear() {
-    this.mask.set(this.base);
-  }
   /**
    * Set `bit` (0..15) in the slow layer for good, in every cell for which
    * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
@@ -1195,31 +1228,6 @@ var ReachGrid = class {
         const y0 = cy * cell - this.halfExtent;
         if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
       }
-  }
-  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
-  mark(bit, x, y, r) {
-    this.#square(this.mask, bit, true, x, y, r);
-  }
-  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
-  markBase(bit, on, x, y, r) {
-    this.#square(this.base, bit, on, x, y, r);
-  }
-  #square(cells, bit, on, x, y, r) {
-    const half = this.halfExtent;
-    const shift = this.cellShift;
-    const last = this.side - 1;
-    let x0 = x - r + half >> shift;
-    let x1 = x + r + half >> shift;
-    let y0 = y - r + half >> shift;
-    let y1 = y + r + half >> shift;
-    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
-    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
-    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
-    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
-    const side = this.side;
-    const keep = ~bit;
-    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
-    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
   }
 };
 
@@ -1271,6 +1279,7 @@ var ZONES = SUN_ZONE | EDGE_ZONE;
 var PLANET_BIT = 2;
 var SHIP_BIT = 16;
 var REACH = (MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + 2 * MAX_SHIP_RADIUS) * POS_ONE + SHOT_MAX_VELOCITY + MAX_SHIP_SPEED;
+var DITHER_STEP = -1640531527;
 var PLAYERS = "game players";
 var ENTITIES = "game entity arrays";
 var BODIES = "game bodies";
@@ -1289,22 +1298,9 @@ var GameWorld = class {
   counters;
   /** Steps simulated. */
   steps = 0;
-  /**
-   * This step's rounding offset for velocity changes: a 31-bit fraction, the fractional part
-   * of steps × the golden ratio. Non-negative, because on XS `>>>` of a negative integer
-   * takes the floating-point path.
-   */
-  dither = 0;
-  /** Projectiles alive after the last step. */
-  shots = 0;
-  /** Live projectiles now (the length of shotList), and entries in doomed. */
-  shotCount = 0;
-  doomedCount = 0;
   /** Ships alive, and live entities the game does not manage (a ship whose player left, not yet removed). */
   ships = 0;
   others = 0;
-  /** Whether ships bounced off each other this step (the grid is marked again). */
-  rammed = false;
   /** Told of every ship destroyed; null: nobody listens. */
   onDeath = null;
   // Players, by slot.
@@ -1344,7 +1340,7 @@ var GameWorld = class {
   steady;
   /** Step in which a projectile expires (its firing step is the first of its life). */
   expires;
-  /** Live projectiles, densely; the projectile loop walks this. */
+  /** Live projectiles, densely; the projectile loop walks this (its length is the step's: step-native.ts). */
   shotList;
   /** Projectiles that hit something or expired this step, in that order; removed at the end of it. */
   doomed;
@@ -1466,11 +1462,11 @@ function worldRecount(w) {
   let shots = 0;
   for (let i = 0; i < e.capacity; i++)
     if (e.alive[i] !== 0 && e.type[i] >= SHOT_BASE && e.type[i] < SHOT_BASE + SHOT_TYPES) w.shotList[shots++] = i;
-  w.shotCount = shots;
   let ships = 0;
   for (let s = 0; s < w.maxPlayers; s++) if (w.focusIndex[s] >= 0) ships++;
   w.ships = ships;
   w.others = e.count - w.bodies - ships - shots;
+  return shots;
 }
 function worldHash(w) {
   const e = w.entities;
@@ -1529,9 +1525,6 @@ function spawnJoin(w, slot, playerId) {
 }
 function spawnAfterDeath(w, slot) {
   w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
-}
-function spawnDue(w, slot) {
-  return w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 && (w.steps >= w.respawnStep[slot] || w.newcomer[slot] !== 0 && w.players.selected[slot] !== 0);
 }
 function spawnShip(w, slot) {
   const e = w.entities;
@@ -1624,46 +1617,9 @@ function spawnEnemyDistance2(w, slot, x, y) {
 // modules/game/deaths.ts
 var GENTLE = POS_ONE;
 var HP_RECIPROCAL = Object.freeze(SHIP_HP.map((h) => Math.floor(65536 / h)));
-function deathsDamage(w, slot, amount, source, cause) {
-  const hp = w.hp[slot];
-  if (hp <= 0) return;
-  if (w.steps < w.guardUntil[slot]) {
-    w.counters[GameCounter.GuardedBlows]++;
-    return;
-  }
-  const left = hp - amount;
+function deathsDie(w, slot) {
+  const e = w.entities;
   const i = w.focusIndex[slot];
-  if (left <= 0) {
-    w.hp[slot] = 0;
-    w.killer[slot] = source;
-    w.killedWith[slot] = cause;
-    return;
-  }
-  w.hp[slot] = left;
-  const type = w.shipType[slot];
-  const max = SHIP_HP[type];
-  const n = left * 100;
-  let pct = n * HP_RECIPROCAL[type] >> 16;
-  while (pct * max < n) pct++;
-  w.entities.health[i] = pct;
-}
-function deathsReap(w) {
-  const e = w.entities;
-  for (let k = 0; k < w.doomedCount; k++) e.remove(w.doomed[k]);
-  for (let s = 0; s < w.maxPlayers; s++) {
-    const i = w.focusIndex[s];
-    if (i < 0) continue;
-    if (w.hp[s] <= 0) {
-      deathsDie(w, s, i);
-      continue;
-    }
-    w.focusX[s] = e.x[i];
-    w.focusY[s] = e.y[i];
-  }
-  w.shots = w.shotCount;
-}
-function deathsDie(w, slot, i) {
-  const e = w.entities;
   const owner = e.owner[i];
   const killer = w.killer[slot];
   e.health[i] = 0;
@@ -1689,233 +1645,11 @@ function deathsDie(w, slot, i) {
   spawnAfterDeath(w, slot);
 }
 
-// modules/game/bodies.ts
-var PLANET_NEAR = (MAX_PLANET_RADIUS + MAX_SHOT_RADIUS + 4 + 1) * POS_ONE + SHOT_MAX_VELOCITY;
-var PLANET_MARK_STEPS = 8;
-var PLANET_MARK = PLANET_NEAR + PLANET_MARK_STEPS * 4 * POS_ONE;
-var ORBIT_FRACTION = 18;
-var ORBIT_TURN_MASK = 1073741823;
-var PLANET_BOUNCE = Math.round((1 + PLANET_RESTITUTION) * ONE);
-var PLANET_DAMAGE = Math.round(PLANET_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
-function bodiesCreate(w) {
-  const e = w.entities;
-  const rng = w.rng;
-  w.bodyIndex[0] = e.add(TemplateId.Sun, NO_PLAYER, 0, 0);
-  const planets = w.bodies - 1;
-  const spacing = planets > 1 ? (ORBIT_OUTER - ORBIT_INNER) / (planets - 1) : 0;
-  for (let k = 1; k <= planets; k++) {
-    const t = rng.below(PLANET_TYPES);
-    const r = planets === 1 ? (ORBIT_INNER + ORBIT_OUTER) / 2 : ORBIT_INNER + (k - 1) * spacing;
-    const omega = ORBIT_SPEED_FACTOR * Math.sqrt(SUN_GM / (r * r * r));
-    w.orbitRadius[k] = Math.round(r * POS_ONE);
-    w.orbitR32[k] = Math.round(r * 32);
-    w.orbitOmega[k] = Math.round(omega / STEP_HZ / TWO_PI * ANGLE_TURN * (1 << ORBIT_FRACTION));
-    w.orbitSpeed[k] = Math.round(omega * r / STEP_HZ * POS_ONE);
-    w.orbitPhase[k] = rng.nextU32() >>> 2;
-    let shift = 0;
-    const ratio = PLANET_GM[t] / SUN_GM;
-    while (ratio * 2 ** (10 + shift) < 512) shift++;
-    w.bodyPull[k] = Math.round(ratio * 2 ** (10 + shift)) | shift << 16;
-    w.bodyIndex[k] = e.add(PLANET_BASE + t, NO_PLAYER, 0, 0);
-  }
-  for (let b = 0; b < w.bodies; b++) {
-    const i = w.bodyIndex[b];
-    if (i < 0) throw new EntityError("no room for the sun and planets");
-    w.steady[i] = 1;
-    w.radius[i] = TEMPLATE_RADIUS[e.type[i]];
-    for (let st = 0; st < SHIP_TYPES; st++) w.contact[st * w.bodies + b] = ((w.radius[i] + TEMPLATE_RADIUS[SHIP_BASE + st]) * 8) ** 2;
-  }
-  bodiesMove(w);
-  for (let b = 1; b < w.bodies; b++) bodiesMark(w, b, true);
-}
-function bodiesMove(w) {
-  const e = w.entities;
-  const ex = e.x;
-  const ey = e.y;
-  const evx = e.vx;
-  const evy = e.vy;
-  const sine = w.sine;
-  const bodyIndex = w.bodyIndex;
-  const phase = w.orbitPhase;
-  const omega = w.orbitOmega;
-  const radius = w.orbitR32;
-  const speed = w.orbitSpeed;
-  const prevX = w.bodyPrevX;
-  const prevY = w.bodyPrevY;
-  const steps = w.steps;
-  const imul = Math.imul;
-  for (let b = 1; b < w.bodies; b++) {
-    const i = bodyIndex[b];
-    prevX[b] = ex[i];
-    prevY[b] = ey[i];
-    const angle = phase[b] + (imul(steps, omega[b]) & ORBIT_TURN_MASK) & ORBIT_TURN_MASK;
-    const q = angle >> ORBIT_FRACTION + 2 & 255;
-    const f = angle >> ORBIT_FRACTION - 8 & 1023;
-    const lo0 = sine[q];
-    const hi0 = sine[256 - q];
-    const lo = lo0 + ((sine[q + 1] - lo0) * f >> 10);
-    const hi = hi0 + ((sine[255 - q] - hi0) * f >> 10);
-    let c;
-    let s;
-    switch (angle >> ORBIT_FRACTION + 10) {
-      case 0:
-        c = hi;
-        s = lo;
-        break;
-      case 1:
-        c = 0 - lo;
-        s = hi;
-        break;
-      case 2:
-        c = 0 - hi;
-        s = 0 - lo;
-        break;
-      default:
-        c = lo;
-        s = 0 - hi;
-    }
-    const r = radius[b];
-    const v = speed[b];
-    ex[i] = r * c >> 9;
-    ey[i] = r * s >> 9;
-    evx[i] = 0 - (v * s >> 14);
-    evy[i] = v * c >> 14;
-  }
-}
-function bodiesRenewMark(w) {
-  const b = 1 + (w.steps & PLANET_MARK_STEPS - 1);
-  if (b < w.bodies) bodiesMark(w, b, false);
-}
-function bodiesMark(w, b, fresh) {
-  const g = w.grid;
-  const bit = 1 << PLANET_BIT + b - 1;
-  if (!fresh) g.markBase(bit, false, w.markX[b], w.markY[b], PLANET_MARK);
-  const p = w.bodyIndex[b];
-  w.markX[b] = w.entities.x[p];
-  w.markY[b] = w.entities.y[p];
-  g.markBase(bit, true, w.markX[b], w.markY[b], PLANET_MARK);
-}
-function bodiesMoved(w, i) {
-  for (let b = 0; b < w.bodies; b++) {
-    if (w.bodyIndex[b] !== i) continue;
-    w.bodyPrevX[b] = w.entities.x[i];
-    w.bodyPrevY[b] = w.entities.y[i];
-  }
-}
-function bodiesShipContact(w, i, slot, b) {
-  const e = w.entities;
-  const g = w.geometry;
-  const p = w.bodyIndex[b];
-  const reach = w.radius[p] + w.radius[i];
-  const dx = e.x[i] - e.x[p];
-  const dy = e.y[i] - e.y[p];
-  if ((dx >> 7) * (dx >> 7) + (dy >> 7) * (dy >> 7) >= reach * reach * 64) return;
-  geometryUnit(g, dx, dy);
-  const ux = g.ux;
-  const uy = g.uy;
-  const out = reach * 32 + 1;
-  e.x[i] = e.x[p] + (ux * out >> 9);
-  e.y[i] = e.y[p] + (uy * out >> 9);
-  const vn = (e.vx[i] - e.vx[p]) * ux + (e.vy[i] - e.vy[p]) * uy >> 14;
-  if (vn >= 0) return;
-  const back = vn * PLANET_BOUNCE >> 14;
-  e.vx[i] -= back * ux >> 14;
-  e.vy[i] -= back * uy >> 14;
-  w.counters[GameCounter.PlanetHits]++;
-  if (vn <= -GENTLE) deathsDamage(w, slot, PLANET_DAMAGE_BASE + ((0 - vn) * PLANET_DAMAGE >> 16), NO_PLAYER, e.type[p]);
-}
-
-// modules/input.ts
-var INPUT_FORWARD = 1;
-var INPUT_BACKWARD = 2;
-var INPUT_LEFT = 4;
-var INPUT_RIGHT = 8;
-var INPUT_SHOOTING = 16;
-
-// modules/game/shots.ts
-var SHOT_HALF2 = (SHOT_MAX_VELOCITY >> 1) * (SHOT_MAX_VELOCITY >> 1);
-function shotsFire(w, ship, slot, c, s) {
-  const e = w.entities;
-  const wt = w.weaponType[slot];
-  w.cooldown[slot] = WEAPON_COOLDOWN[wt];
-  w.guardUntil[slot] = 0;
-  if (w.shotCount >= w.shotCapacity) {
-    w.counters[GameCounter.ShotsDropped]++;
-    return;
-  }
-  const off = w.radius[ship] + TEMPLATE_RADIUS[SHOT_BASE + wt] + 1 << POS_SHIFT;
-  const j = e.add(SHOT_BASE + wt, e.owner[ship], e.x[ship] + (c * off >> 14), e.y[ship] + (s * off >> 14));
-  if (j < 0) {
-    w.counters[GameCounter.ShotsDropped]++;
-    return;
-  }
-  let vx = e.vx[ship] + (c * WEAPON_VELOCITY[wt] + 8192 >> 14);
-  let vy = e.vy[ship] + (s * WEAPON_VELOCITY[wt] + 8192 >> 14);
-  const hx = vx >> 1;
-  const hy = vy >> 1;
-  if (hx * hx + hy * hy > SHOT_HALF2) {
-    const g = w.geometry;
-    geometryClamp(g, vx, vy, SHOT_MAX_VELOCITY);
-    vx = g.cx;
-    vy = g.cy;
-  }
-  e.vx[j] = vx;
-  e.vy[j] = vy;
-  e.rot[j] = e.rot[ship];
-  w.steady[j] = 1;
-  w.radius[j] = TEMPLATE_RADIUS[SHOT_BASE + wt];
-  w.expires[j] = w.steps + WEAPON_LIFE[wt] - 1;
-  w.shotList[w.shotCount++] = j;
-  w.counters[GameCounter.ShotsFired]++;
-}
-function shotsHit(w, i, s) {
-  const e = w.entities;
-  w.counters[GameCounter.ShotHits]++;
-  deathsDamage(w, s, WEAPON_DAMAGE[e.type[i] - SHOT_BASE], e.owner[i], e.type[i]);
-}
-
 // modules/game/ships.ts
 var EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
 var RAM_DAMAGE = Math.round(RAM_DAMAGE_FACTOR * STEP_HZ / POS_ONE * 65536);
 var FAR_PULL = 2;
-function shipsEffects(w, slot, i, input, touching, c, s) {
-  const hp = w.hp;
-  if (touching !== 0) {
-    if ((touching & 1) !== 0) deathsDamage(w, slot, hp[slot], NO_PLAYER, TemplateId.Sun);
-    for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & 1 << b) !== 0) bodiesShipContact(w, i, slot, b);
-  }
-  if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
-}
-function shipsMark(w) {
-  const e = w.entities;
-  const g = w.grid;
-  for (let s = 0; s < w.maxPlayers; s++) {
-    const i = w.focusIndex[s];
-    if (i >= 0 && w.hp[s] > 0) g.mark(1 << SHIP_BIT + s, e.x[i], e.y[i], REACH);
-  }
-}
-function shipsCollide(w) {
-  const e = w.entities;
-  const focus = w.focusIndex;
-  const mask = w.grid.mask;
-  const last = GRID_SIDE - 1;
-  w.rammed = false;
-  for (let s = 0; s < w.maxPlayers; s++) {
-    const i = focus[s];
-    if (i < 0 || w.hp[s] <= 0) continue;
-    let cx = e.x[i] + GRID_HALF >> GRID_SHIFT;
-    let cy = e.y[i] + GRID_HALF >> GRID_SHIFT;
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    let m = (mask[cy * GRID_SIDE + cx] >> SHIP_BIT & 255) >> s + 1;
-    for (let t = s + 1; m !== 0 && w.hp[s] > 0; t++, m >>= 1) {
-      if ((m & 1) === 0) continue;
-      if (focus[t] >= 0 && w.hp[t] > 0) shipsRam(w, s, t);
-    }
-  }
-  return w.rammed;
-}
-function shipsRam(w, sa, sb) {
+function shipsBounce(w, sa, sb) {
   const e = w.entities;
   const a = w.focusIndex[sa];
   const b = w.focusIndex[sb];
@@ -1923,7 +1657,6 @@ function shipsRam(w, sa, sb) {
   const d0y = w.prevY[sb] - w.prevY[sa] >> 9;
   const d1x = e.x[b] - e.x[a] >> 9;
   const d1y = e.y[b] - e.y[a] >> 9;
-  if (!geometrySweep(d0x, d0y, d1x, d1y, w.radius[a] + w.radius[b] << 1)) return;
   const fx = d1x - d0x;
   const fy = d1y - d0y;
   const dot = d0x * fx + d0y * fy;
@@ -1951,18 +1684,14 @@ function shipsRam(w, sa, sb) {
     e.y[b] = Math.round(e.y[b] + ny * push * ib);
   }
   const vn = (e.vx[b] - e.vx[a]) * nx + (e.vy[b] - e.vy[a]) * ny;
-  if (vn >= 0) return;
+  if (vn >= 0) return -1;
   const j = -(1 + SHIP_RESTITUTION) * vn / (ia + ib);
   e.vx[a] = Math.round(e.vx[a] - j * ia * nx);
   e.vy[a] = Math.round(e.vy[a] - j * ia * ny);
   e.vx[b] = Math.round(e.vx[b] + j * ib * nx);
   e.vy[b] = Math.round(e.vy[b] + j * ib * ny);
-  w.counters[GameCounter.Rams]++;
-  w.rammed = true;
-  if (vn > -GENTLE) return;
-  const dmg = RAM_DAMAGE_BASE + (Math.floor(-vn) * RAM_DAMAGE >> 16);
-  deathsDamage(w, sa, dmg, e.owner[b], e.type[b]);
-  deathsDamage(w, sb, dmg, e.owner[a], e.type[a]);
+  if (vn > -GENTLE) return 0;
+  return RAM_DAMAGE_BASE + (Math.floor(-vn) * RAM_DAMAGE >> 16);
 }
 function shipsForget(w, slot) {
   if (w.focusIndex[slot] >= 0) {
@@ -1982,6 +1711,13 @@ function shipsMoved(w, i) {
     w.prevY[s] = w.entities.y[i];
   }
 }
+
+// modules/input.ts
+var INPUT_FORWARD = 1;
+var INPUT_BACKWARD = 2;
+var INPUT_LEFT = 4;
+var INPUT_RIGHT = 8;
+var INPUT_SHOOTING = 16;
 
 // modules/game/motion.ts
 var SHIP_HEADINGS = ANGLE_MASK & ~3;
@@ -2010,16 +1746,18 @@ function shipWords(words, at) {
 }
 var NO_EDGE = 1 << 20;
 
-// modules/game/ships-native.ts
-var NativeShipsStep = class {
+// modules/game/step-native.ts
+var NativeGameStep = class {
   #w;
   #kernels;
   #b;
   #words;
   #at;
   constructor(w, kernels, native) {
+    if (SHOT_TYPES > 4) throw new RangeError("the native game step knows 4 weapons");
     const e = w.entities;
-    const b = new Binding(NATIVE_LAYOUT.ship, {
+    const p = w.players;
+    const b = new Binding(NATIVE_LAYOUT.game, {
       x: e.x,
       y: e.y,
       vx: e.vx,
@@ -2028,7 +1766,7 @@ var NativeShipsStep = class {
       type: e.type,
       radius: w.radius,
       focusIndex: w.focusIndex,
-      input: w.players.input,
+      input: p.input,
       prevX: w.prevX,
       prevY: w.prevY,
       sine: w.sine,
@@ -2037,7 +1775,37 @@ var NativeShipsStep = class {
       bodyIndex: w.bodyIndex,
       pull: w.bodyPull,
       mask: w.grid.mask,
-      rsqrtSeed: w.geometry.rsqrtSeed
+      rsqrtSeed: w.geometry.rsqrtSeed,
+      owner: e.owner,
+      health: e.health,
+      steady: w.steady,
+      list: w.shotList,
+      doomed: w.doomed,
+      expires: w.expires,
+      hp: w.hp,
+      playerId: w.playerId,
+      bodyPrevX: w.bodyPrevX,
+      bodyPrevY: w.bodyPrevY,
+      present: w.present,
+      cooldown: w.cooldown,
+      respawnStep: w.respawnStep,
+      newcomer: w.newcomer,
+      selected: p.selected,
+      guardUntil: w.guardUntil,
+      killer: w.killer,
+      killedWith: w.killedWith,
+      shipType: w.shipType,
+      weaponType: w.weaponType,
+      focusX: w.focusX,
+      focusY: w.focusY,
+      orbitPhase: w.orbitPhase,
+      orbitOmega: w.orbitOmega,
+      orbitR32: w.orbitR32,
+      orbitSpeed: w.orbitSpeed,
+      markX: w.markX,
+      markY: w.markY,
+      base: w.grid.base,
+      counters: w.counters
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -2050,117 +1818,81 @@ var NativeShipsStep = class {
     words[at + 16 /* Bodies */] = w.bodies;
     words[at + 17 /* FarPull */] = FAR_PULL;
     words[at + 18 /* ArenaRadius */] = ARENA_RADIUS;
+    words[at + 40 /* MaxPlayers */] = w.maxPlayers;
+    words[at + 41 /* DitherStep */] = DITHER_STEP;
+    words[at + 42 /* Zones */] = ZONES;
+    words[at + 43 /* ShipBit */] = SHIP_BIT;
+    words[at + 44 /* SunRadius */] = SUN_RADIUS;
+    words[at + 45 /* ArenaR2 */] = ARENA_R2;
+    words[at + 46 /* PlanetNear */] = PLANET_NEAR;
+    words[at + 47 /* Reach */] = REACH;
+    words[at + 48 /* ArmSteps */] = SHOT_ARM_STEPS;
+    words[at + 49 /* ShotBase */] = SHOT_BASE;
+    words[at + 50 /* ShotCapacity */] = w.shotCapacity;
+    words[at + 51 /* PosShift */] = POS_SHIFT;
+    words[at + 52 /* OrbitFraction */] = ORBIT_FRACTION;
+    words[at + 53 /* OrbitTurnMask */] = ORBIT_TURN_MASK;
+    words[at + 54 /* MarkSteps */] = PLANET_MARK_STEPS;
+    words[at + 55 /* PlanetMark */] = PLANET_MARK;
+    words[at + 56 /* Gentle */] = GENTLE;
+    words[at + 57 /* PlanetBounce */] = PLANET_BOUNCE;
+    words[at + 58 /* PlanetDamage */] = PLANET_DAMAGE;
+    words[at + 59 /* PlanetDamageBase */] = PLANET_DAMAGE_BASE;
+    for (let t = 0; t < SHIP_TYPES; t++) {
+      words[at + 60 /* ShipHp */ + t] = SHIP_HP[t];
+      words[at + 64 /* HpReciprocal */ + t] = HP_RECIPROCAL[t];
+    }
+    for (let t = 0; t < SHOT_TYPES; t++) {
+      words[at + 68 /* WeaponCooldown */ + t] = WEAPON_COOLDOWN[t];
+      words[at + 72 /* WeaponVelocity */ + t] = WEAPON_VELOCITY[t];
+      words[at + 76 /* WeaponLife */ + t] = WEAPON_LIFE[t];
+      words[at + 80 /* WeaponDamage */ + t] = WEAPON_DAMAGE[t];
+      words[at + 84 /* ShotRadius */ + t] = TEMPLATE_RADIUS[SHOT_BASE + t];
+    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
   }
-  move() {
+  /** Live projectiles now. */
+  get shotCount() {
+    return this.#words[this.#at + 93 /* Listed */];
+  }
+  /** Projectiles alive after the last step. */
+  get shots() {
+    return this.#words[this.#at + 96 /* Shots */];
+  }
+  /** Start-up: the planets where step `steps` has them, and their marks in the grid. */
+  place() {
+    const b = this.#b;
+    this.#words[this.#at + 35 /* Steps */] = this.#w.steps;
+    this.#kernels.game(b.layout, b.m0, b.m1, b.m2, b.m3, 2 /* Place */);
+  }
+  /** One step of the world, `w.steps` (counted by the caller). */
+  run() {
     const w = this.#w;
+    const e = w.entities;
     const b = this.#b;
     const k = this.#kernels;
     const words = this.#words;
     const at = this.#at;
-    const focus = w.focusIndex;
-    const input = w.players.input;
     words[at + 35 /* Steps */] = w.steps;
-    words[at + 36 /* Dither */] = w.dither;
-    for (let slot = 0; slot < w.maxPlayers; slot++) {
-      if (focus[slot] < 0) continue;
-      const r = k.ship(b.layout, b.m0, b.m1, b.m2, b.m3, slot);
-      if (r === 1 /* Effects */)
-        shipsEffects(w, slot, focus[slot], input[slot], words[at + 37 /* Touching */], words[at + 38 /* Cos */], words[at + 39 /* Sin */]);
+    if (e.count !== w.bodies + w.ships + words[at + 93 /* Listed */] + w.others) words[at + 93 /* Listed */] = worldRecount(w);
+    let why = k.game(b.layout, b.m0, b.m1, b.m2, b.m3, 0 /* Step */);
+    while (why !== 0 /* Done */) {
+      if (why === 2 /* Fire */) {
+        words[at + 103 /* Added */] = e.add(words[at + 99 /* FireType */], words[at + 100 /* FireOwner */], words[at + 101 /* FireX */], words[at + 102 /* FireY */]);
+      } else if (why === 4 /* Reap */) {
+        const doomed = w.doomed;
+        for (let j = 0, n = words[at + 94 /* Doomed */]; j < n; j++) e.remove(doomed[j]);
+        if (words[at + 95 /* Dying */] === 0) break;
+      } else if (why === 1 /* Spawn */) spawnShip(w, words[at + 97 /* Slot */]);
+      else if (why === 5 /* Die */) deathsDie(w, words[at + 97 /* Slot */]);
+      else if (why === 3 /* Ram */) words[at + 104 /* RamDamage */] = shipsBounce(w, words[at + 97 /* Slot */], words[at + 98 /* Other */]);
+      else throw new RangeError(`the native game step stopped for ${why}`);
+      why = k.game(b.layout, b.m0, b.m1, b.m2, b.m3, 1 /* Resume */);
     }
-  }
-};
-
-// modules/game/shots-native.ts
-var NativeShotsStep = class {
-  #w;
-  #kernels;
-  #b;
-  #words;
-  #at;
-  constructor(w, kernels, native) {
-    if (SHOT_TYPES > 4) throw new RangeError("the native projectile loop knows 4 weapons' lives");
-    const e = w.entities;
-    const b = new Binding(NATIVE_LAYOUT.shot, {
-      x: e.x,
-      y: e.y,
-      vx: e.vx,
-      vy: e.vy,
-      owner: e.owner,
-      type: e.type,
-      list: w.shotList,
-      doomed: w.doomed,
-      expires: w.expires,
-      gravity: w.gravity,
-      radius: w.radius,
-      bodyIndex: w.bodyIndex,
-      focusIndex: w.focusIndex,
-      hp: w.hp,
-      playerId: w.playerId,
-      prevX: w.prevX,
-      prevY: w.prevY,
-      bodyPrevX: w.bodyPrevX,
-      bodyPrevY: w.bodyPrevY,
-      mask: w.grid.mask,
-      rsqrtSeed: w.geometry.rsqrtSeed
-    }, 0, native);
-    const words = b.words;
-    const at = b.scalars;
-    words[at + 0 /* GridHalf */] = GRID_HALF;
-    words[at + 1 /* GridShift */] = GRID_SHIFT;
-    words[at + 2 /* GridSide */] = GRID_SIDE;
-    words[at + 3 /* OctMin */] = OCT_MIN;
-    words[at + 4 /* OctMax */] = OCT_MAX;
-    words[at + 5 /* TMask */] = T_MASK;
-    words[at + 6 /* DShift */] = D_SHIFT;
-    words[at + 7 /* SShift */] = S_SHIFT;
-    words[at + 8 /* Zones */] = ZONES;
-    words[at + 9 /* PlanetBit */] = PLANET_BIT;
-    words[at + 10 /* ShipBit */] = SHIP_BIT;
-    words[at + 11 /* PlanetBits */] = w.planetBits;
-    words[at + 12 /* SunRadius */] = SUN_RADIUS;
-    words[at + 13 /* ArenaR2 */] = ARENA_R2;
-    words[at + 14 /* PlanetNear */] = PLANET_NEAR;
-    words[at + 15 /* Reach */] = REACH;
-    words[at + 16 /* ArmSteps */] = SHOT_ARM_STEPS;
-    words[at + 17 /* ShotBase */] = SHOT_BASE;
-    for (let t = 0; t < SHOT_TYPES; t++) words[at + 18 /* Life */ + t] = WEAPON_LIFE[t];
-    this.#w = w;
-    this.#kernels = kernels;
-    this.#b = b;
-    this.#words = words;
-    this.#at = at;
-  }
-  move() {
-    const w = this.#w;
-    const b = this.#b;
-    const kernels = this.#kernels;
-    const words = this.#words;
-    const at = this.#at;
-    const list = w.shotList;
-    const doomed = w.doomed;
-    words[at + 22 /* Steps */] = w.steps;
-    words[at + 23 /* Dither */] = w.dither;
-    let n = w.shotCount;
-    let dc = w.doomedCount;
-    let k = 0;
-    for (; ; ) {
-      k = kernels.shots(b.layout, b.m0, b.m1, b.m2, b.m3, k, n, dc);
-      n = words[at + 24 /* Listed */];
-      dc = words[at + 25 /* Doomed */];
-      const why = words[at + 26 /* Why */];
-      if (why === 0 /* Done */) break;
-      const i = list[k];
-      shotsHit(w, i, words[at + 27 /* Slot */]);
-      doomed[dc++] = i;
-      list[k] = list[--n];
-    }
-    w.shotCount = n;
-    w.doomedCount = dc;
   }
 };
 
@@ -2186,9 +1918,8 @@ var Game = class {
   steady;
   bodies;
   #world;
-  /** The ships' step and the projectiles', in C. */
-  #ships;
-  #shots;
+  /** The step, in C. */
+  #step;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
@@ -2209,9 +1940,9 @@ var Game = class {
     this.radius = w.radius;
     this.steady = w.steady;
     this.bodies = w.bodies;
-    this.#shots = new NativeShotsStep(w, kernels, native);
-    this.#ships = new NativeShipsStep(w, kernels, native);
+    this.#step = new NativeGameStep(w, kernels, native);
     bodiesCreate(w);
+    this.#step.place();
     gravityBuild(w.gravity);
   }
   // ---------------------------------------------------------------- hooks
@@ -2221,7 +1952,7 @@ var Game = class {
   }
   /** Projectiles alive after the last step. */
   get shots() {
-    return this.#world.shots;
+    return this.#step.shots;
   }
   /** Told of every ship destroyed; null: nobody listens. */
   get onDeath() {
@@ -2296,6 +2027,9 @@ var Game = class {
   get sine() {
     return this.#world.sine;
   }
+  get grid() {
+    return this.#world.grid;
+  }
   /** Simulation: run the fixed steps due by `now` (at most MAX_CATCH_UP, then skip ahead). */
   tick(now) {
     if (this.#nextStepAt < 0) {
@@ -2338,28 +2072,8 @@ var Game = class {
   step() {
     const w = this.#world;
     const e = w.entities;
-    const n = w.maxPlayers;
     w.steps++;
-    w.counters[GameCounter.Steps]++;
-    w.dither = Math.imul(w.steps, -1640531527) & 2147483647;
-    if (e.count !== w.bodies + w.ships + w.shotCount + w.others) worldRecount(w);
-    bodiesMove(w);
-    bodiesRenewMark(w);
-    for (let s = 0; s < n; s++) {
-      if (w.present[s] === 0) continue;
-      if (w.cooldown[s] > 0) w.cooldown[s]--;
-      if (spawnDue(w, s)) spawnShip(w, s);
-    }
-    w.doomedCount = 0;
-    w.grid.clear();
-    this.#ships.move();
-    shipsMark(w);
-    if (shipsCollide(w)) {
-      w.grid.clear();
-      shipsMark(w);
-    }
-    this.#shots.move();
-    deathsReap(w);
+    this.#step.run();
     e.version = e.version + 1 & 1073741823;
   }
   /** How far (wu) (x, y) is from being a fair spawn point (spawn.ts spawnClearance), for tests and tools. */

@@ -18,7 +18,15 @@ export interface BindingLayout {
   readonly arrays: string;
   readonly words: string;
   readonly codes?: string;
+  /** What the kernel's run argument may ask for, when it has one. */
+  readonly runs?: string;
 }
+
+/** The ship loop's arrays and words: its own binding's (the page) and the start of the game step's. */
+const SHIP_ARRAYS = "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed";
+const SHIP_WORDS =
+  "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift " +
+  "planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin";
 
 export const NATIVE_LAYOUT = {
   /** PriorityPlanner: plan, commit, notify (modules/server/updates.ts); the last four words are plan's results. */
@@ -44,25 +52,38 @@ export const NATIVE_LAYOUT = {
     arrays: "dirty pending",
     words: "words",
   },
-  /** The projectiles' step (modules/game/shots-native.ts); `listed`, `doomed`, `why` and `slot` are results. */
-  shot: {
-    arrays:
-      "x y vx vy owner type list doomed expires gravity radius bodyIndex focusIndex hp playerId prevX prevY bodyPrevX bodyPrevY mask " +
-      "rsqrtSeed",
-    words:
-      "gridHalf gridShift gridSide octMin octMax tMask dShift sShift zones planetBit shipBit planetBits sunRadius arenaR2 " +
-      "planetNear reach armSteps shotBase life*4 steps dither listed doomed why slot",
-    /** Why it stopped: done; list[k] hit a ship (the damage is the game's: shotsHit). */
-    codes: "done hit",
-  },
-  /** The ships' step (modules/game/ships-native.ts); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
+  /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
-    arrays: "x y vx vy rot type radius focusIndex input prevX prevY sine gravity contact bodyIndex pull mask rsqrtSeed",
-    words:
-      "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift " +
-      "planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin",
+    arrays: SHIP_ARRAYS,
+    words: SHIP_WORDS,
     /** What it did: moved the ship; moved it, and it touches something or may fire. */
     codes: "moved effects",
+  },
+  /**
+   * The game's step (modules/game/step-native.ts). Its arrays and words begin with the ship
+   * loop's, in the same order, so that the step runs the ship loop on its own memory. The
+   * runs of four are per ship or weapon type; from `phase` on, the step's own state, and
+   * what it hands the game at a stop and takes back.
+   */
+  game: {
+    arrays:
+      `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep ` +
+      "newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 " +
+      "orbitSpeed markX markY base counters",
+    words:
+      `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase ` +
+      "shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage " +
+      "planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 " +
+      "phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage",
+    /**
+     * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
+     * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
+     * touched (the bounce into `ramDamage`); the doomed projectiles must leave the table
+     * (and the step is done unless `dying` ships died); the ship of `slot` died.
+     */
+    codes: "done spawn fire ram reap die",
+    /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */
+    runs: "step resume place",
   },
 } as const satisfies Record<string, BindingLayout>;
 

@@ -1,5 +1,5 @@
 /**
- * The hot loops as WebAssembly: the same C as on XS (modules/kernels/loops.c, through
+ * The hot loops as WebAssembly: the same C as on XS (modules/kernels/loops.c and game.c, through
  * modules/kernels/wasm.c), built by `npm run build:wasm` into dist/web/kernels.wasm. Node runs
  * the server's and the game's loops on it, and the page its own ship's step.
  *
@@ -22,9 +22,9 @@ interface KernelExports {
   commit(layout: number, slot: number, sent: number): void;
   notify(layout: number, slot: number, n: number): void;
   pack(layout: number, pos: number, n: number, o: number, stats: number): number;
-  shots(layout: number, k: number, n: number, dc: number): number;
   sync(layout: number, slot: number): number;
   ship(layout: number, slot: number): number;
+  game(layout: number, run: number): number;
   mark(layout: number, mask: number): void;
   /** Where the C's stack and data end: the memory above is ours. */
   __heap_base: { value: number };
@@ -120,14 +120,14 @@ export class WasmKernels implements Kernels {
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, pos: number, n: number, o: number, stats: number): number {
     return this.#x.pack(this.#at(layout, m0, m1), pos, n, o, stats);
   }
-  shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, k: number, n: number, dc: number): number {
-    return this.#x.shots(this.#at(layout, m0, m1), k, n, dc);
-  }
   sync(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
     return this.#x.sync(this.#at(layout, m0, m1), slot);
   }
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number): number {
     return this.#x.ship(this.#at(layout, m0, m1), slot);
+  }
+  game(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, run: number): number {
+    return this.#x.game(this.#at(layout, m0, m1), run);
   }
   mark(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, mask: number): void {
     this.#x.mark(this.#at(layout, m0, m1), mask);

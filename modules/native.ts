@@ -5,8 +5,9 @@
  * these loops cost the most in JavaScript (docs/performance.md): the priority planner's
  * `plan`, `commit` and bookkeeping of Adds and Removes (`notify`), the packing of Update
  * entries, and the entity sync that queues Adds and Removes, run for every player on every
- * update tick or entity change; the game's projectile flight and ships' step run every game
- * step. Each has one implementation, in C: modules/kernels/loops.c. On XS it is compiled
+ * update tick or entity change; the game's step (ships, projectiles, planets, the broad
+ * phase, damage) runs 30 times a second. Each has one implementation, in C:
+ * modules/kernels/loops.c and game.c. On XS it is compiled
  * into the engine (hosts/moddable/kernels.c: the board, the simulator, and tools/xs's lwxs);
  * on Node and in the page it runs as WebAssembly (modules/native-wasm.ts,
  * dist/web/kernels.wasm). They reach the core through `createMatch`'s options
@@ -28,7 +29,7 @@ import type { FixedMemory } from "./arena";
 import type { Config } from "./config";
 import { type BindingArrays, type BindingLayout, names as listNames, wordCount } from "./native-layout";
 
-/** The native functions a platform provides (modules/kernels/loops.c). */
+/** The native functions a platform provides (modules/kernels/loops.c, game.c). */
 export interface Kernels {
   /** PriorityPlanner.plan (modules/server/updates.ts). Returns the count listed. */
   plan(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
@@ -42,12 +43,6 @@ export interface Kernels {
    * `pos`; the new packet offset and the entry count are in the layout's results.
    */
   pack(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, pos: number, n: number, o: number, stats: number): number;
-  /**
-   * The projectiles' step (NativeShotsStep.move, modules/game/shots-native.ts) from list[k],
-   * `n` projectiles, `dc` doomed so far. Returns where it stopped; the layout's results say
-   * why (done; list[k] hit a ship) with the new count and doomed count.
-   */
-  shots(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, k: number, n: number, dc: number): number;
   /**
    * The entity sync of one player (modules/server/entity-sync.ts): Removes and Adds for
    * its dirty indices, written into its reliable queue while the queue keeps its line.
@@ -63,11 +58,17 @@ export interface Kernels {
   /** PriorityPlanner.applyActions: the first `n` entity sync actions for `slot` (index added, ~index removed). */
   notify(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, n: number): void;
   /**
-   * The ship step (NativeShipsStep.move, modules/game/ships-native.ts) for the ship of
-   * `slot`. Returns 1 when the ship touches something or may fire (the layout's results:
-   * what it touches, and its heading's cosine and sine), else 0.
+   * The ship step (ShipStepper.step, modules/game/ship-stepper.ts) for the ship of `slot`.
+   * Returns 1 when the ship touches something or may fire (the layout's results: what it
+   * touches, and its heading's cosine and sine), else 0.
    */
   ship(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number): number;
+  /**
+   * The game's step (NativeGameStep.run, modules/game/step-native.ts): `run` begins a step,
+   * goes on after a stop or places the bodies (GameRun). Returns why it stopped (GameStop:
+   * done, or what the JavaScript must do first), with the details in the layout's words.
+   */
+  game(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, run: number): number;
 }
 
 /** The kernels by name. */

@@ -1,5 +1,5 @@
 /*
- * The XS face of the hot loops (modules/kernels/loops.c): each function takes the layout and
+ * The XS face of the hot loops (modules/kernels/loops.c, game.c): each function takes the layout and
  * the four views of a Binding (modules/native.ts) from its arguments, then a few integers,
  * and calls the loop. The loops are compiled into this file, so that the compiler sees
  * them whole, as it did when they lived here.
@@ -15,6 +15,7 @@
 #include "xs.h"
 #include "xsmc.h"
 #include "../../modules/kernels/loops.c"
+#include "../../modules/kernels/game.c"
 
 /* Arguments 0..4: layout, then the four views. Pointers are good until the call returns. */
 static void lw_bind(xsMachine *the, lw_mem *m)
@@ -60,13 +61,6 @@ void xs_lwar_pack(xsMachine *the)
 	xsmcSetInteger(xsResult, lw_pack(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7), LW_ARG(8)));
 }
 
-void xs_lwar_shots(xsMachine *the)
-{
-	lw_mem m;
-	lw_bind(the, &m);
-	xsmcSetInteger(xsResult, lw_shots(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7)));
-}
-
 void xs_lwar_sync(xsMachine *the)
 {
 	lw_mem m;
@@ -86,4 +80,11 @@ void xs_lwar_ship(xsMachine *the)
 	lw_mem m;
 	lw_bind(the, &m);
 	xsmcSetInteger(xsResult, lw_ship(&m, LW_ARG(5)));
+}
+
+void xs_lwar_game(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	xsmcSetInteger(xsResult, lw_game(&m, LW_ARG(5)));
 }

@@ -7,8 +7,8 @@
 export function plan() @ "xs_lwar_plan";
 export function commit() @ "xs_lwar_commit";
 export function pack() @ "xs_lwar_pack";
-export function shots() @ "xs_lwar_shots";
 export function sync() @ "xs_lwar_sync";
 export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";
 export function mark() @ "xs_lwar_mark";
+export function game() @ "xs_lwar_game";

@@ -15,35 +15,33 @@
  * from IEEE-exact arithmetic, so the same seed and the same inputs give the same world, bit
  * for bit, on any engine. `hash()` proves it.
  *
- * This file composes the parts: the step's clock and order, and the hooks the server calls.
- * The rest is by concern: bodies.ts (sun and planets), spawn.ts, ships.ts, shots.ts,
- * deaths.ts, motion.ts (a ship's turning, thrust and speed limit, pure), geometry.ts,
- * gravity.ts. The ships' step and the projectiles' are the platform's native loops
- * (modules/native.ts: the C of modules/kernels/loops.c, through ships-native.ts and
- * shots-native.ts), which the constructor takes from its `NativeOptions`.
+ * This file composes the parts: the step's clock, and the hooks the server calls. The rest
+ * is by concern: bodies.ts (sun and planets), spawn.ts, ships.ts, shots.ts, deaths.ts,
+ * motion.ts (a ship's turning, thrust and speed limit), geometry.ts, gravity.ts. The step
+ * itself is the platform's native loop (modules/native.ts: the C of modules/kernels/game.c,
+ * through step-native.ts), which the constructor takes from its `NativeOptions`: on XS a
+ * typed-array access costs hundreds of machine instructions and a call over a thousand, so
+ * the step is one call into C, and the JavaScript acts only where the entity table changes
+ * (its listener is the server's) or something rare needs doubles or the random generator:
+ * a spawn, a projectile to add, the spent ones to remove, a ram's bounce, a death.
  *
  * Step order: planets, spawns, ships (drift, input, gravity, clamp, boundary, planets and
  * sun, fire), ships against ships, projectiles (lifetime, drift, arena, sun, the sun's
  * gravity, clamp, planets and ships), deaths and removals. Ships are walked by player slot,
- * projectiles over a dense list. On XS a typed-array access costs as much as a couple of
- * bytecodes and a call as a dozen, so the projectile loop is one inlined block that touches
- * few arrays: its broad phase costs one read (see ReachGrid), its gravity one table entry
- * and the next.
+ * projectiles over a dense list; the broad phase (ReachGrid) costs a projectile one read.
  */
 import type { Config } from "../config";
 import { type NativeOptions, platformNative, requireKernels } from "../native";
 import type { DeathHook, Focus, Players, Simulation } from "../sim";
-import { bodiesCreate, bodiesMove, bodiesMoved, bodiesRenewMark } from "./bodies";
-import { deathsReap } from "./deaths";
+import { bodiesCreate, bodiesMoved } from "./bodies";
 import type { EntityTable } from "./entities";
 import { gravityBuild } from "./gravity";
-import { shipsCollide, shipsForget, shipsMark, shipsMoved, type ShipsStep } from "./ships";
-import { NativeShipsStep } from "./ships-native";
-import type { ShotsStep } from "./shots";
-import { NativeShotsStep } from "./shots-native";
-import { spawnClearance, spawnDue, spawnJoin, spawnShip } from "./spawn";
+import type { ReachGrid } from "./grid";
+import { shipsForget, shipsMoved } from "./ships";
+import { spawnClearance, spawnJoin } from "./spawn";
+import { NativeGameStep } from "./step-native";
 import { STEP_HZ } from "../units";
-import { GameCounter, GameWorld, worldHash, worldRecount } from "./world";
+import { GameCounter, GameWorld, worldHash } from "./world";
 
 export { GAME_COUNTER_COUNT, GAME_COUNTER_NAMES, GameCounter } from "./world";
 
@@ -76,9 +74,8 @@ export class Game implements Simulation, Focus {
   readonly bodies: number;
 
   readonly #world: GameWorld;
-  /** The ships' step and the projectiles', in C. */
-  readonly #ships: ShipsStep;
-  readonly #shots: ShotsStep;
+  /** The step, in C. */
+  readonly #step: NativeGameStep;
   /** Milliseconds (host clock) at which the next step is due, and where in the 34/33/33 cycle. */
   #nextStepAt = -1;
   #stepGap = 0;
@@ -100,10 +97,9 @@ export class Game implements Simulation, Focus {
     this.radius = w.radius;
     this.steady = w.steady;
     this.bodies = w.bodies;
-    // The projectiles' binding first, then the ships' (the order `native.bindings` lists them in).
-    this.#shots = new NativeShotsStep(w, kernels, native);
-    this.#ships = new NativeShipsStep(w, kernels, native);
+    this.#step = new NativeGameStep(w, kernels, native);
     bodiesCreate(w);
+    this.#step.place();
     gravityBuild(w.gravity);
   }
 
@@ -116,7 +112,7 @@ export class Game implements Simulation, Focus {
 
   /** Projectiles alive after the last step. */
   get shots(): number {
-    return this.#world.shots;
+    return this.#step.shots;
   }
 
   /** Told of every ship destroyed; null: nobody listens. */
@@ -194,6 +190,9 @@ export class Game implements Simulation, Focus {
   get sine(): Int16Array {
     return this.#world.sine;
   }
+  get grid(): ReachGrid {
+    return this.#world.grid;
+  }
 
   /** Simulation: run the fixed steps due by `now` (at most MAX_CATCH_UP, then skip ahead). */
   tick(now: number): void {
@@ -243,29 +242,8 @@ export class Game implements Simulation, Focus {
   step(): void {
     const w = this.#world;
     const e = w.entities;
-    const n = w.maxPlayers;
     w.steps++;
-    w.counters[GameCounter.Steps]++;
-    w.dither = Math.imul(w.steps, -1640531527) & 0x7fffffff;
-    // Someone else removed entities (the server, a player's projectiles when they left).
-    if (e.count !== w.bodies + w.ships + w.shotCount + w.others) worldRecount(w);
-    bodiesMove(w);
-    bodiesRenewMark(w);
-    for (let s = 0; s < n; s++) {
-      if (w.present[s] === 0) continue;
-      if (w.cooldown[s] > 0) w.cooldown[s]--;
-      if (spawnDue(w, s)) spawnShip(w, s);
-    }
-    w.doomedCount = 0;
-    w.grid.clear();
-    this.#ships.move();
-    shipsMark(w);
-    if (shipsCollide(w)) {
-      w.grid.clear();
-      shipsMark(w);
-    }
-    this.#shots.move();
-    deathsReap(w);
+    this.#step.run();
     // Positions, velocities, headings and health changed in place: the server re-encodes.
     e.version = (e.version + 1) & 0x3fffffff;
   }

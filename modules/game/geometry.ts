@@ -1,8 +1,10 @@
 /**
- * Integer geometry for the game and for a client that predicts its own ship: unit vectors
- * and lengths from a reciprocal square root (a seed table and two Newton steps), a vector
- * scaled to a length, and the swept circle test. Integer only: on the ESP32 every double
- * operation is emulated, and XS keeps only int32 values as integers.
+ * Integer geometry: unit vectors and lengths from a reciprocal square root (a seed table
+ * and two Newton steps). Integer only: on the ESP32 every double operation is emulated, and
+ * XS keeps only int32 values as integers. The seed table is the C's too (the game's step
+ * and the ship loop, modules/kernels/: lw_unit is geometryUnit there, with the vector
+ * scaled to a length and the swept circle test); the JavaScript's own user is the spawn
+ * clearance (spawn.ts).
  *
  * Results that are more than one number go into a `Geometry` record, made once by
  * `createGeometry` and reused: nothing here allocates.
@@ -13,7 +15,7 @@ export const ONE = 16384;
 /** Entries of the reciprocal square root seed table: index n2 >> 23 for n2 in [2^26, 2^29). */
 export const RSQRT_SEEDS = 64;
 
-/** The seed table and the results of `geometryUnit` and `geometryClamp`. */
+/** The seed table and the results of `geometryUnit`. */
 export interface Geometry {
   /** 2^14/√q seeds, RSQRT_SEEDS entries (`geometrySeeds`). */
   readonly rsqrtSeed: Uint16Array;
@@ -21,9 +23,6 @@ export interface Geometry {
   ux: number;
   uy: number;
   len: number;
-  /** geometryClamp: the scaled vector. */
-  cx: number;
-  cy: number;
 }
 
 /** Fill the seed table (RSQRT_SEEDS entries, doubles once, exact IEEE operations) and make the record around it. */
@@ -31,7 +30,7 @@ export function createGeometry(rsqrtSeed: Uint16Array): Geometry {
   if (rsqrtSeed.length < RSQRT_SEEDS) throw new RangeError(`the square root seed table needs ${RSQRT_SEEDS} entries`);
   // Seed for 2^14/√q, q = n2/2^28 at the middle of [k, k+1) · 2^23.
   for (let k = 8; k < RSQRT_SEEDS; k++) rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
-  return { rsqrtSeed, ux: 0, uy: 0, len: 0, cx: 0, cy: 0 };
+  return { rsqrtSeed, ux: 0, uy: 0, len: 0 };
 }
 
 /**
@@ -69,32 +68,4 @@ export function geometryUnit(g: Geometry, dx: number, dy: number): void {
   g.uy = dy < 0 ? 0 - uy : uy;
   const len = (a * ux + b * uy) >> 14;
   g.len = k > 0 ? len << k : len >> (0 - k);
-}
-
-/** (vx, vy) scaled to length `max` into g.cx, g.cy, rounded towards zero: never longer than `max`. */
-export function geometryClamp(g: Geometry, vx: number, vy: number, max: number): void {
-  geometryUnit(g, vx, vy);
-  const ux = g.ux;
-  const uy = g.uy;
-  g.cx = ux < 0 ? 0 - (((0 - ux) * max) >> 14) : (ux * max) >> 14;
-  g.cy = uy < 0 ? 0 - (((0 - uy) * max) >> 14) : (uy * max) >> 14;
-}
-
-/**
- * Whether a body moving relative to another, from offset (d0x, d0y) to (d1x, d1y) in a
- * straight line, came closer than r (all at the same integer scale): the closest approach
- * at t = −(d0·f)/|f|² with f = d1 − d0, clamped to [0, 1]; inside the step its squared
- * distance is (d0 × f)²/|f|², so `(d0 × f)² < r²·|f|²` decides without dividing.
- */
-export function geometrySweep(d0x: number, d0y: number, d1x: number, d1y: number, r: number): boolean {
-  // Cheap reject: both ends on one side, beyond r.
-  if ((d0x > r && d1x > r) || (d0x < -r && d1x < -r) || (d0y > r && d1y > r) || (d0y < -r && d1y < -r)) return false;
-  const fx = d1x - d0x;
-  const fy = d1y - d0y;
-  const a = d0x * fx + d0y * fy;
-  if (a >= 0) return d0x * d0x + d0y * d0y < r * r;
-  const l = fx * fx + fy * fy;
-  if (a <= -l) return d1x * d1x + d1y * d1y < r * r;
-  const c = d0x * fy - d0y * fx;
-  return c * c < r * r * l;
 }

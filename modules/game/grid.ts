@@ -2,13 +2,14 @@
  * Uniform grid broad phase, turned around for a world of few ships and planets and many
  * projectiles: each ship and planet marks the cells within its reach with its own bit, and
  * a projectile (or a ship) reads the one cell it is in to learn what it may touch. A step
- * costs one copy, a few cells per ship and one read per projectile, which matters on XS,
- * where a typed-array access costs as much as a couple of bytecodes. Sized at
- * construction; nothing allocates afterwards.
+ * costs one copy, a few cells per ship and one read per projectile. Sized at construction;
+ * nothing allocates afterwards.
  *
  * Two layers: `base` holds what changes slowly (fixed zones, and marks its owner renews
  * now and then, such as planets'), 16 bits a cell; `mask` is what a step reads, `base`
- * plus what is marked afresh each step (ships), 32 bits a cell.
+ * plus what is marked afresh each step (ships), 32 bits a cell. The game's step, in C
+ * (modules/kernels/game.c), copies `base` into `mask` and marks both; here the grid is made
+ * and its fixed zones set, once.
  *
  * Coordinates are integers (the position units of modules/units.ts); a cell is a power of
  * two of them, so finding a cell is an add and a shift. The grid covers the square
@@ -25,10 +26,10 @@ export class ReachGrid {
   readonly halfExtent: number;
   /** Bits of whatever reaches into the cell this step. Index: row × side + column. */
   readonly mask: Int32Array;
-  /** The slow layer (bits 0..15), which `clear` copies into `mask`. */
+  /** The slow layer (bits 0..15), which each step copies into `mask` before its marks. */
   readonly base: Uint16Array;
 
-  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, buffers of their own. */
+  /** `memory`: where to carve the two layers from (modules/arena.ts); absent, a buffer of their own. */
   constructor(halfExtent: number, cellShift: number, memory: FixedMemory | null = null) {
     if (!Number.isInteger(cellShift) || cellShift < 0 || cellShift > 24) throw new RangeError("grid cell shift must be 0..24");
     const cell = 1 << cellShift;
@@ -39,14 +40,11 @@ export class ReachGrid {
     // A shift, not a division: on XS the quotient would be a double.
     this.side = (2 * halfExtent) >> cellShift;
     const cells = this.side * this.side;
-    if (memory !== null) {
-      const at = memory.take(6 * cells);
-      this.mask = new Int32Array(memory.buffer, at, cells);
-      this.base = new Uint16Array(memory.buffer, at + 4 * cells, cells);
-    } else {
-      this.mask = new Int32Array(cells);
-      this.base = new Uint16Array(cells);
-    }
+    // Both layers in one buffer: the game's step reaches them through one view.
+    const buffer = memory !== null ? memory.buffer : new ArrayBuffer(6 * cells);
+    const at = memory !== null ? memory.take(6 * cells) : 0;
+    this.mask = new Int32Array(buffer, at, cells);
+    this.base = new Uint16Array(buffer, at + 4 * cells, cells);
   }
 
   poolBytes(): number {
@@ -64,11 +62,6 @@ export class ReachGrid {
     return this.line(y) * this.side + this.line(x);
   }
 
-  /** Every cell of `mask` back to the slow layer. */
-  clear(): void {
-    this.mask.set(this.base);
-  }
-
   /**
    * Set `bit` (0..15) in the slow layer for good, in every cell for which
    * `touches(x0, y0, x1, y1)` (the cell's corners) holds. Start-up only.
@@ -81,34 +74,5 @@ export class ReachGrid {
         const y0 = cy * cell - this.halfExtent;
         if (touches(x0, y0, x0 + cell, y0 + cell)) this.base[cy * this.side + cx] |= bit;
       }
-  }
-
-  /** Mark `bit` in `mask` in every cell that the square of half-size r around (x, y) touches. */
-  mark(bit: number, x: number, y: number, r: number): void {
-    this.#square(this.mask, bit, true, x, y, r);
-  }
-
-  /** Set (`on`) or clear `bit` (0..15) in the slow layer over the square of half-size r around (x, y). */
-  markBase(bit: number, on: boolean, x: number, y: number, r: number): void {
-    this.#square(this.base, bit, on, x, y, r);
-  }
-
-  #square(cells: Int32Array | Uint16Array, bit: number, on: boolean, x: number, y: number, r: number): void {
-    const half = this.halfExtent;
-    const shift = this.cellShift;
-    const last = this.side - 1;
-    let x0 = (x - r + half) >> shift;
-    let x1 = (x + r + half) >> shift;
-    let y0 = (y - r + half) >> shift;
-    let y1 = (y + r + half) >> shift;
-    // Clamped like `line`, so a square beyond an edge still marks the border cells.
-    x0 = x0 < 0 ? 0 : x0 > last ? last : x0;
-    y0 = y0 < 0 ? 0 : y0 > last ? last : y0;
-    x1 = x1 < 0 ? 0 : x1 > last ? last : x1;
-    y1 = y1 < 0 ? 0 : y1 > last ? last : y1;
-    const side = this.side;
-    const keep = ~bit;
-    if (on) for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] |= bit;
-    else for (let row = y0 * side; y0 <= y1; y0++, row += side) for (let c = row + x0; c <= row + x1; c++) cells[c] &= keep;
   }
 }

@@ -5,7 +5,8 @@
  * arena's edge). The page predicts its own ship with it (web/predict.ts).
  *
  * `shipWords` fills the words every binding of the kernel shares (ship types, input bits,
- * the gravity table's format); the game's binding (ships-native.ts) adds its world's.
+ * the gravity table's format); the game step's binding (step-native.ts), whose words begin
+ * with the ship loop's, adds its world's.
  * Here the world is empty: no bodies, a gravity table of zeros (no pull), a grid of one
  * empty cell and an edge beyond reach.
  */

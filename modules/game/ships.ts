@@ -1,21 +1,18 @@
 /**
- * Ships, one per present player, by slot: their step (`ShipsStep`: drift, input, gravity,
- * the speed limit, the arena's edge, then what each touches and its fire), the grid marks
- * that let projectiles and other ships find them, rams between ships, and forgetting a ship
- * whose player left. How a ship moves by its own input is motion.ts.
+ * Ships, one per present player, by slot: their step (drift, input, gravity, the speed
+ * limit, the arena's edge, then what each touches and its fire), the grid marks that let
+ * projectiles and other ships find them, rams between ships, and forgetting a ship whose
+ * player left. How a ship moves by its own input is motion.ts.
  *
- * The step itself is the native kernel `ship` (modules/kernels/loops.c, through
- * ships-native.ts, with motion.ts's rules); the game's step calls `move()`.
+ * The step runs in C, in the game's step (modules/kernels/loops.c, lw_ship, and game.c,
+ * through step-native.ts). What stays here is rare: the bounce of two ships that touched,
+ * worked out in doubles, and the bookkeeping of a player that left or a ship put by hand.
  */
-import { INPUT_SHOOTING } from "../input";
 import { POS_ONE, STEP_HZ } from "../units";
-import { bodiesShipContact } from "./bodies";
-import { deathsDamage, GENTLE } from "./deaths";
-import { geometrySweep, ONE } from "./geometry";
-import { NO_PLAYER } from "./entities";
-import { shotsFire } from "./shots";
-import { BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION, TemplateId } from "./templates";
-import { GameCounter, type GameWorld, GRID_HALF, GRID_SHIFT, GRID_SIDE, REACH, SHIP_BIT } from "./world";
+import { GENTLE } from "./deaths";
+import { ONE } from "./geometry";
+import { BOUNDARY_RESTITUTION, RAM_DAMAGE_BASE, RAM_DAMAGE_FACTOR, SHIP_BASE, SHIP_MASS, SHIP_RESTITUTION } from "./templates";
+import type { GameWorld } from "./world";
 
 /** 1 + restitution, Q14: what a bounce off the arena's edge takes off the velocity along the normal (the C's LW_EDGE_BOUNCE). */
 export const EDGE_BOUNCE = Math.round((1 + BOUNDARY_RESTITUTION) * ONE);
@@ -24,62 +21,14 @@ const RAM_DAMAGE = Math.round(((RAM_DAMAGE_FACTOR * STEP_HZ) / POS_ONE) * 65536)
 /** Planets outside a ship's grid cell pull it every 1 << FAR_PULL = 4 steps (and 4 times as hard). */
 export const FAR_PULL = 2;
 
-/** Every ship's step (ships-native.ts). */
-export interface ShipsStep {
-  /** Move every live ship by a step, then what it touches and its fire. */
-  move(): void;
-}
-
-/** What ship i of `slot` touches (bit 0 the sun, bit b planet b), then its fire (c, s: its heading's cosine and sine, Q14). */
-export function shipsEffects(w: GameWorld, slot: number, i: number, input: number, touching: number, c: number, s: number): void {
-  const hp = w.hp;
-  if (touching !== 0) {
-    // The sun sits at the origin and kills; planets bounce.
-    if ((touching & 1) !== 0) deathsDamage(w, slot, hp[slot], NO_PLAYER, TemplateId.Sun);
-    for (let b = 1; b < w.bodies && hp[slot] > 0; b++) if ((touching & (1 << b)) !== 0) bodiesShipContact(w, i, slot, b);
-  }
-  if (hp[slot] > 0 && (input & INPUT_SHOOTING) !== 0 && w.cooldown[slot] === 0) shotsFire(w, i, slot, c, s);
-}
-
-/** Every live ship marks the grid cells within REACH of it. */
-export function shipsMark(w: GameWorld): void {
-  const e = w.entities;
-  const g = w.grid;
-  for (let s = 0; s < w.maxPlayers; s++) {
-    const i = w.focusIndex[s];
-    if (i >= 0 && w.hp[s] > 0) g.mark(1 << (SHIP_BIT + s), e.x[i], e.y[i], REACH);
-  }
-}
-
-/** Each ship against the ships of higher slots that reach into its cell; whether any rammed. */
-export function shipsCollide(w: GameWorld): boolean {
-  const e = w.entities;
-  const focus = w.focusIndex;
-  const mask = w.grid.mask;
-  const last = GRID_SIDE - 1;
-  w.rammed = false;
-  for (let s = 0; s < w.maxPlayers; s++) {
-    const i = focus[s];
-    if (i < 0 || w.hp[s] <= 0) continue;
-    let cx = (e.x[i] + GRID_HALF) >> GRID_SHIFT;
-    let cy = (e.y[i] + GRID_HALF) >> GRID_SHIFT;
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    let m = ((mask[cy * GRID_SIDE + cx] >> SHIP_BIT) & 0xff) >> (s + 1);
-    for (let t = s + 1; m !== 0 && w.hp[s] > 0; t++, m >>= 1) {
-      if ((m & 1) === 0) continue;
-      if (focus[t] >= 0 && w.hp[t] > 0) shipsRam(w, s, t);
-    }
-  }
-  return w.rammed;
-}
-
 /**
- * Ships of slots sa and sb: a swept test (integer, as for projectiles); on contact they
- * bounce apart by mass and both take damage by the closing speed. A ram is rare, so its
- * response is worked out in doubles and rounded back into the table.
+ * Ships of slots sa and sb touched during the step (the game's step found it by a swept
+ * test, integer, as for projectiles): they bounce apart by mass. Returns the damage each
+ * takes by the closing speed, which the step deals (0 below a gentle one), or -1 when they
+ * were already parting. A ram is rare, so its response is worked out in doubles and rounded
+ * back into the table.
  */
-function shipsRam(w: GameWorld, sa: number, sb: number): void {
+export function shipsBounce(w: GameWorld, sa: number, sb: number): number {
   const e = w.entities;
   const a = w.focusIndex[sa];
   const b = w.focusIndex[sb];
@@ -87,7 +36,6 @@ function shipsRam(w: GameWorld, sa: number, sb: number): void {
   const d0y = (w.prevY[sb] - w.prevY[sa]) >> 9;
   const d1x = (e.x[b] - e.x[a]) >> 9;
   const d1y = (e.y[b] - e.y[a]) >> 9;
-  if (!geometrySweep(d0x, d0y, d1x, d1y, (w.radius[a] + w.radius[b]) << 1)) return;
   const fx = d1x - d0x;
   const fy = d1y - d0y;
   const dot = d0x * fx + d0y * fy;
@@ -117,18 +65,14 @@ function shipsRam(w: GameWorld, sa: number, sb: number): void {
     e.y[b] = Math.round(e.y[b] + ny * push * ib);
   }
   const vn = (e.vx[b] - e.vx[a]) * nx + (e.vy[b] - e.vy[a]) * ny;
-  if (vn >= 0) return;
+  if (vn >= 0) return -1;
   const j = (-(1 + SHIP_RESTITUTION) * vn) / (ia + ib);
   e.vx[a] = Math.round(e.vx[a] - j * ia * nx);
   e.vy[a] = Math.round(e.vy[a] - j * ia * ny);
   e.vx[b] = Math.round(e.vx[b] + j * ib * nx);
   e.vy[b] = Math.round(e.vy[b] + j * ib * ny);
-  w.counters[GameCounter.Rams]++;
-  w.rammed = true;
-  if (vn > -GENTLE) return;
-  const dmg = RAM_DAMAGE_BASE + ((Math.floor(-vn) * RAM_DAMAGE) >> 16);
-  deathsDamage(w, sa, dmg, e.owner[b], e.type[b]);
-  deathsDamage(w, sb, dmg, e.owner[a], e.type[a]);
+  if (vn > -GENTLE) return 0;
+  return RAM_DAMAGE_BASE + ((Math.floor(-vn) * RAM_DAMAGE) >> 16);
 }
 
 /** The player of `slot` left: forget its ship (the server removes it and the player's projectiles). */

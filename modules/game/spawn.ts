@@ -4,7 +4,10 @@
  * the next RESPAWN_STEPS after a death; at the best of up to SPAWN_ATTEMPTS random points
  * of the spawn ring (clear of bodies, ships and projectiles, then as far from enemy ships
  * as SPAWN_ENEMY_CLEARANCE asks), on a circular orbit around the sun. A new ship is guarded:
- * it takes no damage for SPAWN_GUARD_STEPS, or until it fires (shotsFire).
+ * it takes no damage for SPAWN_GUARD_STEPS, or until it fires.
+ *
+ * The game's step (in C, modules/kernels/game.c) finds a slot due a ship; the spawn itself,
+ * rare and drawing on the random generator, is here.
  */
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT, STEP_HZ } from "../units";
 import { EntityError, NO_PLAYER } from "./entities";
@@ -50,14 +53,6 @@ export function spawnJoin(w: GameWorld, slot: number, playerId: number): void {
 /** The ship of `slot` died this step: the next one comes RESPAWN_STEPS from now. */
 export function spawnAfterDeath(w: GameWorld, slot: number): void {
   w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
-}
-
-/** Whether `slot`, present, is waiting for a ship that is due (a newcomer's, as soon as it has selected). */
-export function spawnDue(w: GameWorld, slot: number): boolean {
-  return (
-    w.focusIndex[slot] < 0 && w.respawnStep[slot] >= 0 &&
-    (w.steps >= w.respawnStep[slot] || (w.newcomer[slot] !== 0 && w.players.selected[slot] !== 0))
-  );
 }
 
 /** A ship for `slot`, of the player's selection, at the clearest point found. */

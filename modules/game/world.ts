@@ -1,10 +1,12 @@
 /**
- * The game's state, in one object made at start-up and handed to every part of a step
- * (bodies.ts, spawn.ts, ships.ts, shots.ts, deaths.ts): the per-player and per-entity
- * typed arrays (the entity table holds the rest), the sun's and planets' tables, the sine,
- * gravity and square root tables, the counters, the broad-phase grid and the random
- * generator, all carved from one arena; and the few numbers a step carries from one part
- * to the next. Nothing in it allocates after construction.
+ * The game's state, in one object made at start-up and handed to every part of the game
+ * (bodies.ts, spawn.ts, ships.ts, deaths.ts, and the step in C through step-native.ts): the
+ * per-player and per-entity typed arrays (the entity table holds the rest), the sun's and
+ * planets' tables, the sine, gravity and square root tables, the counters, the broad-phase
+ * grid and the random generator, all carved from one arena; and the counts the JavaScript
+ * keeps. What a step carries from one part to the next (the projectiles listed and doomed,
+ * the dither) is the step's, in its binding's words. Nothing in it allocates after
+ * construction.
  *
  * The grid layout is here too, as every part reads it: 256 wu cells over ±3072 wu, each
  * holding bits of what reaches into it.
@@ -81,6 +83,12 @@ export const SHIP_BIT = 16;
  * Ships mark the grid this far beyond their centre. 132 wu.
  */
 export const REACH = (MAX_SHIP_RADIUS + MAX_SHOT_RADIUS + 2 * MAX_SHIP_RADIUS) * POS_ONE + SHOT_MAX_VELOCITY + MAX_SHIP_SPEED;
+/**
+ * A step's rounding offset for velocity changes is the fractional part of steps × the
+ * golden ratio, 31 bits: steps × DITHER_STEP (2^32 / φ, as an int32), masked to stay
+ * non-negative (on XS `>>>` of a negative integer takes the floating-point path).
+ */
+export const DITHER_STEP = -1640531527;
 
 const PLAYERS = "game players";
 const ENTITIES = "game entity arrays";
@@ -102,22 +110,9 @@ export class GameWorld {
 
   /** Steps simulated. */
   steps = 0;
-  /**
-   * This step's rounding offset for velocity changes: a 31-bit fraction, the fractional part
-   * of steps × the golden ratio. Non-negative, because on XS `>>>` of a negative integer
-   * takes the floating-point path.
-   */
-  dither = 0;
-  /** Projectiles alive after the last step. */
-  shots = 0;
-  /** Live projectiles now (the length of shotList), and entries in doomed. */
-  shotCount = 0;
-  doomedCount = 0;
   /** Ships alive, and live entities the game does not manage (a ship whose player left, not yet removed). */
   ships = 0;
   others = 0;
-  /** Whether ships bounced off each other this step (the grid is marked again). */
-  rammed = false;
   /** Told of every ship destroyed; null: nobody listens. */
   onDeath: DeathHook | null = null;
 
@@ -159,7 +154,7 @@ export class GameWorld {
   readonly steady!: Uint8Array;
   /** Step in which a projectile expires (its firing step is the first of its life). */
   readonly expires!: Int32Array;
-  /** Live projectiles, densely; the projectile loop walks this. */
+  /** Live projectiles, densely; the projectile loop walks this (its length is the step's: step-native.ts). */
   readonly shotList!: Uint16Array;
   /** Projectiles that hit something or expired this step, in that order; removed at the end of it. */
   readonly doomed!: Uint16Array;
@@ -286,17 +281,17 @@ export class GameWorld {
   }
 }
 
-/** Rebuild the projectile list and the counts from the table (someone else removed entities). */
-export function worldRecount(w: GameWorld): void {
+/** Rebuild the projectile list and the counts from the table (someone else removed entities); returns the list's length. */
+export function worldRecount(w: GameWorld): number {
   const e = w.entities;
   let shots = 0;
   for (let i = 0; i < e.capacity; i++)
     if (e.alive[i] !== 0 && e.type[i] >= SHOT_BASE && e.type[i] < SHOT_BASE + SHOT_TYPES) w.shotList[shots++] = i;
-  w.shotCount = shots;
   let ships = 0;
   for (let s = 0; s < w.maxPlayers; s++) if (w.focusIndex[s] >= 0) ships++;
   w.ships = ships;
   w.others = e.count - w.bodies - ships - shots;
+  return shots;
 }
 
 /** A 32-bit hash of the whole world: entities, players, scores, step count and PRNG state. */

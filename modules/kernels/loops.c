@@ -1,9 +1,9 @@
 /*
  * The hot loops of the server and the game, in C and nowhere else: the priority planner's
  * plan, commit and bookkeeping of Adds and Removes, the Update entry loop, the entity sync
- * and its marking of what changed,
- * the projectiles' flight and the ships' step. modules/native.ts describes them (the
- * Kernels interface and the Binding calling convention).
+ * and its marking of what changed, and the ships' step; the rest of the game's step is game.c,
+ * which the glue files include after this one. modules/native.ts describes them (the Kernels
+ * interface and the Binding calling convention).
  *
  * This file knows no host. A glue file includes it and calls the lw_* functions with an
  * lw_mem: hosts/moddable/kernels.c for XS (the board, the simulator and tools/xs's lwxs),
@@ -105,7 +105,7 @@ static void lw_unit(const uint16_t *seed, int64_t dx, int64_t dy, int32_t *oux, 
 	*ouy = dy < 0 ? 0 - uy : uy;
 }
 
-/* geometryClamp: (vx, vy) scaled to length max, rounded towards zero, into *cx, *cy */
+/* (vx, vy) scaled to length max along its unit vector, rounded towards zero (never longer than max), into *cx, *cy */
 static void lw_clamp(const uint16_t *seed, int64_t vx, int64_t vy, int32_t max, int32_t *cx, int32_t *cy)
 {
 	int32_t ux, uy;
@@ -359,176 +359,6 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int3
 	return pos;
 }
 
-/* ------------------------------------------------------------------ projectiles */
-
-/* geometrySweep (modules/game/geometry.ts): whether a point moving from d0 to d1 (relative) passes within r of 0 */
-static int lw_sweep(int32_t d0x, int32_t d0y, int32_t d1x, int32_t d1y, int32_t r)
-{
-	int64_t fx, fy, a, l, c, rr = (int64_t)r * r;
-	if ((d0x > r && d1x > r) || (d0x < -r && d1x < -r) || (d0y > r && d1y > r) || (d0y < -r && d1y < -r))
-		return 0;
-	fx = (int64_t)d1x - d0x;
-	fy = (int64_t)d1y - d0y;
-	a = d0x * fx + d0y * fy;
-	if (a >= 0)
-		return (int64_t)d0x * d0x + (int64_t)d0y * d0y < rr;
-	l = fx * fx + fy * fy;
-	if (a <= -l)
-		return (int64_t)d1x * d1x + (int64_t)d1y * d1y < rr;
-	c = d0x * fy - d0y * fx;
-	/* c² and r²·l stay below 2^63 for the game's sizes; JavaScript's doubles are exact there too */
-	return c * c < rr * l;
-}
-
-/*
- * shots(layout, m0, m1, m2, m3, k, n, dc) -> k
- *
- * The projectiles' step from list[k] on: a projectile whose time is up is doomed; the others
- * move; one whose grid cell holds something is tested against the sun and the arena's edge,
- * the planets and the ships, in that order, and doomed by the first it meets; the rest get
- * twice the sun's pull every other step (by index parity), and the speed cap when the pull
- * takes them over it. It stops and hands list[k] back to the game when it hits a ship
- * (SHOT_STOP_HIT, with the slot: the damage is the game's business, shotsHit). A cell
- * outside the grid holds nothing (as it did for the JavaScript this replaced: an array read
- * out of range was undefined there, and tested as nothing).
- */
-static int32_t lw_shots(const lw_mem *mp, int32_t k, int32_t n, int32_t dc)
-{
-	lw_mem m = *mp;
-	int32_t *w = m.words + 2 * SHOT_MEMS;
-	int32_t *ex = I32(&m, SHOT_MEM_X), *ey = I32(&m, SHOT_MEM_Y), *evx = I32(&m, SHOT_MEM_VX), *evy = I32(&m, SHOT_MEM_VY);
-	const uint32_t *owner = U32(&m, SHOT_MEM_OWNER);
-	const uint8_t *type = U8(&m, SHOT_MEM_TYPE);
-	uint16_t *list = U16(&m, SHOT_MEM_LIST);
-	uint16_t *doomed = U16(&m, SHOT_MEM_DOOMED);
-	const int32_t *expires = I32(&m, SHOT_MEM_EXPIRES);
-	const int32_t *gravity = I32(&m, SHOT_MEM_GRAVITY);
-	const uint8_t *radius = U8(&m, SHOT_MEM_RADIUS);
-	const int32_t *bodyIndex = I32(&m, SHOT_MEM_BODY_INDEX), *focusIndex = I32(&m, SHOT_MEM_FOCUS_INDEX);
-	const int16_t *hp = (const int16_t *)AT(&m, SHOT_MEM_HP);
-	const uint32_t *playerId = U32(&m, SHOT_MEM_PLAYER_ID);
-	const int32_t *prevX = I32(&m, SHOT_MEM_PREV_X), *prevY = I32(&m, SHOT_MEM_PREV_Y);
-	const int32_t *bodyPrevX = I32(&m, SHOT_MEM_BODY_PREV_X), *bodyPrevY = I32(&m, SHOT_MEM_BODY_PREV_Y);
-	const int32_t *mask = I32(&m, SHOT_MEM_MASK);
-	const uint16_t *seed = U16(&m, SHOT_MEM_RSQRT_SEED);
-	int32_t gridHalf = w[SHOT_WORD_GRID_HALF], gridShift = w[SHOT_WORD_GRID_SHIFT], side = w[SHOT_WORD_GRID_SIDE];
-	int64_t cells = (int64_t)side * side;
-	int32_t floor = 1 << w[SHOT_WORD_OCT_MIN];
-	int32_t tmask = w[SHOT_WORD_T_MASK], dshift = w[SHOT_WORD_D_SHIFT], sshift = w[SHOT_WORD_S_SHIFT];
-	int32_t zones = w[SHOT_WORD_ZONES], planetBit = w[SHOT_WORD_PLANET_BIT], shipBit = w[SHOT_WORD_SHIP_BIT], planetBits = w[SHOT_WORD_PLANET_BITS];
-	int32_t sunRadius = w[SHOT_WORD_SUN_RADIUS], arenaR2 = w[SHOT_WORD_ARENA_R2], planetNear = w[SHOT_WORD_PLANET_NEAR], reach = w[SHOT_WORD_REACH];
-	int32_t armSteps = w[SHOT_WORD_ARM_STEPS], shotBase = w[SHOT_WORD_SHOT_BASE];
-	int32_t steps = w[SHOT_WORD_STEPS], parity = steps & 1, dither = w[SHOT_WORD_DITHER];
-	int32_t why = SHOT_STOP_DONE;
-	for (; k < n; k++) {
-		int32_t i = list[k];
-		int32_t vx0, vy0, cx, cy, near = 0, gone = 0;
-		int64_t x, y, cell;
-		if (expires[i] <= steps) {
-			doomed[dc++] = (uint16_t)i;
-			list[k--] = list[--n];
-			continue;
-		}
-		vx0 = evx[i];
-		vy0 = evy[i];
-		x = (int64_t)ex[i] + vx0;
-		y = (int64_t)ey[i] + vy0;
-		ex[i] = wrap32(x);
-		ey[i] = wrap32(y);
-		cy = wrap32(y + gridHalf) >> gridShift;
-		cx = wrap32(x + gridHalf) >> gridShift;
-		cell = (int64_t)cy * side + cx;
-		if (cell >= 0 && cell < cells)
-			near = mask[cell];
-		if (near != 0) {
-			/* what the cell holds, with x and y as the table holds them */
-			int32_t px = ex[i], py = ey[i];
-			uint32_t bits;
-			if ((near & zones) != 0) {
-				int32_t xs = px >> 7, ys = py >> 7;
-				int64_t u = (int64_t)xs * xs + (int64_t)ys * ys;
-				int64_t t = (int64_t)(sunRadius + radius[i]) << 3;
-				if (u > arenaR2 || u < t * t)
-					gone = 1;
-			}
-			for (bits = (uint32_t)((near >> planetBit) & planetBits); bits != 0 && !gone; bits &= bits - 1) {
-				int32_t b = 32 - clz32(bits & (0u - bits));
-				int32_t o = bodyIndex[b];
-				int64_t dx = (int64_t)px - ex[o], dy = (int64_t)py - ey[o];
-				int32_t r;
-				if (dx >= planetNear || dx <= -planetNear || dy >= planetNear || dy <= -planetNear)
-					continue;
-				r = (radius[o] + radius[i]) << 1;
-				if (lw_sweep(wrap32((int64_t)px - vx0 - bodyPrevX[b]) >> 9, wrap32((int64_t)py - vy0 - bodyPrevY[b]) >> 9,
-						(int32_t)dx >> 9, (int32_t)dy >> 9, r))
-					gone = 1;
-			}
-			for (bits = (uint32_t)((near >> shipBit) & 0xff); bits != 0 && !gone; bits &= bits - 1) {
-				int32_t b = 31 - clz32(bits & (0u - bits));
-				int32_t o = focusIndex[b];
-				int64_t dx, dy;
-				int32_t r;
-				if (o < 0 || hp[b] <= 0)
-					continue;
-				dx = (int64_t)px - ex[o];
-				dy = (int64_t)py - ey[o];
-				if (dx > reach || dx < -reach || dy > reach || dy < -reach)
-					continue;
-				/* A fresh projectile cannot hit the ship that fired it. */
-				if (owner[i] == playerId[b] && steps - expires[i] + w[SHOT_WORD_LIFE + type[i] - shotBase] < armSteps)
-					continue;
-				r = (radius[o] + radius[i]) << 1;
-				if (lw_sweep(wrap32((int64_t)px - vx0 - prevX[b]) >> 9, wrap32((int64_t)py - vy0 - prevY[b]) >> 9,
-						(int32_t)dx >> 9, (int32_t)dy >> 9, r)) {
-					w[SHOT_WORD_SLOT] = b;
-					why = SHOT_STOP_HIT;
-					break;
-				}
-			}
-			if (why != SHOT_STOP_DONE)
-				break;
-			if (gone) {
-				doomed[dc++] = (uint16_t)i;
-				list[k--] = list[--n];
-				continue;
-			}
-		}
-		if ((i & 1) != parity)
-			continue;
-		{
-			int32_t xs = ex[i] >> 7, ys = ey[i] >> 7;
-			int64_t u64 = (int64_t)xs * xs + (int64_t)ys * ys;
-			int32_t g, t, sh, d;
-			int64_t vx, vy;
-			/* far out, u passes 2^31: the table is read at ToInt32(u), as the JavaScript did */
-			t = lw_gravity(gravity, wrap32(u64), floor, tmask, dshift, &g);
-			sh = (g >> sshift) - 1;
-			d = dither >> (31 - sh);
-			vx = (int64_t)vx0 + (wrap32((int64_t)d - (int64_t)xs * t) >> sh);
-			vy = (int64_t)vy0 + (wrap32((int64_t)d - (int64_t)ys * t) >> sh);
-			/*
-			 * Over 2^31 squared (past 46340 a component alone is), the exact test at half
-			 * scale, and the speed cap: rare.
-			 */
-			if (vx > 46340 || vx < -46340 || vy > 46340 || vy < -46340 || vx * vx + vy * vy > 0x7fffffff) {
-				int64_t hx = wrap32(vx) >> 1, hy = wrap32(vy) >> 1;
-				if (hx * hx + hy * hy > LW_SHOT_HALF2) {
-					int32_t cx, cy;
-					lw_clamp(seed, vx, vy, LW_SHOT_MAX_VELOCITY, &cx, &cy);
-					vx = cx;
-					vy = cy;
-				}
-			}
-			evx[i] = wrap32(vx);
-			evy[i] = wrap32(vy);
-		}
-	}
-	w[SHOT_WORD_LISTED] = n;
-	w[SHOT_WORD_DOOMED] = dc;
-	w[SHOT_WORD_WHY] = why;
-	return k;
-}
-
 /* ------------------------------------------------------------------ entity sync */
 
 /*
@@ -643,6 +473,9 @@ static void lw_mark(const lw_mem *mp, int32_t mask)
 /*
  * ship(layout, m0, m1, m2, m3, slot) -> SHIP_STOP_MOVED or SHIP_STOP_EFFECTS
  *
+ * `w` is where the ship loop's words begin: its own binding's scalars (the page's ship), or
+ * the game step's, whose arrays and words begin with the ship loop's (game.c).
+ *
  * One ship's step: drift, turn and thrust by the input, the sun's pull and each planet's
  * (every step in the ship's grid cell, else every 4th step, 4 times as hard), which bodies
  * it touches, the speed limit, and the arena's edge (back onto it, the outward velocity
@@ -650,10 +483,9 @@ static void lw_mark(const lw_mem *mp, int32_t mask)
  * past 2^31) are 64-bit here, wrapped to 32 bits where it shifted them, so the game is what
  * it was.
  */
-static int32_t lw_ship(const lw_mem *mp, int32_t slot)
+static int32_t lw_ship_in(const lw_mem *mp, int32_t *w, int32_t slot)
 {
 	lw_mem m = *mp;
-	int32_t *w = m.words + 2 * SHIP_MEMS;
 	int32_t *ex = I32(&m, SHIP_MEM_X), *ey = I32(&m, SHIP_MEM_Y), *evx = I32(&m, SHIP_MEM_VX), *evy = I32(&m, SHIP_MEM_VY), *erot = I32(&m, SHIP_MEM_ROT);
 	const uint8_t *type = U8(&m, SHIP_MEM_TYPE), *radius = U8(&m, SHIP_MEM_RADIUS), *inputs = U8(&m, SHIP_MEM_INPUT);
 	const int32_t *focus = I32(&m, SHIP_MEM_FOCUS_INDEX);
@@ -805,4 +637,9 @@ static int32_t lw_ship(const lw_mem *mp, int32_t slot)
 	w[SHIP_WORD_COS] = c;
 	w[SHIP_WORD_SIN] = s;
 	return touching != 0 || (input & w[SHIP_WORD_SHOOTING]) ? SHIP_STOP_EFFECTS : SHIP_STOP_MOVED;
+}
+
+static int32_t lw_ship(const lw_mem *mp, int32_t slot)
+{
+	return lw_ship_in(mp, mp->words + 2 * SHIP_MEMS, slot);
 }

@@ -1,11 +1,12 @@
 /*
- * The WebAssembly face of the hot loops (loops.c), for Node and the page
+ * The WebAssembly face of the hot loops (loops.c, game.c), for Node and the page
  * (modules/native-wasm.ts). Every array lives in the module's one memory, so a binding has
  * one view, which starts at address 0, and each export takes the address of the binding's
  * layout words in place of the layout and its views. Built by npm run build:wasm
  * (tools/wasm/build.ts) into dist/web/kernels.wasm.
  */
 #include "loops.c"
+#include "game.c"
 
 #define LW_EXPORT(name) __attribute__((export_name(name)))
 
@@ -39,12 +40,6 @@ LW_EXPORT("pack") int32_t lw_wasm_pack(int32_t *layout, int32_t pos, int32_t n, 
 	return lw_pack(&m, pos, n, o, stats);
 }
 
-LW_EXPORT("shots") int32_t lw_wasm_shots(int32_t *layout, int32_t k, int32_t n, int32_t dc)
-{
-	lw_mem m = lw_at(layout);
-	return lw_shots(&m, k, n, dc);
-}
-
 LW_EXPORT("sync") int32_t lw_wasm_sync(int32_t *layout, int32_t slot)
 {
 	lw_mem m = lw_at(layout);
@@ -61,4 +56,10 @@ LW_EXPORT("ship") int32_t lw_wasm_ship(int32_t *layout, int32_t slot)
 {
 	lw_mem m = lw_at(layout);
 	return lw_ship(&m, slot);
+}
+
+LW_EXPORT("game") int32_t lw_wasm_game(int32_t *layout, int32_t run)
+{
+	lw_mem m = lw_at(layout);
+	return lw_game(&m, run);
 }

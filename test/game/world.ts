@@ -26,9 +26,10 @@ export function makeWorld(overrides?: Partial<Config>, seed = 1, kernels: Kernel
   const native = kernels !== null ? { kernels } : testNative(overrides);
   const entities = new EntityTable(config.maxEntities, native.memory ?? null);
   const n = config.maxPlayers;
-  // In the loops' memory: the ships' step reads the input.
+  // In the loops' memory, and in one buffer, as the server's: the game's step reads the input and the selection.
+  const read = nativeU8(native, 2 * n);
   const players = {
-    input: nativeU8(native, n), ship: new Uint8Array(n), weapon: new Uint8Array(n), selected: new Uint8Array(n),
+    input: read.subarray(0, n), ship: new Uint8Array(n), weapon: new Uint8Array(n), selected: read.subarray(n),
     scores: new Uint16Array(MAX_PLAYERS),
   };
   const game = new Game(config, entities, players, seed, native);

@@ -26,7 +26,10 @@ import {
 
 const LOOPS_PATH = HEADER_PATH.replace(/layout\.h$/, "loops.c");
 /** The loops and the files that compile them in for each engine. */
-const C_PATHS = [LOOPS_PATH, HEADER_PATH.replace(/layout\.h$/, "wasm.c"), fileURLToPath(new URL("../../hosts/moddable/kernels.c", import.meta.url))];
+const C_PATHS = [
+  LOOPS_PATH, HEADER_PATH.replace(/layout\.h$/, "game.c"), HEADER_PATH.replace(/layout\.h$/, "shots.c"), HEADER_PATH.replace(/layout\.h$/, "wasm.c"),
+  fileURLToPath(new URL("../../hosts/moddable/kernels.c", import.meta.url)),
+];
 
 /** Every `NAME = value` of the header's enums and defines. */
 function headerNumbers(): Map<string, number> {
@@ -70,6 +73,12 @@ describe("native layout", function () {
       assert.equal(numbers.get(`${p}_WORDS`), wordCount(layout), `${key}: word count`);
       names(layout.codes).forEach((c, i) => assert.equal(numbers.get(`${p}_STOP_${cName(c)}`), i, `${key} code ${c}`));
     }
+  });
+
+  it("the game step's arrays and words begin with the ship loop's, in its order: the step runs that loop on its memory", function () {
+    const numbers = headerNumbers();
+    names(NATIVE_LAYOUT.ship.arrays).forEach((a, i) => assert.equal(numbers.get(`GAME_MEM_${cName(a)}`), i, `game.${a}`));
+    for (const [name, at] of wordRows(NATIVE_LAYOUT.ship)) assert.equal(numbers.get(`GAME_WORD_${cName(name)}`), at, `game word ${name}`);
   });
 
   it("the header's wire offsets are the protocol's", function () {
@@ -130,9 +139,10 @@ describe("native layout", function () {
     const bindings: Binding[] = [];
     const { server, game } = createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), bindings });
     assert.ok(game !== null);
-    // One binding per declared layout: the planner, the entries, the sync and its marking, and the game's two.
+    // One binding per declared layout: the planner, the entries, the sync and its marking, and
+    // the game's step (the ship loop's own is the page's: ship-stepper.ts).
     const keyOf = (b: Binding): string => Object.entries(NATIVE_LAYOUT).find(([, l]) => l === b.declared)?.[0] ?? "?";
-    assert.deepEqual(bindings.map(keyOf).sort(), Object.keys(NATIVE_LAYOUT).sort());
+    assert.deepEqual(bindings.map(keyOf).sort(), Object.keys(NATIVE_LAYOUT).filter((k) => k !== "ship").sort());
     for (const b of bindings) {
       const key = keyOf(b);
       const views = [b.m0, b.m1, b.m2, b.m3];

@@ -1,7 +1,8 @@
 /**
  * Writes the native bindings' numbers from their one declaration (modules/native-layout.ts),
  * the wire layouts the C shares (modules/protocol/constants.ts) and the other constants its
- * loops use (the planner's sets, modules/server/updates.ts; NO_PLAYER, modules/game/entities.ts):
+ * loops use (the planner's sets, modules/server/updates.ts; NO_PLAYER, modules/game/entities.ts;
+ * the game's counters, modules/game/world.ts):
  *   modules/kernels/layout.h   C enums and defines, for the loops (modules/kernels/loops.c)
  *   modules/native-words.ts    the words and codes as const enums, for the JavaScript
  * `--check` writes nothing and exits 1 when either file is stale (test/native/layout.test.ts
@@ -15,6 +16,7 @@ export { wordCount };
 import { AddAt, MAX_PLAYERS, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
 import { HEADER_UNREL } from "../../modules/transport/frame";
 import { NO_PLAYER } from "../../modules/game/entities";
+import { GameCounter } from "../../modules/game/world";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import { ONE } from "../../modules/game/geometry";
 import { EDGE_BOUNCE } from "../../modules/game/ships";
@@ -84,6 +86,8 @@ export function renderHeader(): string {
   for (const [k, v] of Object.entries(PLANNER_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
   out.push("", "/* The game's geometry and limits (modules/game/geometry.ts, ships.ts, templates.ts, shots.ts) */");
   for (const [k, v] of Object.entries(GAME_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
+  out.push("", "/* The game's counters, indices into Game.counters (modules/game/world.ts) */");
+  for (const [k, v] of Object.entries(GameCounter)) out.push(`#define LW_COUNTER_${cName(k)} ${v}`);
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = cName(key);
     out.push("", `/* ${key}: arrays, then scalar words (modules/native-layout.ts) */`);
@@ -92,6 +96,7 @@ export function renderHeader(): string {
     const total = ws.reduce((n, [, , c]) => n + c, 0);
     out.push(`enum { ${ws.map(([w, at]) => `${p}_WORD_${cName(w)} = ${at}`).join(", ")}, ${p}_WORDS = ${total} };`);
     if (layout.codes !== undefined) out.push(`enum { ${names(layout.codes).map((c, i) => `${p}_STOP_${cName(c)} = ${i}`).join(", ")} };`);
+    if (layout.runs !== undefined) out.push(`enum { ${names(layout.runs).map((c, i) => `${p}_RUN_${cName(c)} = ${i}`).join(", ")} };`);
   }
   out.push("", "#endif", "");
   return wrap(out).join("\n");
@@ -112,6 +117,11 @@ export function renderWords(): string {
     if (layout.codes !== undefined) {
       out.push(`export const enum ${p}Stop {`);
       names(layout.codes).forEach((c, i) => out.push(`  ${tsName(c)} = ${i},`));
+      out.push("}");
+    }
+    if (layout.runs !== undefined) {
+      out.push(`export const enum ${p}Run {`);
+      names(layout.runs).forEach((c, i) => out.push(`  ${tsName(c)} = ${i},`));
       out.push("}");
     }
   }

@@ -102,7 +102,7 @@ export async function build({ clean = false, verbose = false } = {}) {
 
   // Rebuild everything when the compiler, the flags or a header change.
   const loops = join(here, '..', '..', 'modules', 'kernels');
-  const headers = [join(here, 'lwxsPlatform.h'), join(loops, 'loops.c'), join(loops, 'layout.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
+  const headers = [join(here, 'lwxsPlatform.h'), join(loops, 'loops.c'), join(loops, 'game.c'), join(loops, 'shots.c'), join(loops, 'layout.h'), join(xs, 'includes', 'xs.h'), join(xs, 'platforms', 'xsPlatform.h'),
     join(xs, 'sources', 'xsAll.h'), join(xs, 'sources', 'xsCommon.h'), join(xs, 'sources', 'xsScript.h')];
   const stampPath = join(objDir, 'stamp');
   const stamp = createHash('sha256').update(JSON.stringify([cc, flags, version])).digest('hex');

@@ -505,11 +505,11 @@ static void lwDefine(txMachine* the, txSlot* target, const char* name, xsCallbac
 extern void xs_lwar_plan(txMachine* the);
 extern void xs_lwar_commit(txMachine* the);
 extern void xs_lwar_pack(txMachine* the);
-extern void xs_lwar_shots(txMachine* the);
 extern void xs_lwar_sync(txMachine* the);
 extern void xs_lwar_notify(txMachine* the);
 extern void xs_lwar_mark(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
+extern void xs_lwar_game(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -537,11 +537,11 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "plan", xs_lwar_plan, 6);
 	lwDefine(the, &xsVar(2), "commit", xs_lwar_commit, 7);
 	lwDefine(the, &xsVar(2), "pack", xs_lwar_pack, 9);
-	lwDefine(the, &xsVar(2), "shots", xs_lwar_shots, 8);
 	lwDefine(the, &xsVar(2), "sync", xs_lwar_sync, 6);
 	lwDefine(the, &xsVar(2), "notify", xs_lwar_notify, 7);
 	lwDefine(the, &xsVar(2), "mark", xs_lwar_mark, 6);
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
+	lwDefine(the, &xsVar(2), "game", xs_lwar_game, 6);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
