@@ -473,8 +473,8 @@ var WasmKernels = class _WasmKernels {
   notify(layout, m0, m1, _m2, _m3, slot, n) {
     this.#x.notify(this.#at(layout, m0, m1), slot, n);
   }
-  pack(layout, m0, m1, _m2, _m3, pos, n, o) {
-    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o);
+  pack(layout, m0, m1, _m2, _m3, pos, n, o, stats) {
+    return this.#x.pack(this.#at(layout, m0, m1), pos, n, o, stats);
   }
   sync(layout, m0, m1, _m2, _m3, slot) {
     return this.#x.sync(this.#at(layout, m0, m1), slot);
@@ -484,6 +484,9 @@ var WasmKernels = class _WasmKernels {
   }
   game(layout, m0, m1, _m2, _m3, run) {
     return this.#x.game(this.#at(layout, m0, m1), run);
+  }
+  mark(layout, m0, m1, _m2, _m3, mask) {
+    this.#x.mark(this.#at(layout, m0, m1), mask);
   }
   /**
    * The layout's address, once it is clear that the layout and every array are in this
@@ -671,9 +674,9 @@ var NATIVE_LAYOUT = {
     arrays: "x y vx vy owner steady focusX focusY focusIndex sets tick cursor known list actions",
     words: "capacity words limit near mid far hasFocus hasSteady posShift ownEnd freshEnd carriedEnd planned"
   },
-  /** The Update entry loop (modules/server/entries.ts); `o` and `k` are results. */
+  /** A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry loop; `o` and `k` are results. */
   pack: {
-    arrays: "entries encoded x y vx vy rot health list",
+    arrays: "entries encoded generation x y vx vy rot health list scores pings",
     words: "maxPacket stepHz posShift angleBits centidegrees o k"
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */
@@ -683,6 +686,11 @@ var NATIVE_LAYOUT = {
     words: "capacity words actionRoom queueBytes keep used seq messages state queue*0",
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions"
+  },
+  /** Folding the indices added or removed since the last sync into each player's dirty bits (modules/server/entity-sync.ts). */
+  mark: {
+    arrays: "dirty pending",
+    words: "words"
   },
   /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
@@ -2198,6 +2206,12 @@ var Endpoint = class {
   hasTimestamp = false;
   /** Smoothed RTT in ms, 0 before the first sample. */
   srtt = 0;
+  /**
+   * A message of variable size went into the queue through queue() since the last fill:
+   * its payload was written after its size was given, so fill() measures the messages never
+   * sent (a Chat without its NUL throws there, before anything goes out).
+   */
+  unmeasured = false;
   /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
   probing = false;
   probeSeq = 0;
@@ -2222,6 +2236,10 @@ var Endpoint = class {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   wholeView;
   at;
+  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (look). */
+  lastOut = null;
+  lastShared = false;
+  lastBase = 0;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   maxMessage;
   /**
@@ -2265,6 +2283,7 @@ var Endpoint = class {
     this.sentBytes = 0;
     s.firstSeq = initialSeq >>> 0;
     s.nextSeq = initialSeq >>> 0;
+    this.unmeasured = false;
     this.resetReceive(peerInitialSeq);
     s.srtt = 0;
     this.probing = false;
@@ -2319,6 +2338,7 @@ var Endpoint = class {
     if (o + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
     this.view.setUint32(o, s.nextSeq);
     this.buf[o + 4] = type;
+    if (fixed < 0) this.unmeasured = true;
     s.count++;
     s.usedBytes = o + RELIABLE_HEADER + payload;
     s.nextSeq = s.nextSeq + 1 >>> 0;
@@ -2360,13 +2380,22 @@ var Endpoint = class {
   /**
    * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
    * now end at offset `end`. Their seqnos must be the next ones; the next message queued
-   * gets the seqno after them.
+   * gets the seqno after them. The writer is trusted with their boundaries (the native
+   * entity sync: what it writes is tested byte for byte); what is checked here costs no
+   * walk: the span, the first message's seqno and type, and the size of a lone message
+   * of fixed size.
    */
   commit(end, messages) {
     const s = this;
     const used = s.usedBytes;
-    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && messages === 0 === (end === used)))
+    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && messages === 0 === (end === used) && end - used >= messages * RELIABLE_HEADER))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
+    if (messages !== 0) {
+      const ch = this.channel;
+      const fixed = ch.sizes[this.buf[used + 4] - ch.typeBase];
+      if (this.view.getUint32(used) !== s.nextSeq || fixed === void 0 || messages === 1 && fixed >= 0 && end - used !== RELIABLE_HEADER + fixed)
+        throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno of a known type, or not ${end - used} bytes long`);
+    }
     s.usedBytes = end;
     s.count += messages;
     s.nextSeq = s.nextSeq + messages >>> 0;
@@ -2510,11 +2539,11 @@ var Endpoint = class {
     const s = this;
     const ch = this.channel;
     const ack = s.lastProcessed;
-    const whole = this.whole;
-    const shared = whole !== null && out.buffer === whole.buffer;
+    if (out !== this.lastOut) this.look(out);
+    const shared = this.lastShared;
     if (shared) {
       const wv = this.wholeView;
-      const base = out.byteOffset;
+      const base = this.lastBase;
       wv.setInt32(base + HEADER_APP_ID, ch.idI32);
       wv.setInt32(base + HEADER_ACK, ack | 0);
       wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
@@ -2538,31 +2567,45 @@ var Endpoint = class {
       out[ts + 3] = timestamp;
     }
     out[HEADER_UNREL] = 0;
+    s.ackDue = false;
+    const count = s.count;
+    if (count === 0) {
+      out[HEADER_REL] = 0;
+      s.filledMessages = 0;
+      return HEADER_SIZE;
+    }
     const start2 = HEADER_SIZE;
     const max = ch.maxPacket;
-    s.ackDue = false;
-    const buf = this.buf;
-    const sizes = ch.sizes;
-    const typeBase = ch.typeBase;
-    const count = s.count;
     const sentCount = s.sentCount;
-    let from = 0;
-    for (let k = 0; k < first; k++) from += this.queued(from);
-    const begin = from;
-    let o = start2;
-    let i = first;
-    if (first === 0 && start2 + s.usedBytes <= max) {
-      let at = this.sentBytes;
-      for (let k = sentCount; k < count; k++) {
-        const fixed = sizes[buf[at + 4] - typeBase];
-        at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+    let from;
+    let begin;
+    let i;
+    const used = s.usedBytes;
+    if (first === 0 && start2 + used <= max) {
+      if (this.unmeasured && count > sentCount) {
+        const buf = this.buf;
+        const sizes = ch.sizes;
+        const typeBase = ch.typeBase;
+        let at = this.sentBytes;
+        for (let k = sentCount; k < count; k++) {
+          const fixed = sizes[buf[at + 4] - typeBase];
+          at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+        }
+        if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
       }
-      if (at !== s.usedBytes) throw new RangeError(`queued messages end at ${at}, the queue at ${s.usedBytes}`);
-      from = at;
-      o = start2 + from;
+      this.unmeasured = false;
+      begin = 0;
+      from = used;
       i = count;
     } else {
-      for (; i < count; i++) {
+      const buf = this.buf;
+      const sizes = ch.sizes;
+      const typeBase = ch.typeBase;
+      from = 0;
+      for (let k = 0; k < first; k++) from += this.queued(from);
+      begin = from;
+      let o = start2;
+      for (i = first; i < count; i++) {
         const fixed = sizes[buf[from + 4] - typeBase];
         const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
         if (o + len > max) break;
@@ -2572,9 +2615,10 @@ var Endpoint = class {
     }
     if (from === begin) {
     } else if (shared) {
-      const at = out.byteOffset + start2;
-      whole.copyWithin(at, this.at + begin, this.at + from);
+      const at = this.at;
+      this.whole.copyWithin(this.lastBase + start2, at + begin, at + from);
     } else {
+      const buf = this.buf;
       for (let k = begin, d = start2; k < from; k++, d++) out[d] = buf[k];
     }
     const resentEnd = i < sentCount ? i : sentCount;
@@ -2601,12 +2645,16 @@ var Endpoint = class {
     if (i > first) this.lastReliableSend = now;
     out[HEADER_REL] = i - first;
     s.filledMessages = i - first;
-    return o;
+    return start2 + from - begin;
+  }
+  /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
+  look(out) {
+    const whole = this.whole;
+    this.lastOut = out;
+    this.lastShared = whole !== null && out.buffer === whole.buffer;
+    this.lastBase = out.byteOffset;
   }
 };
-function finishPacket(out, unrel) {
-  out[HEADER_UNREL] = unrel;
-}
 
 // modules/transport/receive.ts
 var SHAPE_NONE = 1;
@@ -2825,6 +2873,8 @@ function validatePacket(b, length, from, counters, offsets) {
   }
   return true;
 }
+var PRINTABLE_FIRST = 32;
+var PRINTABLE_LAST = 126;
 var Fields = class {
   id = 0;
   other = 0;
@@ -2833,6 +2883,8 @@ var Fields = class {
   /** Offset and length of a byte string (chat text without NUL, name without padding). */
   textOffset = 0;
   textLength = 0;
+  /** Bytes of that string outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), counted in the same walk. */
+  unprintable = 0;
 };
 function writeId(b, o, id) {
   setU32(b, o, id);
@@ -2845,8 +2897,13 @@ function readChat(b, o, f) {
   f.id = getU32(b, o);
   f.textOffset = o + 4;
   let n = 0;
-  while (b[o + 4 + n] !== 0) n++;
+  let bad = 0;
+  for (let c = b[o + 4]; c !== 0; c = b[o + 4 + n]) {
+    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
+    n++;
+  }
   f.textLength = n;
+  f.unprintable = bad;
 }
 function writeSelection(b, o, id, ship, weapon) {
   setU32(b, o, id);
@@ -2870,22 +2927,14 @@ function readName(b, o, f) {
   f.id = getU32(b, o);
   f.textOffset = o + 4;
   let n = 0;
-  while (n < NAME_LENGTH && b[o + 4 + n] !== 0) n++;
-  f.textLength = n;
-}
-function writeStatsView(v, at, scores, pings) {
-  for (let i = 0; i < MAX_PLAYERS; i += 2) {
-    v.setInt32(at + 2 * i, scores[i] << 16 | scores[i + 1]);
-    v.setInt32(at + 2 * MAX_PLAYERS + 2 * i, pings[i] << 16 | pings[i + 1]);
+  let bad = 0;
+  for (; n < NAME_LENGTH; n++) {
+    const c = b[o + 4 + n];
+    if (c === 0) break;
+    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
   }
-  return at + 4 * MAX_PLAYERS;
-}
-function writeUpdateStart(b, o) {
-  b[o] = 0;
-  return o + 1;
-}
-function writeUpdateNum(b, o, num) {
-  b[o] = num;
+  f.textLength = n;
+  f.unprintable = bad;
 }
 function readInputView(v, b, o) {
   const w = v.getInt32(o);
@@ -3204,6 +3253,13 @@ var EntityReconciler = class {
   #sync;
   /** Int32 words of dirty bits per player. */
   #words;
+  /** Bit s set while slot s has dirty bits. */
+  #dirtyMask = 0;
+  /** Some index is pending (state.pending): marked, not yet every player's dirty bit. */
+  #pending = false;
+  #kernels;
+  /** The marking's binding: dirty and pending. */
+  #mark;
   #planner;
   /**
    * `arena` is the buffer the queues live in, `queues` their views (the native sync writes
@@ -3223,7 +3279,11 @@ var EntityReconciler = class {
       keep: MAX_PACKET + state.leaveReserve,
       frontSince: state.frontSince
     };
-    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, requireKernels(native, "the entity sync"), native);
+    const kernels = requireKernels(native, "the entity sync");
+    this.#sync = new NativeEntitySync(memory, arena, queues, state.actions, planner, kernels, native);
+    this.#kernels = kernels;
+    this.#mark = new Binding(NATIVE_LAYOUT.mark, { dirty: state.dirty, pending: state.pending }, 0, native);
+    this.#mark.words[this.#mark.scalars + 0 /* Words */] = this.#words;
   }
   /** The planner that hears of each Add and Remove (the game installs its own). */
   get planner() {
@@ -3238,23 +3298,17 @@ var EntityReconciler = class {
     const t = this.#state;
     const cap = this.#entities.capacity;
     t.known.fill(0, slot * cap, (slot + 1) * cap);
-    if (t.bot[slot] !== 0) t.dirtyAny[slot] = 0;
+    if ((t.botMask >> slot & 1) !== 0) this.#dirtyMask &= ~(1 << slot);
     else this.#markAll(slot);
   }
-  /** The entity at `index` was added or removed: every player reconciles it at its next chance. */
+  /**
+   * The entity at `index` was added or removed: every player reconciles it at its next
+   * chance. It is pending until then (one bit, where every player's would cost a typed-array
+   * write each: a game step adds and removes many); `reconcile` makes it each player's.
+   */
   markIndex(index) {
-    const t = this.#state;
-    const words = this.#words;
-    const bit = 1 << (index & 31);
-    const dirty = t.dirty;
-    const dirtyAny = t.dirtyAny;
-    const active = t.active;
-    const n = t.config.maxPlayers;
-    for (let s = 0, w = index >> 5; s < n; s++, w += words) {
-      if (active[s] === 0) continue;
-      dirty[w] |= bit;
-      dirtyAny[s] = 1;
-    }
+    this.#state.pending[index >> 5] |= 1 << (index & 31);
+    this.#pending = true;
   }
   /** Mark every index up to the pool's high-water mark dirty for `slot`. */
   #markAll(slot) {
@@ -3264,7 +3318,7 @@ var EntityReconciler = class {
     const base = slot * words;
     dirty.fill(0, base, base + words);
     for (let w = 0; w < words && w << 5 < end; w++) dirty[base + w] = -1;
-    this.#state.dirtyAny[slot] = 1;
+    this.#dirtyMask |= 1 << slot;
   }
   /**
    * Reconcile each player's dirty indices while its queue keeps a packet's worth of room
@@ -3273,20 +3327,24 @@ var EntityReconciler = class {
    */
   reconcile(now) {
     const t = this.#state;
-    const sync = this.#sync;
-    const dirtyAny = t.dirtyAny;
-    const active = t.active;
-    const pendingKick = t.pendingKick;
-    const bot = t.bot;
-    const n = t.config.maxPlayers;
-    for (let s = 0; s < n; s++) {
-      if (dirtyAny[s] === 0) continue;
-      if (active[s] === 0 || pendingKick[s] !== 0 || bot[s] !== 0) {
-        dirtyAny[s] = 0;
-        continue;
-      }
-      if (sync.slot(s, now)) dirtyAny[s] = 0;
+    if (this.#pending) {
+      this.#pending = false;
+      const peers = t.activeMask & ~t.botMask;
+      const b = this.#mark;
+      this.#kernels.mark(b.layout, b.m0, b.m1, b.m2, b.m3, peers);
+      this.#dirtyMask |= peers;
     }
+    const dirty = this.#dirtyMask;
+    if (dirty === 0) return;
+    const sync = this.#sync;
+    const pendingKick = t.pendingKick;
+    let left = dirty & t.activeMask & ~t.botMask;
+    for (let s = 0; left >> s !== 0; s++) {
+      const bit = 1 << s;
+      if ((left & bit) === 0) continue;
+      if (pendingKick[s] !== 0 || sync.slot(s, now)) left &= ~bit;
+    }
+    this.#dirtyMask = left;
   }
 };
 
@@ -3567,6 +3625,7 @@ var Admission = class {
     const t = this.#state;
     t.generation[slot] = t.generation[slot] + 1 & 65535 || 1;
     t.bot[slot] = 1;
+    t.botMask |= 1 << slot;
     t.bots++;
     this.#occupy(slot, "", BOT_PORT, slot % t.config.shipTypes, (slot >> 1) % t.config.weaponTypes, now);
     t.selected[slot] = 1;
@@ -3584,6 +3643,7 @@ var Admission = class {
   #occupy(slot, address, port, ship, weapon, now) {
     const t = this.#state;
     t.active[slot] = 1;
+    t.activeMask |= 1 << slot;
     t.address[slot] = address;
     t.port[slot] = port;
     t.endpoints[slot].reset(now);
@@ -3654,10 +3714,12 @@ var Admission = class {
     t.leftPort[k] = t.port[slot];
     t.leftUntil[k] = t.now + LEFT_MEMORY_MS;
     t.active[slot] = 0;
+    t.activeMask &= ~(1 << slot);
     t.port[slot] = -1;
     t.players--;
     if (t.bot[slot] !== 0) {
       t.bot[slot] = 0;
+      t.botMask &= ~(1 << slot);
       t.bots--;
     }
     t.pendingKick[slot] = 0;
@@ -3741,16 +3803,6 @@ var Receiver = class {
   }
 };
 
-// modules/text.ts
-function bytesToAscii(b, offset, length) {
-  let s = "";
-  for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
-  return s;
-}
-function isPrintable(c) {
-  return c >= 32 && c <= 126;
-}
-
 // modules/server/state.ts
 var LEAVE_SIZE = RELIABLE_HEADER + 4;
 function leaveReserve(maxPlayers) {
@@ -3774,6 +3826,14 @@ var ServerState = class {
   /** 1 for a slot the server flies itself (config.bots; modules/server/pilots.ts), and how many. */
   bot;
   bots = 0;
+  /**
+   * Bit s set while `active[s]` (activeMask) or `bot[s]` (botMask) is 1: a loop over the
+   * players a tick serves walks these bits instead of reading two typed arrays per slot (on
+   * XS each element read costs hundreds of instructions, a bit test a few). admission.ts
+   * writes both with the tables.
+   */
+  activeMask = 0;
+  botMask = 0;
   /** Bytes every queue keeps free for Leaves (leaveReserve()). */
   leaveReserve;
   /** The length of the last chat line accepted, in `lastChat` (for the host's log). */
@@ -3861,8 +3921,8 @@ var ServerState = class {
   known;
   /** [slot × words + word]: the entity indices to reconcile for the player. */
   dirty;
-  /** 1 while the slot has dirty bits. */
-  dirtyAny;
+  /** The indices added or removed since the last reconciliation, before they are made every player's dirty bits. */
+  pending;
   /** The Adds and Removes a native sync queued, for the planner (~index: a Remove); empty without one. */
   actions;
   // ---- update-writer.ts: the plan being sent, the entry cache's flags, the update cycle
@@ -3870,10 +3930,6 @@ var ServerState = class {
   list;
   /** Per entity: 1 once its entry is encoded in the current update tick. */
   encoded;
-  /** 1 once the player had its Update in the current update cycle. */
-  updated;
-  /** A Stats is due in the player's next Update. */
-  statsDue;
   constructor(config, host, counters, entities, penalties, leavers, bot) {
     this.bot = bot;
     this.config = config;
@@ -4021,7 +4077,7 @@ var Session = class {
     const f = this.#fields;
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+    if (f.textLength === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
@@ -4042,7 +4098,7 @@ var Session = class {
     const f = this.#fields;
     readName(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || !this.#printable(rx, f.textOffset, f.textLength)) {
+    if (f.textLength === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
@@ -4091,10 +4147,6 @@ var Session = class {
   #spoofed(slot) {
     this.#state.counters[Counter.SpoofedId]++;
     this.misbehave(slot);
-  }
-  #printable(b, o, n) {
-    for (let i = 0; i < n; i++) if (!isPrintable(b[o + i])) return false;
-    return true;
   }
   /**
    * Takes a token from `slot`'s bucket (`tokens`, refilled one every `refillMs` since
@@ -4162,18 +4214,18 @@ var Session = class {
     }
     this.#ringHead = end;
     const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    const n = t.config.maxPlayers;
-    const active = t.active;
+    const active = t.activeMask;
+    const bots = t.botMask;
     const cursor = t.cursor;
-    const pendingKick = t.pendingKick;
-    const bot = t.bots !== 0 ? t.bot : null;
+    const pendingKick = t.kickPending ? t.pendingKick : null;
     const endpoints = t.endpoints;
     let lapped = 0;
-    for (let s = 0; s < n; s++) {
-      if (active[s] === 0) continue;
+    for (let s = 0; active >> s !== 0; s++) {
+      if ((active >> s & 1) === 0) continue;
       const behind = head - cursor[s] | 0;
       if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
-        for (let k = s; k < n; k++) if (active[k] !== 0 && (head - cursor[k] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
+        for (let k = s; active >> k !== 0; k++)
+          if ((active >> k & 1) !== 0 && (head - cursor[k] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
       }
       if ((lapped & 1 << s) !== 0) {
         t.counters[Counter.Timeouts]++;
@@ -4186,8 +4238,8 @@ var Session = class {
         this.#pump(s);
         continue;
       }
-      if (pendingKick[s] !== 0) continue;
-      if (bot !== null && bot[s] !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 127) !== s : target === s))) {
+      if (pendingKick !== null && pendingKick[s] !== 0) continue;
+      if ((bots >> s & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 127) !== s : target === s))) {
         cursor[s] = end;
         continue;
       }
@@ -4424,7 +4476,20 @@ var NativeEntryPacker = class {
     const e = m.entities;
     const b = new Binding(
       NATIVE_LAYOUT.pack,
-      { entries: m.all, encoded: m.encoded, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health, list: m.list },
+      {
+        entries: m.all,
+        encoded: m.encoded,
+        generation: e.generation,
+        x: e.x,
+        y: e.y,
+        vx: e.vx,
+        vy: e.vy,
+        rot: e.rot,
+        health: e.health,
+        list: m.list,
+        scores: m.scores,
+        pings: m.pings
+      },
       0,
       native
     );
@@ -4439,9 +4504,9 @@ var NativeEntryPacker = class {
     this.#words = w;
     this.#at = b.scalars;
   }
-  pack(pos, n, o) {
+  pack(pos, n, o, stats) {
     const b = this.#b;
-    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o);
+    const next = this.#kernels.pack(b.layout, b.m0, b.m1, b.m2, b.m3, pos, n, o, stats ? 1 : 0);
     this.o = this.#words[this.#at + 5 /* O */];
     this.k = this.#words[this.#at + 6 /* K */];
     return next;
@@ -4450,6 +4515,7 @@ var NativeEntryPacker = class {
 
 // modules/server/update-writer.ts
 var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
+var UPDATE_START = 2;
 var UpdateWriter = class {
   /** Chooses each player's Update entries (the game installs its own). */
   planner;
@@ -4464,6 +4530,9 @@ var UpdateWriter = class {
   #nextStats;
   /** The entity table's version when the cached entries were encoded. */
   #encodedVersion = -1;
+  /** Bit s: the player had its Update in the current update cycle; a Stats is due in its next Update. */
+  #updated = 0;
+  #statsDue = 0;
   /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
   constructor(state, planner, native) {
     const cfg = state.config;
@@ -4474,19 +4543,18 @@ var UpdateWriter = class {
     this.#txAndEntries = new Uint8Array(tx.buffer, tx.byteOffset, MAX_PACKET + state.entities.capacity * UPDATE_ENTRY);
     this.#offset = new Array(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * cfg.updateIntervalMs / n);
-    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list };
+    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list, scores: state.scores, pings: state.pings };
     this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
   }
   /** A newcomer in `slot`: its Update cycle starts afresh. */
   joined(slot) {
-    this.#state.updated[slot] = 0;
-    this.#state.statsDue[slot] = 0;
+    this.#updated &= ~(1 << slot);
+    this.#statsDue &= ~(1 << slot);
   }
-  /** The entity at `index` is new: its id in the cache now, the rest at its next encoding. */
+  /** The entity at `index` is new: its entry (its id among the rest) is encoded afresh when next sent. */
   entityAdded(index) {
-    setU32(this.#txAndEntries, MAX_PACKET + index * UPDATE_ENTRY, this.#state.entities.id(index));
     this.#state.encoded[index] = 0;
   }
   /**
@@ -4497,37 +4565,36 @@ var UpdateWriter = class {
   tick(now, stepped) {
     const t = this.#state;
     const cfg = t.config;
-    const n = cfg.maxPlayers;
-    const active = t.active;
-    const bot = t.bot;
-    const updated = t.updated;
-    const statsDue = t.statsDue;
     const endpoints = t.endpoints;
+    const peers = t.activeMask & ~t.botMask;
     if (now >= this.#nextStats) {
       this.#nextStats += cfg.statsIntervalMs;
       if (this.#nextStats <= now) this.#nextStats = now + cfg.statsIntervalMs;
       const pings = t.pings;
-      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = s < n && active[s] !== 0 ? endpoints[s].ping() : 0;
-      statsDue.fill(1);
+      const active = t.activeMask;
+      for (let s = 0; s < MAX_PLAYERS; s++) pings[s] = (active >> s & 1) !== 0 ? endpoints[s].ping() : 0;
+      this.#statsDue = -1;
     }
     if (now - this.#cycleStart >= cfg.updateIntervalMs) {
-      for (let s = 0; s < n; s++) {
-        if (active[s] === 0 || updated[s] !== 0 || bot[s] !== 0) continue;
-        this.#update(s, now, statsDue[s] !== 0);
-        statsDue[s] = 0;
+      const late = peers & ~this.#updated;
+      for (let s = 0; late >> s !== 0; s++) {
+        if ((late >> s & 1) === 0) continue;
+        this.#update(s, now, (this.#statsDue >> s & 1) !== 0);
+        this.#statsDue &= ~(1 << s);
       }
       this.#cycleStart += cfg.updateIntervalMs;
       if (now - this.#cycleStart >= cfg.updateIntervalMs) this.#cycleStart = now;
-      updated.fill(0);
+      this.#updated = 0;
     }
     const into = now - this.#cycleStart;
     const offset = this.#offset;
-    for (let s = 0; s < n; s++) {
-      if (active[s] === 0 || bot[s] !== 0) continue;
-      if (updated[s] === 0 && into >= offset[s] && !stepped) {
-        updated[s] = 1;
-        this.#update(s, now, statsDue[s] !== 0);
-        statsDue[s] = 0;
+    for (let s = 0; peers >> s !== 0; s++) {
+      const bit = 1 << s;
+      if ((peers & bit) === 0) continue;
+      if ((this.#updated & bit) === 0 && into >= offset[s] && !stepped) {
+        this.#updated |= bit;
+        this.#update(s, now, (this.#statsDue & bit) !== 0);
+        this.#statsDue &= ~bit;
         continue;
       }
       if (stepped) continue;
@@ -4542,7 +4609,6 @@ var UpdateWriter = class {
   #update(slot, now, stats) {
     const t = this.#state;
     const ep = t.endpoints[slot];
-    const tx = t.tx;
     const list = t.list;
     const counters = t.counters;
     const packer = this.#packer;
@@ -4557,28 +4623,18 @@ var UpdateWriter = class {
     let pos = 0;
     for (let packets = 0; packets < maxPackets; packets++) {
       let o = this.fill(ep, now);
-      let unrel = 0;
-      if (stats && packets === 0 && o + STATS_SIZE <= MAX_PACKET) {
-        tx[o] = Msg.Stats;
-        o = writeStatsView(t.wholeView, tx.byteOffset + o + 1, t.scores, t.pings) - tx.byteOffset;
-        unrel++;
+      const withStats = stats && packets === 0;
+      pos = packer.pack(pos, n, o, withStats);
+      if (withStats && o + STATS_SIZE <= MAX_PACKET) {
+        o += STATS_SIZE;
         counters[Counter.StatsSent]++;
       }
-      let k = 0;
-      if (o + 2 <= MAX_PACKET) {
-        tx[o] = Msg.Update;
-        const payload = o + 1;
-        o = writeUpdateStart(tx, payload);
-        pos = packer.pack(pos, n, o);
-        o = packer.o;
-        k = packer.k;
-        writeUpdateNum(tx, payload, k);
-        unrel++;
+      const k = packer.k;
+      if (o + UPDATE_START <= MAX_PACKET) {
         counters[Counter.UpdatesSent]++;
         counters[Counter.UpdateEntitiesSent] += k;
       }
-      finishPacket(tx, unrel);
-      t.send(o, t.address[slot], t.port[slot]);
+      t.send(packer.o, t.address[slot], t.port[slot]);
       if (pos >= n || k === 0) break;
     }
     planner.commit(slot, list, pos, now);
@@ -4676,6 +4732,7 @@ var Server = class {
       t.penaltyUntil = a.i32(HANDSHAKE_MEMORY, "player tables");
       t.leftUntil = a.i32(LEFT_MEMORY, "player tables");
       t.dirty = a.i32(n * (cap + 31 >> 5), "entity sync (known, dirty)");
+      t.pending = a.i32(cap + 31 >> 5, "entity sync (known, dirty)");
       t.actions = a.i32(cap, "entity sync (known, dirty)");
       t.generation = a.u16(n, "player tables");
       this.known = a.u16(n * cap, "entity sync (known, dirty)");
@@ -4692,9 +4749,6 @@ var Server = class {
       t.selected = a.u8(n, "player tables");
       t.input = a.u8(n, "player tables");
       t.pendingKick = a.u8(n, "player tables");
-      t.updated = a.u8(n, "player tables");
-      t.statsDue = a.u8(n, "player tables");
-      t.dirtyAny = a.u8(n, "entity sync (known, dirty)");
       t.announced = a.u8(n, "player tables");
       t.chatTokens = a.u8(n, "player tables");
       t.nameTokens = a.u8(n, "player tables");
@@ -4976,6 +5030,13 @@ function createMatch(config, host, seed, native = platformNative(config)) {
   const server = createServer(config, host, native);
   const game = seed === null ? null : createGame(config, server, seed, native);
   return { server, game };
+}
+
+// modules/text.ts
+function bytesToAscii(b, offset, length) {
+  let s = "";
+  for (let i = 0; i < length; i++) s += String.fromCharCode(b[offset + i]);
+  return s;
 }
 
 // modules/report.ts
