@@ -6,11 +6,11 @@
  * block cannot grow. Runs without the Moddable SDK (its manifests are then not read).
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, statSync, utimesSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkImports, readBuild } from "../../tools/board/manifest";
-import { VARIANTS } from "../../tools/board/kit";
+import { freshenKernelGlue, VARIANTS } from "../../tools/board/kit";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SDK = process.env.MODDABLE ?? "/nonexistent-moddable";
@@ -65,4 +65,17 @@ describe("manifests", () => {
       });
     });
   }
+});
+
+describe("the app's build and the hot loops' C", () => {
+  it("moves the XS glue's time past the C it includes when that is newer, so that a kept build compiles it; else leaves it", () => {
+    const glue = join(ROOT, "hosts", "moddable", "kernels.c");
+    const loops = join(ROOT, "modules", "kernels", "loops.c");
+    const then = new Date(statSync(loops).mtimeMs - 60000);
+    utimesSync(glue, then, then);
+    const newer = freshenKernelGlue();
+    assert.ok(newer.includes("loops.c") && newer.includes("layout.h"), newer.join(", "));
+    assert.ok(statSync(glue).mtimeMs > statSync(loops).mtimeMs, "the glue is newest now");
+    assert.deepEqual(freshenKernelGlue(), [], "nothing newer the second time");
+  });
 });

@@ -172,8 +172,32 @@ export async function buildApp(o: BuildOptions): Promise<Built> {
   return { bin: path.dirname(app), app, idfBuild: flashArgs === null ? null : path.dirname(flashArgs), seconds };
 }
 
+/** The XS glue of the hot loops, and the folder of the C it includes. */
+const KERNEL_GLUE = path.join(ROOT, "hosts", "moddable", "kernels.c");
+const KERNEL_SOURCES = path.join(ROOT, "modules", "kernels");
+
+/**
+ * The Moddable makefile rebuilds hosts/moddable/kernels.c's object when that file changes,
+ * not when the C it includes does (modules/kernels/: the loops, the game's step, layout.h).
+ * When any of those is newer than the glue, the glue's time is moved to now, so that a build
+ * into a kept output folder compiles what the sources say. Returns the newer files' names.
+ */
+export function freshenKernelGlue(): string[] {
+  const glue = fs.statSync(KERNEL_GLUE).mtimeMs;
+  const newer = fs
+    .readdirSync(KERNEL_SOURCES)
+    .filter((f) => /\.[ch]$/.test(f) && fs.statSync(path.join(KERNEL_SOURCES, f)).mtimeMs > glue);
+  if (newer.length > 0) {
+    const now = new Date();
+    fs.utimesSync(KERNEL_GLUE, now, now);
+  }
+  return newer;
+}
+
 /** Runs mcconfig with progress lines every 15 s; throws with the log's tail when it fails. */
 export async function runMcconfig(o: { args: string[]; cwd: string; log: string; env: NodeJS.ProcessEnv; say: (line: string) => void }): Promise<void> {
+  const newer = freshenKernelGlue();
+  if (newer.length > 0) o.say(`build: modules/kernels/ changed since hosts/moddable/kernels.c (${newer.join(", ")}): its time moved to now, so that the build compiles them`);
   o.say(`build: mcconfig ${o.args.join(" ")}  (log: ${o.log})`);
   await runLogged({ ...o, command: "mcconfig", progress: () => lastLine(o.log), prefix: "build" });
 }
