@@ -44,6 +44,8 @@ export class UpdateWriter {
   /** Bit s: the player had its Update in the current update cycle; a Stats is due in its next Update. */
   #updated = 0;
   #statsDue = 0;
+  /** The last tick's time, for the gap to the next (-1 before the first). */
+  #lastTick = -1;
 
   /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
   constructor(state: ServerState, planner: UpdatePlanner, native: NativeOptions | null) {
@@ -106,6 +108,10 @@ export class UpdateWriter {
     }
     const into = now - this.#cycleStart;
     const offset = this.#offset;
+    // Where the cycle will be at the next tick, if ticks keep their pace.
+    const next = this.#lastTick < 0 ? into : into + now - this.#lastTick;
+    this.#lastTick = now;
+    const interval = cfg.updateIntervalMs;
     for (let s = 0; peers >> s !== 0; s++) {
       const bit = 1 << s;
       if ((peers & bit) === 0) continue;
@@ -120,10 +126,14 @@ export class UpdateWriter {
       // tick, the heaviest, sends nothing.
       if (stepped) continue;
       const ep = endpoints[s];
-      if (ep.due(now)) {
-        const o = this.fill(ep, now);
-        t.send(o, t.address[s], t.port[s]);
-      }
+      if (!ep.due(now)) continue;
+      // Messages never sent, with no ack owed and no resend due, wait for the player's Update
+      // packet when its turn comes on the next tick (its offset in this cycle, the cycle's
+      // end, or its offset in the next): one packet instead of two, 10 ms later.
+      const soon = (this.#updated & bit) === 0 ? next >= offset[s] || next >= interval : next - interval >= offset[s];
+      if (soon && !ep.owed(now)) continue;
+      const o = this.fill(ep, now);
+      t.send(o, t.address[s], t.port[s]);
     }
   }
 

@@ -548,6 +548,15 @@ export class Endpoint {
   }
 
   /**
+   * Whether the peer is owed an ack, or messages sent and not acknowledged have waited the
+   * channel's resend interval: the part of `due` that cannot wait for a packet soon to go
+   * anyway (messages never sent can).
+   */
+  owed(now: number): boolean {
+    return this.ackDue || (this.sentCount !== 0 && now - this.lastReliableSend >= this.channel.resendMs);
+  }
+
+  /**
    * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
    * channel's resend interval.
    */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ClientState } from "../../modules/client/client";
-import { createCounters } from "../../modules/protocol/counters";
+import { Counter, createCounters } from "../../modules/protocol/counters";
 import { FROM_SERVER, MAX_PACKET, Msg, HEADER_SIZE, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { headerRel, headerUnrel, payloadSize, validatePacket } from "../../modules/protocol/codec";
@@ -127,5 +127,42 @@ describe("server: Update entries", function () {
         `entity ${i}`,
       );
     });
+  });
+});
+
+describe("server packets: between Update ticks", function () {
+  it("a packet of never-sent reliables alone goes only when the player's Update turn is not on the next tick", function () {
+    this.timeout(30000);
+    // Hunting players with the game: each step adds and removes projectiles, and nobody sends
+    // a reliable message after joining, so the server owes no ack; on a 2 ms link the acks
+    // come within an Input's period, so nothing waits for a resend.
+    const m = new TestMatch({}, { seed: 4, delayMs: 2 });
+    m.withGame(4, "hunt", true);
+    for (let k = 0; k < 4; k++) m.client().connect();
+    assert.ok(m.until(() => m.clients.every((c) => c.state === ClientState.Connected && c.playerCount() === 4), 5000), "everyone in");
+    m.run(2000);
+    // Per player: the ticks (10 ms steps) of its packets of reliables alone, and of its Updates.
+    const alone = new Map<number, number[]>();
+    const updates = new Map<number, Set<number>>();
+    const send = m.serverHost.send.bind(m.serverHost);
+    m.serverHost.send = (bytes, length, address, port) => {
+      const tick = Math.round(m.net.now / 10);
+      if (headerUnrel(bytes) === 0 && headerRel(bytes) > 0) {
+        if (!alone.has(port)) alone.set(port, []);
+        alone.get(port)?.push(tick);
+      } else if (headerUnrel(bytes) > 0) {
+        if (!updates.has(port)) updates.set(port, new Set());
+        updates.get(port)?.add(tick);
+      }
+      send(bytes, length, address, port);
+    };
+    m.run(5000);
+    let packets = 0;
+    for (const [port, ticks] of alone) {
+      packets += ticks.length;
+      for (const tick of ticks) assert.ok(!updates.get(port)?.has(tick + 1), `port ${port}: a packet of reliables at tick ${tick}, its Update at the next`);
+    }
+    assert.ok(packets > 20, `${packets} packets of reliables alone in 5 s: the rule was put to the test`);
+    assert.equal(m.server.counters[Counter.Kicks] + m.server.counters[Counter.Timeouts], 0);
   });
 });

@@ -278,6 +278,24 @@ describe("Endpoint: misuse", () => {
   });
 });
 
+describe("Endpoint: what cannot wait (owed)", () => {
+  it("an ack owed, or messages waiting the resend interval; not messages merely never sent", () => {
+    const ep = new Endpoint(lwarChannel(1024, 100));
+    const out = new Uint8Array(MAX_PACKET);
+    ep.reset(0);
+    assert.equal(ep.owed(50), false, "nothing queued, nothing received");
+    push(ep, 1);
+    assert.equal(ep.due(50), true, "a never-sent message makes a packet due");
+    assert.equal(ep.owed(50), false, "but it can wait for a packet that goes anyway");
+    assert.equal(ep.owed(500), false, "however long since the last packet of reliables: it was never sent");
+    ep.fill(out, 60, 60);
+    assert.equal(ep.owed(159), false, "sent 99 ms ago");
+    assert.equal(ep.owed(160), true, "sent 100 ms ago: the resend is due");
+    ep.acceptReliable(0, createCounters());
+    assert.equal(ep.owed(60), true, "a reliable message processed: an ack is owed");
+  });
+});
+
 describe("Endpoint: receiving across the wrap", () => {
   it("acceptAck acknowledges what is new and hears the peer; a bad ack is counted and not heard", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
