@@ -41,9 +41,11 @@ export const NATIVE_LAYOUT = {
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */
   sync: {
-    arrays: "dirty alive generation known owner type arena actions",
+    // `sets` and `seen`: the priority planner's bit sets and what each player knows, when it
+    // hears of the actions here (`notify` 1).
+    arrays: "dirty alive generation known owner type arena actions sets seen",
     // In and out: the queue's length and next seqno; out: messages written, why it stopped.
-    words: "capacity words actionRoom queueBytes keep used seq messages state queue*0",
+    words: "capacity words actionRoom queueBytes keep notify used seq messages state queue*0",
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions",
   },

@@ -37,11 +37,12 @@ export const enum SyncWord {
   ActionRoom = 2,
   QueueBytes = 3,
   Keep = 4,
-  Used = 5,
-  Seq = 6,
-  Messages = 7,
-  State = 8,
-  Queue = 9,
+  Notify = 5,
+  Used = 6,
+  Seq = 7,
+  Messages = 8,
+  State = 9,
+  Queue = 10,
 }
 export const enum SyncStop {
   Done = 0,

@@ -239,15 +239,11 @@ static void lw_commit(const lw_mem *mp, int32_t slot, int32_t sent)
  * notify(layout, m0, m1, m2, m3, slot, n): PriorityPlanner.applyActions. For each of the
  * first n actions: an index the player was sent an Add for (added: it is new, and leaves
  * every set it was in), or ~index for a Remove (removed: it leaves every set, unknown).
+ * lw_apply is its loop, which the entity sync runs too when the planner hears of its actions
+ * there.
  */
-static void lw_notify(const lw_mem *mp, int32_t slot, int32_t n)
+static void lw_apply(int32_t *sets, uint8_t *known, const int32_t *actions, int32_t words, int32_t cap, int32_t slot, int32_t n)
 {
-	lw_mem m = *mp;
-	int32_t *w = m.words + 2 * PLAN_MEMS;
-	int32_t *sets = I32(&m, PLAN_MEM_SETS);
-	uint8_t *known = U8(&m, PLAN_MEM_KNOWN);
-	const int32_t *actions = I32(&m, PLAN_MEM_ACTIONS);
-	int32_t words = w[PLAN_WORD_WORDS], cap = w[PLAN_WORD_CAPACITY];
 	int32_t base = slot * LW_SETS * words;
 	int32_t j;
 	for (j = 0; j < n; j++) {
@@ -268,6 +264,13 @@ static void lw_notify(const lw_mem *mp, int32_t slot, int32_t n)
 			sets[first] |= (int32_t)~mask;
 		}
 	}
+}
+
+static void lw_notify(const lw_mem *mp, int32_t slot, int32_t n)
+{
+	lw_mem m = *mp;
+	int32_t *w = m.words + 2 * PLAN_MEMS;
+	lw_apply(I32(&m, PLAN_MEM_SETS), U8(&m, PLAN_MEM_KNOWN), I32(&m, PLAN_MEM_ACTIONS), w[PLAN_WORD_WORDS], w[PLAN_WORD_CAPACITY], slot, n);
 }
 
 /* ------------------------------------------------------------------ Update entries */
@@ -369,8 +372,8 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int3
  * player knows there if that is gone or replaced, an Add of what lives there if the
  * player does not know it, each written as Endpoint.queue and EntityReconciler.add/remove
  * write them (seqno, type, payload), with the known generation updated. The planner
- * hears of each (added: the index; removed: ~index) through the action list, which the
- * JavaScript walks.
+ * hears of each (added: the index; removed: ~index) through the action list: here, when the
+ * binding has the priority planner's sets (notify), else from the JavaScript.
  */
 static int32_t lw_sync(const lw_mem *mp, int32_t s)
 {
@@ -442,6 +445,9 @@ static int32_t lw_sync(const lw_mem *mp, int32_t s)
 	w[SYNC_WORD_SEQ] = (int32_t)seq;
 	w[SYNC_WORD_MESSAGES] = messages;
 	w[SYNC_WORD_STATE] = state;
+	/* The priority planner hears of them here, as PriorityPlanner.applyActions would tell it. */
+	if (w[SYNC_WORD_NOTIFY] != 0 && n != 0)
+		lw_apply(I32(&m, SYNC_MEM_SETS), U8(&m, SYNC_MEM_SEEN), actions, words, cap, s, n);
 	return n;
 }
 

@@ -48,42 +48,77 @@ export interface SyncMemory {
  * endpoint's counts and the planner are brought up to date here from what it did.
  */
 export class NativeEntitySync implements EntitySync {
-  planner: UpdatePlanner;
+  #planner: UpdatePlanner;
   readonly #m: SyncMemory;
   readonly #kernels: Kernels;
-  readonly #b: Binding;
-  readonly #words: Int32Array;
-  readonly #at: number;
+  #b: Binding;
+  #words: Int32Array;
+  #at = 0;
+  /** The C tells the planner of its actions itself (the planner's syncArrays are bound). */
+  #notifies = false;
   /** The Adds and Removes the C queued (~index: a Remove), for the planner. */
   readonly #actions: Int32Array;
+  readonly #arena: Uint8Array;
+  readonly #queues: Uint8Array[];
+  readonly #native: NativeOptions | null;
 
   /**
    * `arena` is the buffer the queues live in, `queues` their views; `actions` is room for
    * a capacity's worth of actions, in a buffer of the same four as the rest.
    */
   constructor(m: SyncMemory, arena: Uint8Array, queues: Uint8Array[], actions: Int32Array, planner: UpdatePlanner, kernels: Kernels, native: NativeOptions | null) {
+    this.#m = m;
+    this.#kernels = kernels;
+    this.#actions = actions;
+    this.#arena = arena;
+    this.#queues = queues;
+    this.#native = native;
+    this.#planner = planner;
+    this.#b = this.#bind(planner);
+    this.#words = this.#b.words;
+  }
+
+  get planner(): UpdatePlanner {
+    return this.#planner;
+  }
+  /** A planner that takes the actions in C (the game's) gets a binding with its arrays: start-up only, it allocates. */
+  set planner(planner: UpdatePlanner) {
+    const had = this.#planner.syncArrays;
+    this.#planner = planner;
+    if (planner.syncArrays !== had) {
+      this.#b = this.#bind(planner);
+      this.#words = this.#b.words;
+    }
+  }
+
+  #bind(planner: UpdatePlanner): Binding {
+    const m = this.#m;
     const e = m.entities;
+    const queues = this.#queues;
+    const arena = this.#arena;
     const n = queues.length;
+    const own = planner.syncArrays ?? null;
+    // Without them, any aligned arrays stand in; the notify word says not to read them.
     const b = new Binding(
       NATIVE_LAYOUT.sync,
-      { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
-      n, native,
+      {
+        dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions: this.#actions,
+        sets: own !== null ? own.sets : m.dirty, seen: own !== null ? own.seen : e.type,
+      },
+      n, this.#native,
     );
     const w = b.words;
     const at = b.scalars;
     w[at + SyncWord.Capacity] = e.capacity;
     w[at + SyncWord.Words] = (e.capacity + 31) >> 5;
-    w[at + SyncWord.ActionRoom] = actions.length;
+    w[at + SyncWord.ActionRoom] = this.#actions.length;
     w[at + SyncWord.QueueBytes] = m.endpoints[0].capacityBytes;
     w[at + SyncWord.Keep] = m.keep;
+    w[at + SyncWord.Notify] = own !== null ? 1 : 0;
     for (let i = 0; i < n; i++) w[at + SyncWord.Queue + i] = queues[i].byteOffset - arena.byteOffset;
-    this.#m = m;
-    this.#kernels = kernels;
-    this.#b = b;
-    this.#words = w;
     this.#at = at;
-    this.#actions = actions;
-    this.planner = planner;
+    this.#notifies = own !== null;
+    return b;
   }
 
   slot(s: number, now: number): boolean {
@@ -99,7 +134,7 @@ export class NativeEntitySync implements EntitySync {
       if (ep.count === 0) this.#m.frontSince[s] = now;
       ep.commit(w[at + SyncWord.Used], w[at + SyncWord.Messages]);
       state = w[at + SyncWord.State];
-      if (n !== 0) this.planner.applyActions(s, this.#actions, n);
+      if (n !== 0 && !this.#notifies) this.#planner.applyActions(s, this.#actions, n);
     }
     return state === SyncStop.Done;
   }

@@ -30,6 +30,11 @@ export interface UpdatePlanner {
   resetSlot(slot: number): void;
   /** Bytes of the planner's preallocated state, for the memory budget. */
   poolBytes?(): number;
+  /**
+   * What the native entity sync needs to tell the planner of its actions itself (the bit sets
+   * and what each player knows, as notify takes them), or absent: it calls applyActions.
+   */
+  readonly syncArrays?: { readonly sets: Int32Array; readonly seen: Uint8Array };
 }
 
 export class RoundRobinPlanner implements UpdatePlanner {
@@ -154,6 +159,7 @@ export class PriorityPlanner implements UpdatePlanner {
   readonly #kernels: Kernels;
   readonly #b: Binding;
   #plannedSlot = -1;
+  readonly syncArrays: { readonly sets: Int32Array; readonly seen: Uint8Array };
 
   /**
    * `native`: the platform's loops (plan, commit and notify run in C) and where to carve the
@@ -217,6 +223,7 @@ export class PriorityPlanner implements UpdatePlanner {
     w[at + PlanWord.HasSteady] = steady !== null ? 1 : 0;
     w[at + PlanWord.PosShift] = POS_SHIFT;
     this.#b = b;
+    this.syncArrays = { sets: this.#sets, seen: this.#known };
   }
 
   /** Forget what was sent to `slot` (a new player took it). */

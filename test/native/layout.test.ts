@@ -20,6 +20,7 @@ import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
+import { SyncWord } from "../../modules/native-words";
 import {
   cName, GAME_CONSTANTS, HEADER_PATH, PLANNER_CONSTANTS, renderHeader, renderWords, staleFiles, wordCount, wordIndex, wordRows, WORDS_PATH,
 } from "../../tools/native/header";
@@ -140,9 +141,19 @@ describe("native layout", function () {
     const { server, game } = createMatch(makeConfig({ maxPlayers: 8, maxEntities: 192 }), new QuietHost(), 1, { kernels: idleKernels(), bindings });
     assert.ok(game !== null);
     // One binding per declared layout: the planner, the entries, the sync and its marking, and
-    // the game's step (the ship loop's own is the page's: ship-stepper.ts).
+    // the game's step (the ship loop's own is the page's: ship-stepper.ts); the sync's twice,
+    // the second when the game's planner came in, with the planner's sets.
     const keyOf = (b: Binding): string => Object.entries(NATIVE_LAYOUT).find(([, l]) => l === b.declared)?.[0] ?? "?";
-    assert.deepEqual(bindings.map(keyOf).sort(), Object.keys(NATIVE_LAYOUT).filter((k) => k !== "ship").sort());
+    const keys = bindings.map(keyOf);
+    assert.deepEqual([...new Set(keys)].sort(), Object.keys(NATIVE_LAYOUT).filter((k) => k !== "ship").sort());
+    assert.equal(keys.filter((k) => k === "sync").length, 2);
+    const sync = bindings.filter((b) => keyOf(b) === "sync");
+    const planner = server.planner.syncArrays;
+    assert.ok(planner !== undefined, "the game's planner takes the sync's actions in C");
+    assert.equal(sync[1].arrays.sets, planner.sets);
+    assert.equal(sync[1].arrays.seen, planner.seen);
+    assert.equal(sync[1].words[sync[1].scalars + SyncWord.Notify], 1);
+    assert.equal(sync[0].words[sync[0].scalars + SyncWord.Notify], 0, "the server's own planner hears of them from the JavaScript");
     for (const b of bindings) {
       const key = keyOf(b);
       const views = [b.m0, b.m1, b.m2, b.m3];

@@ -53,8 +53,9 @@ describe("kernels.wasm", function () {
     const { server, game } = createMatch(config, new QuietHost(), 1, native);
     assert.ok(game !== null);
     const buffer = native.memory!.buffer;
-    // The planner, the entries, the sync and its marking, the game's step (the ship loop's own binding is the page's).
-    assert.equal(bindings.length, 5);
+    // The planner, the entries, the sync (again when the game's planner comes in) and its
+    // marking, the game's step (the ship loop's own binding is the page's).
+    assert.equal(bindings.length, 6);
     for (const b of bindings) {
       assert.equal(b.words.buffer, buffer);
       for (const [name, a] of Object.entries(b.arrays)) assert.equal(a.buffer, buffer, `${b.declared.arrays}: ${name}`);
