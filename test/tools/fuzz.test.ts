@@ -13,7 +13,7 @@ describe("fuzz (tools/fuzz.ts)", function () {
   it("10,000 mutated packets each on Node and on XS: no failure, the same end state, every outcome reached, the witnesses' chat at a human pace delivered once each", async function () {
     // A seed whose cases reach every outcome below (a future timestamp at the client is
     // rare: a few cases in 10,000, and none for some seeds).
-    const r = await runFuzz(10_000, 5, ["node", "xs"]);
+    const r = await runFuzz(10_000, 11, ["node", "xs"]);
     if (process.env.LWAR_REPORT) console.log(describeFuzz(r).replace(/^/gm, "      "));
     for (const run of r.runs) {
       assert.equal(run.report.cases, 10_000);
