@@ -62,7 +62,7 @@ export class Receiver implements Receiving {
   reliable(slot: number, type: number, p: number): boolean {
     this.#reliable(slot, this.#state.playerId(slot), type, p);
     const t = this.#state;
-    return t.active[slot] !== 0 && t.pendingKick[slot] === 0;
+    return ((t.activeMask >> slot) & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
 
   /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */

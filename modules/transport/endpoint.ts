@@ -400,19 +400,20 @@ export class Endpoint {
    * now end at offset `end`. Their seqnos must be the next ones; the next message queued
    * gets the seqno after them. The writer is trusted with their boundaries (the native
    * entity sync: what it writes is tested byte for byte); what is checked here costs no
-   * walk: the span, the first message's seqno and type, and the size of a lone message
-   * of fixed size.
+   * walk: the span, the first message's seqno, and a lone message's type and size.
    */
   commit(end: number, messages: number): void {
     const s = this as Own;
     const used = s.usedBytes;
     if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used) && end - used >= messages * RELIABLE_HEADER))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    if (messages !== 0) {
+    if (messages !== 0 && this.view.getUint32(used) !== s.nextSeq)
+      throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
+    if (messages === 1) {
       const ch = this.channel;
       const fixed = ch.sizes[this.buf[used + 4] - ch.typeBase];
-      if (this.view.getUint32(used) !== s.nextSeq || fixed === undefined || (messages === 1 && fixed >= 0 && end - used !== RELIABLE_HEADER + fixed))
-        throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno of a known type, or not ${end - used} bytes long`);
+      if (fixed === undefined || (fixed >= 0 && end - used !== RELIABLE_HEADER + fixed))
+        throw new RangeError(`commit of a message ending at ${end}: of no known type, or not ${end - used} bytes long`);
     }
     s.usedBytes = end;
     s.count += messages;

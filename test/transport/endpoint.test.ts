@@ -251,7 +251,7 @@ describe("Endpoint: misuse", () => {
     assert.equal(ep.count, 0);
   });
 
-  it("a commit whose first message is not the next seqno, or of no known type, or too short for its count, throws", () => {
+  it("a commit whose first message is not the next seqno, or too short for its count, or a lone one of no known type, throws", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
     ep.reset(0);
     const o = ep.reserve(18);
@@ -259,10 +259,10 @@ describe("Endpoint: misuse", () => {
     ep.buf[o + 4] = Msg.Remove;
     assert.throws(() => ep.commit(o + 18, 2), /not the next seqno/);
     setU32(ep.buf, o, ep.nextSeq);
-    ep.buf[o + 4] = 0;
-    assert.throws(() => ep.commit(o + 18, 2), /of a known type/);
-    ep.buf[o + 4] = Msg.Remove;
     assert.throws(() => ep.commit(o + 9, 2), /commit of 2 messages ending at 9/);
+    ep.buf[o + 4] = 0;
+    assert.throws(() => ep.commit(o + 9, 1), /of no known type/);
+    ep.buf[o + 4] = Msg.Remove;
     ep.commit(o + 18, 2);
     assert.equal(ep.count, 2);
   });
