@@ -681,9 +681,11 @@ var NATIVE_LAYOUT = {
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */
   sync: {
-    arrays: "dirty alive generation known owner type arena actions",
+    // `sets` and `seen`: the priority planner's bit sets and what each player knows, when it
+    // hears of the actions here (`notify` 1).
+    arrays: "dirty alive generation known owner type arena actions sets seen",
     // In and out: the queue's length and next seqno; out: messages written, why it stopped.
-    words: "capacity words actionRoom queueBytes keep used seq messages state queue*0",
+    words: "capacity words actionRoom queueBytes keep notify used seq messages state queue*0",
     /** Why it stopped: the slot is done, its queue is at the line it keeps, the action list is full. */
     codes: "done room actions"
   },
@@ -2382,19 +2384,20 @@ var Endpoint = class {
    * now end at offset `end`. Their seqnos must be the next ones; the next message queued
    * gets the seqno after them. The writer is trusted with their boundaries (the native
    * entity sync: what it writes is tested byte for byte); what is checked here costs no
-   * walk: the span, the first message's seqno and type, and the size of a lone message
-   * of fixed size.
+   * walk: the span, the first message's seqno, and a lone message's type and size.
    */
   commit(end, messages) {
     const s = this;
     const used = s.usedBytes;
     if (!(end >= used && end <= this.capacityBytes && messages >= 0 && messages === 0 === (end === used) && end - used >= messages * RELIABLE_HEADER))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    if (messages !== 0) {
+    if (messages !== 0 && this.view.getUint32(used) !== s.nextSeq)
+      throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
+    if (messages === 1) {
       const ch = this.channel;
       const fixed = ch.sizes[this.buf[used + 4] - ch.typeBase];
-      if (this.view.getUint32(used) !== s.nextSeq || fixed === void 0 || messages === 1 && fixed >= 0 && end - used !== RELIABLE_HEADER + fixed)
-        throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno of a known type, or not ${end - used} bytes long`);
+      if (fixed === void 0 || fixed >= 0 && end - used !== RELIABLE_HEADER + fixed)
+        throw new RangeError(`commit of a message ending at ${end}: of no known type, or not ${end - used} bytes long`);
     }
     s.usedBytes = end;
     s.count += messages;
@@ -2516,6 +2519,14 @@ var Endpoint = class {
     if (this.count === 0) return false;
     if (this.count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= this.channel.maxPacket - HEADER_SIZE) return true;
     return now - this.lastReliableSend >= resendMs;
+  }
+  /**
+   * Whether the peer is owed an ack, or messages sent and not acknowledged have waited the
+   * channel's resend interval: the part of `due` that cannot wait for a packet soon to go
+   * anyway (messages never sent can).
+   */
+  owed(now) {
+    return this.ackDue || this.sentCount !== 0 && now - this.lastReliableSend >= this.channel.resendMs;
   }
   /**
    * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
@@ -3079,6 +3090,7 @@ var PriorityPlanner = class {
   #kernels;
   #b;
   #plannedSlot = -1;
+  syncArrays;
   /**
    * `native`: the platform's loops (plan, commit and notify run in C) and where to carve the
    * planner's state from. `list` and `actions`: the server's plan list and its entity sync's
@@ -3149,6 +3161,7 @@ var PriorityPlanner = class {
     w[at + 7 /* HasSteady */] = steady !== null ? 1 : 0;
     w[at + 8 /* PosShift */] = POS_SHIFT;
     this.#b = b;
+    this.syncArrays = { sets: this.#sets, seen: this.#known };
   }
   /** Forget what was sent to `slot` (a new player took it). */
   resetSlot(slot) {
@@ -3192,42 +3205,82 @@ var PriorityPlanner = class {
 
 // modules/server/entity-sync.ts
 var NativeEntitySync = class {
-  planner;
+  #planner;
   #m;
   #kernels;
   #b;
   #words;
-  #at;
+  #at = 0;
+  /** The C tells the planner of its actions itself (the planner's syncArrays are bound). */
+  #notifies = false;
   /** The Adds and Removes the C queued (~index: a Remove), for the planner. */
   #actions;
+  #arena;
+  #queues;
+  #native;
   /**
    * `arena` is the buffer the queues live in, `queues` their views; `actions` is room for
    * a capacity's worth of actions, in a buffer of the same four as the rest.
    */
   constructor(m, arena, queues, actions, planner, kernels, native) {
+    this.#m = m;
+    this.#kernels = kernels;
+    this.#actions = actions;
+    this.#arena = arena;
+    this.#queues = queues;
+    this.#native = native;
+    this.#planner = planner;
+    this.#b = this.#bind(planner);
+    this.#words = this.#b.words;
+  }
+  get planner() {
+    return this.#planner;
+  }
+  /** A planner that takes the actions in C (the game's) gets a binding with its arrays: start-up only, it allocates. */
+  set planner(planner) {
+    const had = this.#planner.syncArrays;
+    this.#planner = planner;
+    if (planner.syncArrays !== had) {
+      this.#b = this.#bind(planner);
+      this.#words = this.#b.words;
+    }
+  }
+  #bind(planner) {
+    const m = this.#m;
     const e = m.entities;
+    const queues = this.#queues;
+    const arena = this.#arena;
     const n = queues.length;
+    const own = planner.syncArrays ?? null;
     const b = new Binding(
       NATIVE_LAYOUT.sync,
-      { dirty: m.dirty, alive: e.alive, generation: e.generation, known: m.known, owner: e.owner, type: e.type, arena, actions },
+      {
+        dirty: m.dirty,
+        alive: e.alive,
+        generation: e.generation,
+        known: m.known,
+        owner: e.owner,
+        type: e.type,
+        arena,
+        actions: this.#actions,
+        sets: own !== null ? own.sets : m.dirty,
+        seen: own !== null ? own.seen : e.type
+      },
       n,
-      native
+      this.#native
     );
     const w = b.words;
     const at = b.scalars;
     w[at + 0 /* Capacity */] = e.capacity;
     w[at + 1 /* Words */] = e.capacity + 31 >> 5;
-    w[at + 2 /* ActionRoom */] = actions.length;
+    w[at + 2 /* ActionRoom */] = this.#actions.length;
     w[at + 3 /* QueueBytes */] = m.endpoints[0].capacityBytes;
     w[at + 4 /* Keep */] = m.keep;
-    for (let i = 0; i < n; i++) w[at + 9 /* Queue */ + i] = queues[i].byteOffset - arena.byteOffset;
-    this.#m = m;
-    this.#kernels = kernels;
-    this.#b = b;
-    this.#words = w;
+    w[at + 5 /* Notify */] = own !== null ? 1 : 0;
+    for (let i = 0; i < n; i++) w[at + 10 /* Queue */ + i] = queues[i].byteOffset - arena.byteOffset;
     this.#at = at;
-    this.#actions = actions;
-    this.planner = planner;
+    this.#notifies = own !== null;
+    return b;
   }
   slot(s, now) {
     const b = this.#b;
@@ -3236,13 +3289,13 @@ var NativeEntitySync = class {
     const ep = this.#m.endpoints[s];
     let state = 2 /* Actions */;
     while (state === 2 /* Actions */) {
-      w[at + 5 /* Used */] = ep.usedBytes;
-      w[at + 6 /* Seq */] = ep.nextSeq;
+      w[at + 6 /* Used */] = ep.usedBytes;
+      w[at + 7 /* Seq */] = ep.nextSeq;
       const n = this.#kernels.sync(b.layout, b.m0, b.m1, b.m2, b.m3, s);
       if (ep.count === 0) this.#m.frontSince[s] = now;
-      ep.commit(w[at + 5 /* Used */], w[at + 7 /* Messages */]);
-      state = w[at + 8 /* State */];
-      if (n !== 0) this.planner.applyActions(s, this.#actions, n);
+      ep.commit(w[at + 6 /* Used */], w[at + 8 /* Messages */]);
+      state = w[at + 9 /* State */];
+      if (n !== 0 && !this.#notifies) this.#planner.applyActions(s, this.#actions, n);
     }
     return state === 0 /* Done */;
   }
@@ -3771,7 +3824,7 @@ var Receiver = class {
   reliable(slot, type, p) {
     this.#reliable(slot, this.#state.playerId(slot), type, p);
     const t = this.#state;
-    return t.active[slot] !== 0 && t.pendingKick[slot] === 0;
+    return (t.activeMask >> slot & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
   /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
   unreliable(slot, type, p) {
@@ -4533,6 +4586,8 @@ var UpdateWriter = class {
   /** Bit s: the player had its Update in the current update cycle; a Stats is due in its next Update. */
   #updated = 0;
   #statsDue = 0;
+  /** The last tick's time, for the gap to the next (-1 before the first). */
+  #lastTick = -1;
   /** The state's tables must be carved, its `tx` followed by capacity × UPDATE_ENTRY bytes of cache. */
   constructor(state, planner, native) {
     const cfg = state.config;
@@ -4588,6 +4643,9 @@ var UpdateWriter = class {
     }
     const into = now - this.#cycleStart;
     const offset = this.#offset;
+    const next = this.#lastTick < 0 ? into : into + now - this.#lastTick;
+    this.#lastTick = now;
+    const interval = cfg.updateIntervalMs;
     for (let s = 0; peers >> s !== 0; s++) {
       const bit = 1 << s;
       if ((peers & bit) === 0) continue;
@@ -4599,10 +4657,11 @@ var UpdateWriter = class {
       }
       if (stepped) continue;
       const ep = endpoints[s];
-      if (ep.due(now)) {
-        const o = this.fill(ep, now);
-        t.send(o, t.address[s], t.port[s]);
-      }
+      if (!ep.due(now)) continue;
+      const soon = (this.#updated & bit) === 0 ? next >= offset[s] || next >= interval : next - interval >= offset[s];
+      if (soon && !ep.owed(now)) continue;
+      const o = this.fill(ep, now);
+      t.send(o, t.address[s], t.port[s]);
     }
   }
   /** One update tick for one player: reliables first, then Stats (if due) and Update. */
