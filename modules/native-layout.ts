@@ -71,12 +71,13 @@ export const NATIVE_LAYOUT = {
     arrays:
       `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep ` +
       "newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 " +
-      "orbitSpeed markX markY base counters",
+      "orbitSpeed markX markY base counters alive",
     words:
       `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase ` +
       "shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage " +
       "planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 " +
-      "phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage",
+      "phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage " +
+      "end clearX clearY spawnReach spawnWant*10 spawnRadius*10",
     /**
      * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
      * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
@@ -84,8 +85,11 @@ export const NATIVE_LAYOUT = {
      * (and the step is done unless `dying` ships died); the ship of `slot` died.
      */
     codes: "done spawn fire ram reap die",
-    /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */
-    runs: "step resume place",
+    /**
+     * What a call does: begin a step; go on after a stop; place the bodies and mark the grid
+     * (start-up); say how clear (clearX, clearY) is for a spawn (spawnClearance).
+     */
+    runs: "step resume place clear",
   },
 } as const satisfies Record<string, BindingLayout>;
 

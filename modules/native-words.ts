@@ -167,7 +167,13 @@ export const enum GameWord {
   FireY = 102,
   Added = 103,
   RamDamage = 104,
-  Count = 105,
+  End = 105,
+  ClearX = 106,
+  ClearY = 107,
+  SpawnReach = 108,
+  SpawnWant = 109,
+  SpawnRadius = 119,
+  Count = 129,
 }
 export const enum GameStop {
   Done = 0,
@@ -181,4 +187,5 @@ export const enum GameRun {
   Step = 0,
   Resume = 1,
   Place = 2,
+  Clear = 3,
 }

@@ -38,7 +38,7 @@ import type { EntityTable } from "./entities";
 import { gravityBuild } from "./gravity";
 import type { ReachGrid } from "./grid";
 import { shipsForget, shipsMoved } from "./ships";
-import { spawnClearance, spawnJoin } from "./spawn";
+import { spawnJoin } from "./spawn";
 import { NativeGameStep } from "./step-native";
 import { STEP_HZ } from "../units";
 import { GameCounter, GameWorld, worldHash } from "./world";
@@ -250,7 +250,7 @@ export class Game implements Simulation, Focus {
 
   /** How far (wu) (x, y) is from being a fair spawn point (spawn.ts spawnClearance), for tests and tools. */
   clearance(x: number, y: number): number {
-    return spawnClearance(this.#world, x, y);
+    return this.#step.clearance(x, y);
   }
 
   // ---------------------------------------------------------------- memory, hash

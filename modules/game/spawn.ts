@@ -11,7 +11,6 @@
  */
 import { ANGLE_MASK, ANGLE_TURN, POS_ONE, POS_SHIFT, STEP_HZ } from "../units";
 import { EntityError, NO_PLAYER } from "./entities";
-import { geometryUnit } from "./geometry";
 import {
   JOIN_SPAWN_STEPS, Kind, RESPAWN_STEPS, SHIP_BASE, SHIP_HP, SHIP_MAX_SPEED, SHIP_TYPES, SHOT_TYPES, SPAWN_ATTEMPTS,
   SPAWN_CLEARANCE, SPAWN_ENEMY_CLEARANCE, SPAWN_GUARD_STEPS, SPAWN_MAX, SPAWN_MIN, SUN_GM, TEMPLATE_KIND,
@@ -31,7 +30,7 @@ const ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
  * The most any entity asks of a spawn point (wu): the largest radius and the largest
  * clearance. An entity further than this along x alone is clear without reading more of it.
  */
-const REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
+export const SPAWN_REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
 
 
 /** A player joined `slot`: its first ship comes when it has selected, JOIN_SPAWN_STEPS from now at the latest. */
@@ -55,8 +54,8 @@ export function spawnAfterDeath(w: GameWorld, slot: number): void {
   w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
 }
 
-/** A ship for `slot`, of the player's selection, at the clearest point found. */
-export function spawnShip(w: GameWorld, slot: number): void {
+/** A ship for `slot`, of the player's selection, at the clearest point found (`clear`: the step's). */
+export function spawnShip(w: GameWorld, slot: number, clear: SpawnClearance): void {
   const e = w.entities;
   const rng = w.rng;
   const sine = w.sine;
@@ -74,7 +73,7 @@ export function spawnShip(w: GameWorld, slot: number): void {
     const r = SPAWN_MIN + (((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN)) >>> 16);
     const x = (r * 32 * cosQ(sine, a)) >> 9;
     const y = (r * 32 * sinQ(sine, a)) >> 9;
-    let c = spawnClearance(w, x, y);
+    let c = clear.clearance(x, y);
     if (c >= 0) c = spawnEnemyDistance2(w, slot, x, y);
     if (c > best) {
       best = c;
@@ -115,37 +114,26 @@ export function spawnShip(w: GameWorld, slot: number): void {
   w.counters[GameCounter.Spawns]++;
 }
 
+/** What a spawn point must keep clear of an entity of template `t` (wu), beyond its radius where spawnWantsRadius says so. */
+export function spawnWant(t: number): number {
+  const kind = TEMPLATE_KIND[t];
+  return kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
+}
+
+/** Whether an entity of template `t` adds its radius to spawnWant (all but projectiles). */
+export function spawnWantsRadius(t: number): boolean {
+  return TEMPLATE_KIND[t] !== Kind.Shot;
+}
+
 /**
- * How far (wu) (x, y) is from being a fair spawn point: the worst shortfall, negative, or
- * WIDE_OPEN when nothing is in the way. Squared distances first; a square root (integer,
- * geometryUnit) only for what is too close. A spawn tries up to SPAWN_ATTEMPTS points, each
- * a walk over the table, so the walk reads as little as it can (each typed-array read is a
- * host call on XS): it stops at the table's high-water mark, and an entity further than
- * REACH_WU along x is passed over after its x alone.
+ * How far a spawn point is from being fair: the step's C (step-native.ts, `clearance`;
+ * modules/kernels/game.c, lw_game_clearance) walks the table up to its high-water mark; an
+ * entity further than SPAWN_REACH_WU along x is passed over after its x alone, the rest by
+ * squared distance, and the length (with a square root's Newton steps, integer) only for
+ * what is too close: the worst shortfall, negative, or WIDE_OPEN.
  */
-export function spawnClearance(w: GameWorld, x: number, y: number): number {
-  const e = w.entities;
-  const g = w.geometry;
-  const alive = e.alive;
-  const xs = e.x;
-  const end = e.end;
-  let worst = WIDE_OPEN;
-  for (let i = 0; i < end; i++) {
-    if (alive[i] === 0) continue;
-    const dx = (xs[i] - x) >> POS_SHIFT;
-    if (dx >= REACH_WU || dx <= -REACH_WU) continue;
-    const kind = TEMPLATE_KIND[e.type[i]];
-    const want =
-      kind === Kind.Ship || kind === Kind.Planet ? w.radius[i] + SPAWN_CLEARANCE
-      : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE
-      : w.radius[i] + SPAWN_SUN_CLEARANCE;
-    const dy = (e.y[i] - y) >> POS_SHIFT;
-    if (dx * dx + dy * dy >= want * want) continue;
-    geometryUnit(g, dx, dy);
-    const c = g.len - want;
-    if (c < worst) worst = c;
-  }
-  return worst;
+export interface SpawnClearance {
+  clearance(x: number, y: number): number;
 }
 
 /**

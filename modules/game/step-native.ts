@@ -21,9 +21,9 @@ import {
 import { deathsDie, GENTLE, HP_RECIPROCAL } from "./deaths";
 import { shipWords } from "./ship-stepper";
 import { FAR_PULL, shipsBounce } from "./ships";
-import { spawnShip } from "./spawn";
+import { SPAWN_REACH_WU, spawnShip, spawnWant, spawnWantsRadius } from "./spawn";
 import {
-  ARENA_RADIUS, PLANET_DAMAGE_BASE, SHIP_HP, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE, SHOT_TYPES, TEMPLATE_RADIUS,
+  ARENA_RADIUS, PLANET_DAMAGE_BASE, SHIP_HP, SHIP_TYPES, SHOT_ARM_STEPS, SHOT_BASE, SHOT_TYPES, TEMPLATE_COUNT, TEMPLATE_RADIUS,
   WEAPON_COOLDOWN, WEAPON_DAMAGE, WEAPON_LIFE, WEAPON_VELOCITY,
 } from "./templates";
 import {
@@ -52,7 +52,7 @@ export class NativeGameStep {
       guardUntil: w.guardUntil, killer: w.killer, killedWith: w.killedWith, shipType: w.shipType,
       weaponType: w.weaponType, focusX: w.focusX, focusY: w.focusY, orbitPhase: w.orbitPhase,
       orbitOmega: w.orbitOmega, orbitR32: w.orbitR32, orbitSpeed: w.orbitSpeed, markX: w.markX, markY: w.markY,
-      base: w.grid.base, counters: w.counters,
+      base: w.grid.base, counters: w.counters, alive: e.alive,
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -98,11 +98,32 @@ export class NativeGameStep {
       words[at + GameWord.WeaponDamage + t] = WEAPON_DAMAGE[t];
       words[at + GameWord.ShotRadius + t] = TEMPLATE_RADIUS[SHOT_BASE + t];
     }
+    // What a spawn point must keep clear of each template (spawn.ts spawnWant).
+    words[at + GameWord.SpawnReach] = SPAWN_REACH_WU;
+    for (let t = 0; t < TEMPLATE_COUNT; t++) {
+      words[at + GameWord.SpawnWant + t] = spawnWant(t);
+      words[at + GameWord.SpawnRadius + t] = spawnWantsRadius(t) ? 1 : 0;
+    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
+  }
+
+  /**
+   * How far (wu) (x, y) is from being a fair spawn point (spawn.ts): the worst shortfall,
+   * negative, or WIDE_OPEN when nothing is in the way. In C: a spawn tries up to
+   * SPAWN_ATTEMPTS points, each a walk over the table.
+   */
+  clearance(x: number, y: number): number {
+    const b = this.#b;
+    const words = this.#words;
+    const at = this.#at;
+    words[at + GameWord.End] = this.#w.entities.end;
+    words[at + GameWord.ClearX] = x;
+    words[at + GameWord.ClearY] = y;
+    return this.#kernels.game(b.layout, b.m0, b.m1, b.m2, b.m3, GameRun.Clear);
   }
 
   /** Live projectiles now. */
@@ -142,7 +163,7 @@ export class NativeGameStep {
         for (let j = 0, n = words[at + GameWord.Doomed]; j < n; j++) e.remove(doomed[j]);
         // The step is done, unless ships died: each is a stop of its own.
         if (words[at + GameWord.Dying] === 0) break;
-      } else if (why === GameStop.Spawn) spawnShip(w, words[at + GameWord.Slot]);
+      } else if (why === GameStop.Spawn) spawnShip(w, words[at + GameWord.Slot], this);
       else if (why === GameStop.Die) deathsDie(w, words[at + GameWord.Slot]);
       else if (why === GameStop.Ram) words[at + GameWord.RamDamage] = shipsBounce(w, words[at + GameWord.Slot], words[at + GameWord.Other]);
       else throw new RangeError(`the native game step stopped for ${why}`);

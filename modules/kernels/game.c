@@ -250,7 +250,7 @@ static void lw_game_contact(const lw_game_mem *g, int32_t i, int32_t slot, int32
 	int64_t sx = wrap32(dx) >> 7, sy = wrap32(dy) >> 7;
 	if (sx * sx + sy * sy >= (int64_t)reach * reach * 64)
 		return;
-	lw_unit(g->seed, dx, dy, &ux, &uy);
+	lw_unit(g->seed, dx, dy, &ux, &uy, NULL);
 	/* onto the surface, a hair outside it (the unit vector is never longer than 1) */
 	out = reach * 32 + 1;
 	g->x[i] = wrap32((int64_t)g->x[p] + (wrap32((int64_t)ux * out) >> 9));
@@ -519,6 +519,39 @@ static int32_t lw_game_deaths(const lw_game_mem *g)
  * position, so the step ends as it did, with one call fewer. After GAME_STOP_REAP the step
  * goes on only if `dying` ships died.
  */
+/*
+ * spawnClearance (spawn.ts): how far (wu) the point (clearX, clearY) is from being a fair
+ * spawn point: the worst shortfall, negative, or LW_WIDE_OPEN when nothing is in the way.
+ * Each live entity below the table's end asks its clearance, by its template
+ * (spawnWant, plus its radius where spawnRadius says so); squared distances first, the
+ * length (lw_unit's, geometryUnit's) only for what is too close.
+ */
+static int32_t lw_game_clearance(const lw_game_mem *g)
+{
+	const int32_t *w = g->w;
+	const uint8_t *alive = U8(&g->m, GAME_MEM_ALIVE);
+	int32_t x = w[GAME_WORD_CLEAR_X], y = w[GAME_WORD_CLEAR_Y], end = w[GAME_WORD_END];
+	int32_t shift = w[GAME_WORD_POS_SHIFT], reach = w[GAME_WORD_SPAWN_REACH];
+	int32_t worst = LW_WIDE_OPEN, i;
+	for (i = 0; i < end; i++) {
+		int32_t dx, dy, t, want, ux, uy, len;
+		if (alive[i] == 0)
+			continue;
+		dx = wrap32((int64_t)g->x[i] - x) >> shift;
+		if (dx >= reach || dx <= -reach)
+			continue;
+		t = g->type[i];
+		want = w[GAME_WORD_SPAWN_WANT + t] + (w[GAME_WORD_SPAWN_RADIUS + t] != 0 ? g->radius[i] : 0);
+		dy = wrap32((int64_t)g->y[i] - y) >> shift;
+		if ((int64_t)dx * dx + (int64_t)dy * dy >= (int64_t)want * want)
+			continue;
+		lw_unit(g->seed, dx, dy, &ux, &uy, &len);
+		if (len - want < worst)
+			worst = len - want;
+	}
+	return worst;
+}
+
 static int32_t lw_game(const lw_mem *mp, int32_t run)
 {
 	lw_game_mem g;
@@ -526,6 +559,8 @@ static int32_t lw_game(const lw_mem *mp, int32_t run)
 	lw_game_bind(&g, mp);
 	w = g.w;
 	bodies = w[GAME_WORD_BODIES];
+	if (run == GAME_RUN_CLEAR)
+		return lw_game_clearance(&g);
 	if (run == GAME_RUN_PLACE) {
 		lw_game_bodies(&g);
 		for (b = 1; b < bodies; b++)

@@ -75,13 +75,15 @@ static inline int32_t lw_gravity(const int32_t *table, int32_t u, int32_t floor,
  * JavaScript takes dx and dy as numbers; where it applies ToInt32 (a shift, Math.clz32), so
  * does this (wrap32).
  */
-static void lw_unit(const uint16_t *seed, int64_t dx, int64_t dy, int32_t *oux, int32_t *ouy)
+static void lw_unit(const uint16_t *seed, int64_t dx, int64_t dy, int32_t *oux, int32_t *ouy, int32_t *olen)
 {
 	int64_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, big = ax > ay ? ax : ay;
 	int32_t k, a, b, n2, hi, y, ux, uy;
 	if (big == 0) {
 		*oux = LW_ONE;
 		*ouy = 0;
+		if (olen != NULL)
+			*olen = 0;
 		return;
 	}
 	k = 18 - clz32((uint32_t)big);
@@ -103,13 +105,18 @@ static void lw_unit(const uint16_t *seed, int64_t dx, int64_t dy, int32_t *oux, 
 	}
 	*oux = dx < 0 ? 0 - ux : ux;
 	*ouy = dy < 0 ? 0 - uy : uy;
+	if (olen != NULL) {
+		/* the length, as geometryUnit's len: along the unit vector, scaled back */
+		int32_t len = wrap32((int64_t)a * ux + (int64_t)b * uy) >> 14;
+		*olen = k > 0 ? (int32_t)((uint32_t)len << k) : len >> (0 - k);
+	}
 }
 
 /* (vx, vy) scaled to length max along its unit vector, rounded towards zero (never longer than max), into *cx, *cy */
 static void lw_clamp(const uint16_t *seed, int64_t vx, int64_t vy, int32_t max, int32_t *cx, int32_t *cy)
 {
 	int32_t ux, uy;
-	lw_unit(seed, vx, vy, &ux, &uy);
+	lw_unit(seed, vx, vy, &ux, &uy, NULL);
 	*cx = ux < 0 ? 0 - (wrap32((int64_t)(0 - ux) * max) >> 14) : wrap32((int64_t)ux * max) >> 14;
 	*cy = uy < 0 ? 0 - (wrap32((int64_t)(0 - uy) * max) >> 14) : wrap32((int64_t)uy * max) >> 14;
 }
@@ -621,7 +628,7 @@ static int32_t lw_ship_in(const lw_mem *mp, int32_t *w, int32_t slot)
 		int64_t lm = (int64_t)(w[SHIP_WORD_ARENA_RADIUS] - radius[i]) << 3;
 		if ((int64_t)xs * xs + (int64_t)ys * ys > (lm - 8) * (lm - 8) && x * x + y * y > (lm << 7) * (lm << 7)) {
 			int32_t ux, uy, limit = (int32_t)(lm << 2), vr;
-			lw_unit(seed, x, y, &ux, &uy);
+			lw_unit(seed, x, y, &ux, &uy, NULL);
 			x = wrap32((int64_t)ux * limit) >> 9;
 			y = wrap32((int64_t)uy * limit) >> 9;
 			vr = wrap32(vx * ux + vy * uy) >> 14;

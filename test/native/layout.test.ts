@@ -17,6 +17,7 @@ import { ONE } from "../../modules/game/geometry";
 import { EDGE_BOUNCE } from "../../modules/game/ships";
 import { SHOT_HALF2 } from "../../modules/game/shots";
 import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
+import { WIDE_OPEN } from "../../modules/game/spawn";
 import { writeAdd, writeUpdateEntry } from "../../modules/protocol/codec";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
@@ -92,7 +93,7 @@ describe("native layout", function () {
 
   it("the header's game constants are the TypeScript's", function () {
     const numbers = headerNumbers();
-    const expected: Record<string, number> = { ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2 };
+    const expected: Record<string, number> = { ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2, WIDE_OPEN };
     assert.deepEqual(GAME_CONSTANTS, expected);
     for (const [k, v] of Object.entries(expected)) assert.equal(numbers.get(`LW_${k}`), v, k);
   });

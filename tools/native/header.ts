@@ -22,12 +22,13 @@ import { ONE } from "../../modules/game/geometry";
 import { EDGE_BOUNCE } from "../../modules/game/ships";
 import { SHOT_HALF2 } from "../../modules/game/shots";
 import { SHOT_MAX_VELOCITY } from "../../modules/game/templates";
+import { WIDE_OPEN } from "../../modules/game/spawn";
 
 /** The planner's constants as the C names them (LW_ and the name), from modules/server/updates.ts. */
 export const PLANNER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ WHEEL, SETS, FRESH, CARRIED, MAX_UPDATE_GAP });
 
 /** The game's constants as the C names them: Q14's one (geometry.ts), the edge's bounce (ships.ts), the projectiles' speed cap (templates.ts, shots.ts). */
-export const GAME_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2 });
+export const GAME_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ ONE, EDGE_BOUNCE, SHOT_MAX_VELOCITY, SHOT_HALF2, WIDE_OPEN });
 
 export const HEADER_PATH = fileURLToPath(new URL("../../modules/kernels/layout.h", import.meta.url));
 export const WORDS_PATH = fileURLToPath(new URL("../../modules/native-words.ts", import.meta.url));
