@@ -708,8 +708,8 @@ var NATIVE_LAYOUT = {
    * what it hands the game at a stop and takes back.
    */
   game: {
-    arrays: `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 orbitSpeed markX markY base counters`,
-    words: `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage`,
+    arrays: `${SHIP_ARRAYS} owner health steady list doomed expires hp playerId bodyPrevX bodyPrevY present cooldown respawnStep newcomer selected guardUntil killer killedWith shipType weaponType focusX focusY orbitPhase orbitOmega orbitR32 orbitSpeed markX markY base counters alive`,
+    words: `${SHIP_WORDS} maxPlayers ditherStep zones shipBit sunRadius arenaR2 planetNear reach armSteps shotBase shotCapacity posShift orbitFraction orbitTurnMask markSteps planetMark gentle planetBounce planetDamage planetDamageBase shipHp*4 hpReciprocal*4 weaponCooldown*4 weaponVelocity*4 weaponLife*4 weaponDamage*4 shotRadius*4 phase next inner innerMask rammed listed doomed dying shots slot other fireType fireOwner fireX fireY added ramDamage end clearX clearY spawnReach spawnWant*10 spawnRadius*10`,
     /**
      * Why it stopped: the step is done; `slot` is due a ship (spawnShip); the entity table
      * must add a projectile (`fire*`; its index into `added`); ships of `slot` and `other`
@@ -717,8 +717,11 @@ var NATIVE_LAYOUT = {
      * (and the step is done unless `dying` ships died); the ship of `slot` died.
      */
     codes: "done spawn fire ram reap die",
-    /** What a call does: begin a step; go on after a stop; place the bodies and mark the grid (start-up). */
-    runs: "step resume place"
+    /**
+     * What a call does: begin a step; go on after a stop; place the bodies and mark the grid
+     * (start-up); say how clear (clearX, clearY) is for a spawn (spawnClearance).
+     */
+    runs: "step resume place clear"
   }
 };
 function names(list) {
@@ -926,36 +929,7 @@ var RSQRT_SEEDS = 64;
 function createGeometry(rsqrtSeed) {
   if (rsqrtSeed.length < RSQRT_SEEDS) throw new RangeError(`the square root seed table needs ${RSQRT_SEEDS} entries`);
   for (let k = 8; k < RSQRT_SEEDS; k++) rsqrtSeed[k] = Math.round(ONE * Math.sqrt(32 / (k + 0.5)));
-  return { rsqrtSeed, ux: 0, uy: 0, len: 0 };
-}
-function geometryUnit(g, dx, dy) {
-  const ax = dx < 0 ? 0 - dx : dx;
-  const ay = dy < 0 ? 0 - dy : dy;
-  const big = ax > ay ? ax : ay;
-  if (big === 0) {
-    g.ux = ONE;
-    g.uy = 0;
-    g.len = 0;
-    return;
-  }
-  const k = 18 - Math.clz32(big);
-  const a = k > 0 ? ax >> k : ax << 0 - k;
-  const b = k > 0 ? ay >> k : ay << 0 - k;
-  const n2 = a * a + b * b;
-  const hi = n2 >> 14;
-  let y = g.rsqrtSeed[n2 >> 23];
-  y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
-  y = y * (3 * ONE - (hi * (y * y >> 14) >> 14)) >> 15;
-  let ux = a * y >> 14;
-  let uy = b * y >> 14;
-  while (ux * ux + uy * uy > ONE * ONE) {
-    if (ux > uy) ux--;
-    else uy--;
-  }
-  g.ux = dx < 0 ? 0 - ux : ux;
-  g.uy = dy < 0 ? 0 - uy : uy;
-  const len = a * ux + b * uy >> 14;
-  g.len = k > 0 ? len << k : len >> 0 - k;
+  return { rsqrtSeed };
 }
 
 // modules/game/templates.ts
@@ -977,6 +951,7 @@ var SHIP_BASE = 4;
 var SHIP_TYPES = 3;
 var SHOT_BASE = 7;
 var SHOT_TYPES = 3;
+var TEMPLATE_COUNT = 10;
 var Kind = Object.freeze({ Sun: 1, Planet: 2, Ship: 3, Shot: 4 });
 var TEMPLATE_KIND = Object.freeze([
   Kind.Sun,
@@ -1518,7 +1493,7 @@ var SPAWN_SHOT_CLEARANCE = 120;
 var SPAWN_SUN_CLEARANCE = SPAWN_MIN >> 1;
 var WIDE_OPEN = 1 << 30;
 var ENEMY_FAR2 = SPAWN_ENEMY_CLEARANCE * SPAWN_ENEMY_CLEARANCE;
-var REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
+var SPAWN_REACH_WU = Math.max(...TEMPLATE_RADIUS) + Math.max(SPAWN_CLEARANCE, SPAWN_SUN_CLEARANCE, SPAWN_SHOT_CLEARANCE);
 function spawnJoin(w, slot, playerId) {
   w.present[slot] = 1;
   w.playerId[slot] = playerId;
@@ -1536,7 +1511,7 @@ function spawnJoin(w, slot, playerId) {
 function spawnAfterDeath(w, slot) {
   w.respawnStep[slot] = w.steps + RESPAWN_STEPS;
 }
-function spawnShip(w, slot) {
+function spawnShip(w, slot, clear) {
   const e = w.entities;
   const rng = w.rng;
   const sine = w.sine;
@@ -1552,7 +1527,7 @@ function spawnShip(w, slot) {
     const r = SPAWN_MIN + ((rng.nextU32() >>> 16) * (SPAWN_MAX - SPAWN_MIN) >>> 16);
     const x = r * 32 * cosQ(sine, a) >> 9;
     const y = r * 32 * sinQ(sine, a) >> 9;
-    let c = spawnClearance(w, x, y);
+    let c = clear.clearance(x, y);
     if (c >= 0) c = spawnEnemyDistance2(w, slot, x, y);
     if (c > best) {
       best = c;
@@ -1589,26 +1564,12 @@ function spawnShip(w, slot) {
   w.ships++;
   w.counters[GameCounter.Spawns]++;
 }
-function spawnClearance(w, x, y) {
-  const e = w.entities;
-  const g = w.geometry;
-  const alive = e.alive;
-  const xs = e.x;
-  const end = e.end;
-  let worst = WIDE_OPEN;
-  for (let i = 0; i < end; i++) {
-    if (alive[i] === 0) continue;
-    const dx = xs[i] - x >> POS_SHIFT;
-    if (dx >= REACH_WU || dx <= -REACH_WU) continue;
-    const kind = TEMPLATE_KIND[e.type[i]];
-    const want = kind === Kind.Ship || kind === Kind.Planet ? w.radius[i] + SPAWN_CLEARANCE : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE : w.radius[i] + SPAWN_SUN_CLEARANCE;
-    const dy = e.y[i] - y >> POS_SHIFT;
-    if (dx * dx + dy * dy >= want * want) continue;
-    geometryUnit(g, dx, dy);
-    const c = g.len - want;
-    if (c < worst) worst = c;
-  }
-  return worst;
+function spawnWant(t) {
+  const kind = TEMPLATE_KIND[t];
+  return kind === Kind.Ship || kind === Kind.Planet ? SPAWN_CLEARANCE : kind === Kind.Shot ? SPAWN_SHOT_CLEARANCE : SPAWN_SUN_CLEARANCE;
+}
+function spawnWantsRadius(t) {
+  return TEMPLATE_KIND[t] !== Kind.Shot;
 }
 function spawnEnemyDistance2(w, slot, x, y) {
   const e = w.entities;
@@ -1815,7 +1776,8 @@ var NativeGameStep = class {
       markX: w.markX,
       markY: w.markY,
       base: w.grid.base,
-      counters: w.counters
+      counters: w.counters,
+      alive: e.alive
     }, 0, native);
     const words = b.words;
     const at = b.scalars;
@@ -1859,11 +1821,30 @@ var NativeGameStep = class {
       words[at + 80 /* WeaponDamage */ + t] = WEAPON_DAMAGE[t];
       words[at + 84 /* ShotRadius */ + t] = TEMPLATE_RADIUS[SHOT_BASE + t];
     }
+    words[at + 108 /* SpawnReach */] = SPAWN_REACH_WU;
+    for (let t = 0; t < TEMPLATE_COUNT; t++) {
+      words[at + 109 /* SpawnWant */ + t] = spawnWant(t);
+      words[at + 119 /* SpawnRadius */ + t] = spawnWantsRadius(t) ? 1 : 0;
+    }
     this.#w = w;
     this.#kernels = kernels;
     this.#b = b;
     this.#words = words;
     this.#at = at;
+  }
+  /**
+   * How far (wu) (x, y) is from being a fair spawn point (spawn.ts): the worst shortfall,
+   * negative, or WIDE_OPEN when nothing is in the way. In C: a spawn tries up to
+   * SPAWN_ATTEMPTS points, each a walk over the table.
+   */
+  clearance(x, y) {
+    const b = this.#b;
+    const words = this.#words;
+    const at = this.#at;
+    words[at + 105 /* End */] = this.#w.entities.end;
+    words[at + 106 /* ClearX */] = x;
+    words[at + 107 /* ClearY */] = y;
+    return this.#kernels.game(b.layout, b.m0, b.m1, b.m2, b.m3, 3 /* Clear */);
   }
   /** Live projectiles now. */
   get shotCount() {
@@ -1897,7 +1878,7 @@ var NativeGameStep = class {
         const doomed = w.doomed;
         for (let j = 0, n = words[at + 94 /* Doomed */]; j < n; j++) e.remove(doomed[j]);
         if (words[at + 95 /* Dying */] === 0) break;
-      } else if (why === 1 /* Spawn */) spawnShip(w, words[at + 97 /* Slot */]);
+      } else if (why === 1 /* Spawn */) spawnShip(w, words[at + 97 /* Slot */], this);
       else if (why === 5 /* Die */) deathsDie(w, words[at + 97 /* Slot */]);
       else if (why === 3 /* Ram */) words[at + 104 /* RamDamage */] = shipsBounce(w, words[at + 97 /* Slot */], words[at + 98 /* Other */]);
       else throw new RangeError(`the native game step stopped for ${why}`);
@@ -2088,7 +2069,7 @@ var Game = class {
   }
   /** How far (wu) (x, y) is from being a fair spawn point (spawn.ts spawnClearance), for tests and tools. */
   clearance(x, y) {
-    return spawnClearance(this.#world, x, y);
+    return this.#step.clearance(x, y);
   }
   // ---------------------------------------------------------------- memory, hash
   /** [name, bytes] rows of the game's own arrays, for the memory budget. Allocates. */
