@@ -1,9 +1,10 @@
 /**
  * Entity sync: which Adds and Removes each player is owed, and queueing them.
  *
- * Entity sync is lazy. An add or remove only marks the index in every player's dirty bits
- * (`EntityReconciler.markIndex`); each tick, while a player's queue has room, its dirty
- * indices are reconciled with what it knows (`state.known`): a Remove for what it knows
+ * Entity sync is lazy. An add or remove only marks the index pending
+ * (`EntityReconciler.markIndex`), and the next reconciliation makes the pending indices
+ * every player's dirty bits (the native `mark`); each tick, while a player's queue has room,
+ * its dirty indices are reconciled with what it knows (`state.known`): a Remove for what it knows
  * that is gone or replaced, an Add for what lives that it does not know. A stalled
  * player's queue thus never fills with entity traffic, and what is born and dies while it
  * is away never reaches it.
@@ -44,8 +45,9 @@ export interface SyncMemory {
 
 /**
  * The sync in C (modules/kernels/loops.c, lw_sync): the C reconciles the dirty
- * indices and writes the Adds and Removes into the queue while it keeps its line; the
- * endpoint's counts and the planner are brought up to date here from what it did.
+ * indices and writes the Adds and Removes into the queue while it keeps its line, and tells
+ * the game's planner of them when its sets are bound; the endpoint's counts (and another
+ * planner) are brought up to date here from what it did.
  */
 export class NativeEntitySync implements EntitySync {
   #planner: UpdatePlanner;
