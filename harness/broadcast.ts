@@ -11,6 +11,7 @@
  * round, not the least of several. First the clock moves a second on (one tick, untimed), so
  * that every player's chat bucket is full again.
  */
+import { setU32 } from "../modules/protocol/bytes";
 import { Counter } from "../modules/protocol/counters";
 import { Msg } from "../modules/protocol/constants";
 import { writeChat, writeHeader } from "../modules/protocol/codec";
@@ -51,11 +52,7 @@ export function timeBroadcast(r: Replay, clock: () => number): BroadcastCost {
     const ack = (ep.firstSeq - 1) >>> 0;
     const chat = new Uint8Array(HEADER_SIZE + RELIABLE_HEADER + 4 + LINE.length + 1);
     writeHeader(chat, ack, ep.newestTimestamp >>> 0, 1, 0);
-    const seq = (ep.lastProcessed + 1) >>> 0;
-    chat[HEADER_SIZE] = seq >>> 24;
-    chat[HEADER_SIZE + 1] = seq >>> 16;
-    chat[HEADER_SIZE + 2] = seq >>> 8;
-    chat[HEADER_SIZE + 3] = seq;
+    setU32(chat, HEADER_SIZE, (ep.lastProcessed + 1) >>> 0);
     chat[HEADER_SIZE + 4] = Msg.Chat;
     writeChat(chat, HEADER_SIZE + RELIABLE_HEADER, server.playerId(s), text, 0, text.length);
     chats.push(chat);
