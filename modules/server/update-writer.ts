@@ -155,10 +155,14 @@ export class UpdateWriter {
     const n = planner.plan(slot, list, now);
     const maxPackets = t.config.maxUpdatePacketsPerTick;
     let pos = 0;
+    // The header and the reliable messages, written once: every packet of the turn starts
+    // with them (each is whole without the others), and `pack` writes only what follows.
+    const start = this.fill(ep, now);
     for (let packets = 0; packets < maxPackets; packets++) {
-      // The reliable messages, then (in C) Stats when due and room, the Update and its
-      // entries while they fit, and the header's count of unreliable messages.
-      let o = this.fill(ep, now);
+      if (packets !== 0) ep.repeat();
+      // Then (in C) Stats when due and room, the Update and its entries while they fit, and
+      // the header's count of unreliable messages.
+      let o = start;
       const withStats = stats && packets === 0;
       pos = packer.pack(pos, n, o, withStats);
       if (withStats && o + STATS_SIZE <= MAX_PACKET) {

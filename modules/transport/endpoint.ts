@@ -701,6 +701,22 @@ export class Endpoint {
     return start + from - begin;
   }
 
+  /**
+   * The messages the last fill() put in its packet went out once more, in another packet of
+   * the same moment that begins with the same bytes (an update spread over several packets,
+   * each carrying the queue's front so that any one of them is whole): they count as sent
+   * again, and a probe among them is voided (Karn), as a second fill() would have it; the
+   * caller keeps the first packet's start instead of writing it again.
+   */
+  repeat(): void {
+    const n = this.filledMessages;
+    if (n === 0) return;
+    const ch = this.channel;
+    (this as Own).resent += n;
+    ch.counters[ch.resentIndex] += n;
+    if (this.probing && ((this.probeSeq - this.firstSeq) | 0) < n) this.probing = false;
+  }
+
   /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
   private look(out: Uint8Array): void {
     const whole = this.whole;

@@ -433,6 +433,41 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
     assert.equal(ep.srtt, 60, "neither 110 nor 10 is trusted");
   });
 
+  it("repeat() after a fill leaves the endpoint as a second fill would: resent counted, the probe voided", () => {
+    const counters = createCounters();
+    const make = (): Endpoint => {
+      const ep = new Endpoint(lwarChannel(1024, 100, counters));
+      ep.reset(0);
+      push(ep, 0);
+      push(ep, 1);
+      push(ep, 2);
+      return ep;
+    };
+    const twice = make();
+    const once = make();
+    const a = new Uint8Array(MAX_PACKET);
+    const b = new Uint8Array(MAX_PACKET);
+    twice.fill(a, 100, 100);
+    const first = a.slice(0, HEADER_SIZE + 3 * (RELIABLE_HEADER + 4));
+    twice.fill(a, 100, 100);
+    assert.deepEqual(a.slice(0, first.length), first, "a second fill of the same moment writes the same bytes");
+    once.fill(b, 100, 100);
+    const before = counters[Counter.ReliableResent];
+    once.repeat();
+    assert.equal(counters[Counter.ReliableResent] - before, 3);
+    for (const ep of [twice, once]) {
+      assert.equal(ep.resent, 3);
+      assert.equal(ep.sentCount, 3);
+      assert.equal(ep.filledMessages, 3);
+      ep.acknowledge(2, 150);
+      assert.equal(ep.srtt, 0, "the probe went out twice: no sample");
+    }
+    // With nothing in the last packet, repeat() counts nothing.
+    once.fill(b, 200, 200);
+    once.repeat();
+    assert.equal(once.resent, 3);
+  });
+
   it("the first sample is taken as is, later ones are smoothed by 1/8", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
