@@ -50,8 +50,12 @@ export const esp32BenchCommand = defineCommand({
     runs: { type: "int", default: 3, min: 1, max: 99, help: "timed runs (the emulator is deterministic: more runs agree)" },
     shift: { type: "int", default: 3, min: 0, max: 8, help: "QEMU -icount shift: one instruction is 2^shift ns of guest time" },
     "no-cycles": { type: "flag", help: "leave out the two runs under the kit's cycle model (each a few minutes)" },
+    release: {
+      type: "flag",
+      help: "build the bench as a release (mcconfig without -i, as the release images are): no XS instrumentation, so no heap figures",
+    },
     timeout: { type: "int", default: 900, min: 30, max: 7200, arg: "S", help: "give up after S seconds" },
-    out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds)" },
+    out: { type: "string", arg: "DIR", default: "build/esp32/bench", help: "build output folder (kept: a second build takes seconds; --release builds in DIR-release)" },
   },
   notes: "Needs the ESP32 kit (or MODDABLE, IDF_PATH and the toolchain) and qemu-system-xtensa; reads the kit's env.sh where MODDABLE or IDF_PATH is not set.",
   failure: "the bench did not run, or the replay did not match the recording",
@@ -86,11 +90,12 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(here, MODULES_FRAGMENT), `${JSON.stringify(modulesFragment(), null, "\t")}\n`);
   say(`bench:device:esp32: ${caseLabel(o)}: wrote bench/device/${TRACE_RESOURCE} (${file.length} bytes) and bench/device/${MODULES_FRAGMENT}`);
 
-  const out = path.resolve(v.out);
+  // A release build in a folder of its own: the two kinds share no object files.
+  const out = path.resolve(v.release ? `${v.out}-release` : v.out);
   fs.mkdirSync(out, { recursive: true });
   try {
     await runMcconfig({
-      args: ["-i", "-m", "-p", "esp32", "-t", "build", "-o", out, path.join(here, "emulator", "manifest.json"), `runs=${v.runs}`],
+      args: [...(v.release ? [] : ["-i"]), "-m", "-p", "esp32", "-t", "build", "-o", out, path.join(here, "emulator", "manifest.json"), `runs=${v.runs}`],
       cwd: here,
       log: path.join(out, "build.log"),
       env,
@@ -152,7 +157,7 @@ async function main(): Promise<void> {
   const esp = (us: number | null, cpi: number) => (us === null ? NaN : (us * perUs * cpi) / MHZ / 1000); // ms
   say("");
   say(`summary: ${s}`);
-  say(`Xtensa instructions per 10 ms tick (guest µs × ${perUs}): mean ${instr(f.mean)}, median ${instr(f.median)}, p99 ${instr(f.p99)}, heaviest ${instr(f.worst)}`);
+  say(`Xtensa instructions per 10 ms tick (${v.release ? "release build" : "instrumented build"}; guest µs × ${perUs}): mean ${instr(f.mean)}, median ${instr(f.median)}, p99 ${instr(f.p99)}, heaviest ${instr(f.worst)}`);
   const m = seen.receive === null ? null : /receive ([0-9.,]+) µs per datagram/.exec(seen.receive);
   const rx = m === null ? null : Number(m[1].replace(/,/g, ""));
   if (rx !== null) say(`Xtensa instructions per received datagram (an ack + Input, server.receive alone): ${((rx * perUs) / 1000).toFixed(1)} k (${((rx * perUs * CPI.mid) / MHZ).toFixed(0)} µs on the ESP32)`);
