@@ -3,7 +3,7 @@
  * its packet size, and its reliable messages' sizes from the one type table, Chat (the one
  * of variable size) measured by `queuedSize`.
  */
-import { Channel } from "../transport/endpoint";
+import { Channel } from "../transport/channel";
 import { queuedSize } from "./codec";
 import { APP_ID, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
 import { Counter } from "./counters";

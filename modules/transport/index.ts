@@ -3,9 +3,9 @@
  * with the app's id and message sizes, over the framing in ./frame.ts. It knows nothing
  * of lwar: lwar's settings are modules/protocol's lwarChannel().
  */
+export { Channel, DEFAULT_MAX_PACKET, type EndpointConfig, RECEIVE_COUNTS, RECEIVE_INDEX, type ReceiveIndex } from "./channel";
 export {
-  ACK_BAD, ACK_NEW, ACK_OLD, Channel, CURRENT, DEFAULT_MAX_PACKET, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS,
-  OUT_OF_ORDER, PROCESS, RECEIVE_COUNTS, RECEIVE_INDEX, STALE, type EndpointConfig, type ReceiveIndex,
+  ACK_BAD, ACK_NEW, ACK_OLD, CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
 } from "./endpoint";
 export {
   HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, headerAck, headerRel, headerTimestamp, headerUnrel,
