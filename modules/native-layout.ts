@@ -34,9 +34,13 @@ export const NATIVE_LAYOUT = {
     arrays: "x y vx vy owner steady focusX focusY focusIndex sets tick cursor known list actions",
     words: "capacity words limit near mid far hasFocus hasSteady posShift ownEnd freshEnd carriedEnd planned",
   },
-  /** A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry loop; `o` and `k` are results. */
+  /**
+   * A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry
+   * loop; `o` and `k` are results. `counters` are the server's: it counts what it wrote and
+   * the packet, which goes out right after.
+   */
   pack: {
-    arrays: "entries encoded generation x y vx vy rot health list scores pings",
+    arrays: "entries encoded generation x y vx vy rot health list scores pings counters",
     words: "maxPacket stepHz posShift angleBits centidegrees o k",
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */

@@ -43,6 +43,13 @@
 #define LW_SHOT_HALF2 655360000
 #define LW_WIDE_OPEN 1073741824
 
+/* The server's counters that the Update packer counts, indices into Server.counters (modules/protocol/counters.ts) */
+#define LW_SERVER_PACKETS_OUT 2
+#define LW_SERVER_BYTES_OUT 3
+#define LW_SERVER_UPDATES_SENT 33
+#define LW_SERVER_STATS_SENT 34
+#define LW_SERVER_UPDATE_ENTITIES_SENT 35
+
 /* The game's counters, indices into Game.counters (modules/game/world.ts) */
 #define LW_COUNTER_STEPS 0
 #define LW_COUNTER_STEPS_SKIPPED 1
@@ -69,7 +76,7 @@ enum { PLAN_WORD_CAPACITY = 0, PLAN_WORD_WORDS = 1, PLAN_WORD_LIMIT = 2, PLAN_WO
 /* pack: arrays, then scalar words (modules/native-layout.ts) */
 enum { PACK_MEM_ENTRIES = 0, PACK_MEM_ENCODED = 1, PACK_MEM_GENERATION = 2, PACK_MEM_X = 3, PACK_MEM_Y = 4,
 	PACK_MEM_VX = 5, PACK_MEM_VY = 6, PACK_MEM_ROT = 7, PACK_MEM_HEALTH = 8, PACK_MEM_LIST = 9, PACK_MEM_SCORES = 10,
-	PACK_MEM_PINGS = 11, PACK_MEMS = 12 };
+	PACK_MEM_PINGS = 11, PACK_MEM_COUNTERS = 12, PACK_MEMS = 13 };
 enum { PACK_WORD_MAX_PACKET = 0, PACK_WORD_STEP_HZ = 1, PACK_WORD_POS_SHIFT = 2, PACK_WORD_ANGLE_BITS = 3,
 	PACK_WORD_CENTIDEGREES = 4, PACK_WORD_O = 5, PACK_WORD_K = 6, PACK_WORDS = 7 };
 

@@ -324,6 +324,7 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int3
 	int32_t shift = w[PACK_WORD_POS_SHIFT], angleBits = w[PACK_WORD_ANGLE_BITS], centi = w[PACK_WORD_CENTIDEGREES];
 	int32_t half = 1 << (shift - 1), angleHalf = 1 << (angleBits - 1), angleMask = (1 << angleBits) - 1;
 	int32_t room = maxPacket - entry;
+	uint32_t *counters = U32(&m, PACK_MEM_COUNTERS);
 	int32_t k = 0, unrel = 0, s;
 	if (stats && o + 1 + 4 * LW_MAX_PLAYERS <= maxPacket) {
 		const uint16_t *scores = U16(&m, PACK_MEM_SCORES), *pings = U16(&m, PACK_MEM_PINGS);
@@ -334,6 +335,7 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int3
 		}
 		o += 1 + 4 * LW_MAX_PLAYERS;
 		unrel++;
+		counters[LW_SERVER_STATS_SENT]++;
 	}
 	if (o + 2 <= maxPacket) {
 		int32_t num = o + 1;
@@ -362,8 +364,13 @@ static int32_t lw_pack(const lw_mem *mp, int32_t pos, int32_t n, int32_t o, int3
 		}
 		all[num] = (uint8_t)k;
 		unrel++;
+		counters[LW_SERVER_UPDATES_SENT]++;
+		counters[LW_SERVER_UPDATE_ENTITIES_SENT] += (uint32_t)k;
 	}
 	all[LW_HEADER_UNREL] = (uint8_t)unrel;
+	/* The packet is done, and goes out now: counted as the server counts every send. */
+	counters[LW_SERVER_PACKETS_OUT]++;
+	counters[LW_SERVER_BYTES_OUT] += (uint32_t)o;
 	w[PACK_WORD_O] = o;
 	w[PACK_WORD_K] = k;
 	return pos;

@@ -38,6 +38,8 @@ export interface EntryMemory {
   /** What a Stats carries: a score and a ping for each of MAX_PLAYERS. */
   scores: Uint16Array;
   pings: Uint16Array;
+  /** The server's counters: the packer counts the Stats, the Update and its entries it wrote, and the packet (sent right after). */
+  counters: Uint32Array;
 }
 
 /** The packet's unreliable part in C (modules/kernels/loops.c, lw_pack). */
@@ -55,7 +57,7 @@ export class NativeEntryPacker implements EntryPacker {
       NATIVE_LAYOUT.pack,
       {
         entries: m.all, encoded: m.encoded, generation: e.generation, x: e.x, y: e.y, vx: e.vx, vy: e.vy, rot: e.rot, health: e.health,
-        list: m.list, scores: m.scores, pings: m.pings,
+        list: m.list, scores: m.scores, pings: m.pings, counters: m.counters,
       },
       0, native,
     );

@@ -18,7 +18,7 @@
 import { Arena } from "../arena";
 import { ConfigError, type Config } from "../config";
 import type { DirectCore, Host } from "../host";
-import { Counter, createCounters } from "../protocol/counters";
+import { COUNTER_COUNT, Counter, createCounters } from "../protocol/counters";
 import {
   CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
@@ -102,8 +102,10 @@ export class Server implements DirectCore, EntityListener, Players {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
-    this.counters = createCounters();
     const memory = native?.memory ?? null;
+    // In the native memory where the platform has one (WebAssembly): the Update packer
+    // counts in C what it writes and sends (entries.ts).
+    this.counters = memory !== null ? new Uint32Array(memory.buffer, memory.take(4 * COUNTER_COUNT), COUNTER_COUNT) : createCounters();
     this.entities = new EntityTable(config.maxEntities, memory);
     this.entities.listener = this;
     this.pilots = new Pilots(config.maxPlayers, config.botSkill);

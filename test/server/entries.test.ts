@@ -12,6 +12,7 @@ import { MAX_PACKET, MAX_PLAYERS, Msg, UPDATE_ENTRY } from "../../modules/protoc
 import { writeStats, writeUpdateEntry } from "../../modules/protocol/codec";
 import { NativeEntryPacker } from "../../modules/server/entries";
 import { HEADER_SIZE, HEADER_UNREL } from "../../modules/transport/frame";
+import { COUNTER_COUNT, Counter } from "../../modules/protocol/counters";
 import { POS_SHIFT } from "../../modules/units";
 
 const CAPACITY = 16;
@@ -27,8 +28,9 @@ function packer() {
   const list = new Uint16Array(memory.buffer, memory.take(2 * CAPACITY), CAPACITY);
   const scores = new Uint16Array(memory.buffer, memory.take(2 * MAX_PLAYERS), MAX_PLAYERS);
   const pings = new Uint16Array(memory.buffer, memory.take(2 * MAX_PLAYERS), MAX_PLAYERS);
-  const p = new NativeEntryPacker({ all, encoded, entities, list, scores, pings }, native.kernels!, native);
-  return { p, all, entities, list, scores, pings };
+  const counters = new Uint32Array(memory.buffer, memory.take(4 * COUNTER_COUNT), COUNTER_COUNT);
+  const p = new NativeEntryPacker({ all, encoded, entities, list, scores, pings, counters }, native.kernels!, native);
+  return { p, all, entities, list, scores, pings, counters };
 }
 
 describe("server packets: the native pack", () => {
@@ -46,6 +48,21 @@ describe("server packets: the native pack", () => {
     assert.equal(p.o, o + STATS + 2);
     assert.equal(p.k, 0);
     assert.equal(all[HEADER_UNREL], 2, "two unreliable messages");
+  });
+
+  it("counts what it wrote and the packet, which goes out as it is: Stats, the Update and its entries, packets and bytes out", () => {
+    const { p, list, entities, counters } = packer();
+    list[0] = entities.add(1, 0, 0, 0);
+    list[1] = entities.add(1, 0, 5, 5);
+    const o = HEADER_SIZE + 9;
+    p.pack(0, 2, o, true);
+    const first = o + STATS + 2 + 2 * UPDATE_ENTRY;
+    assert.equal(p.o, first);
+    const c = (k: keyof typeof Counter) => counters[Counter[k]];
+    assert.deepEqual([c("StatsSent"), c("UpdatesSent"), c("UpdateEntitiesSent"), c("PacketsOut"), c("BytesOut")], [1, 1, 2, 1, first]);
+    // Without Stats, and with no room for an Update: the packet alone is counted.
+    p.pack(0, 2, MAX_PACKET - 1, false);
+    assert.deepEqual([c("StatsSent"), c("UpdatesSent"), c("UpdateEntitiesSent"), c("PacketsOut"), c("BytesOut")], [1, 1, 2, 2, first + MAX_PACKET - 1]);
   });
 
   it("an Update's entries are the bytes writeUpdateEntry writes, ids with the entity's generation", () => {

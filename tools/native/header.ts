@@ -17,6 +17,7 @@ import { AddAt, MAX_PLAYERS, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UP
 import { HEADER_UNREL } from "../../modules/transport/frame";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { GameCounter } from "../../modules/game/world";
+import { Counter } from "../../modules/protocol/counters";
 import { CARRIED, FRESH, MAX_UPDATE_GAP, SETS, WHEEL } from "../../modules/server/updates";
 import { ONE } from "../../modules/game/geometry";
 import { EDGE_BOUNCE } from "../../modules/game/ships";
@@ -87,6 +88,8 @@ export function renderHeader(): string {
   for (const [k, v] of Object.entries(PLANNER_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
   out.push("", "/* The game's geometry and limits (modules/game/geometry.ts, ships.ts, templates.ts, shots.ts) */");
   for (const [k, v] of Object.entries(GAME_CONSTANTS)) out.push(`#define LW_${k} ${v}`);
+  out.push("", "/* The server's counters that the Update packer counts, indices into Server.counters (modules/protocol/counters.ts) */");
+  for (const k of ["PacketsOut", "BytesOut", "UpdatesSent", "StatsSent", "UpdateEntitiesSent"] as const) out.push(`#define LW_SERVER_${cName(k)} ${Counter[k]}`);
   out.push("", "/* The game's counters, indices into Game.counters (modules/game/world.ts) */");
   for (const [k, v] of Object.entries(GameCounter)) out.push(`#define LW_COUNTER_${cName(k)} ${v}`);
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
