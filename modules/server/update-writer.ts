@@ -14,7 +14,6 @@
  * that carries it (entries.ts: the native `pack` writes a packet's Stats, Update and entries
  * in one call). The tables are in state.ts.
  */
-import { Counter } from "../protocol/counters";
 import { MAX_PACKET, MAX_PLAYERS, UPDATE_ENTRY } from "../protocol/constants";
 import type { Endpoint } from "../transport/endpoint";
 import { type NativeOptions, requireKernels } from "../native";
@@ -22,10 +21,6 @@ import { type EntryPacker, NativeEntryPacker } from "./entries";
 import type { ServerState } from "./state";
 import type { UpdatePlanner } from "./updates";
 
-/** A Stats message: its type and a score and a ping for every player. */
-const STATS_SIZE = 1 + 4 * MAX_PLAYERS;
-/** An Update's type and entry count: what must fit for one to go in the packet. */
-const UPDATE_START = 2;
 
 export class UpdateWriter {
   /** Chooses each player's Update entries (the game installs its own). */
