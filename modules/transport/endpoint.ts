@@ -110,10 +110,9 @@ export class Endpoint {
   /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
   private readonly wholeView: DataView | null;
   private readonly at: number;
-  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (look). */
+  /** The packet buffer fill() last wrote, and its offset in `whole`'s buffer, -1 when it is not carved from it (look). */
   private lastOut: Uint8Array | null = null;
-  private lastShared = false;
-  private lastBase = 0;
+  private lastBase = -1;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   private readonly maxMessage: number;
 
@@ -452,14 +451,14 @@ export class Endpoint {
     const ch = this.channel;
     // The header (frame.ts): this runs for every packet. A packet carved from the same
     // buffer as the queue takes its three words with one DataView call each (signed: no
-    // double on XS); another, byte by byte. Whether `out` is such a packet, and where it
-    // starts, is kept from the last call: an owner sends from one buffer.
-    const ack = s.lastProcessed;
+    // double on XS), and its two counts with a fourth at the end; another, byte by byte.
+    // Whether `out` is such a packet, and where it starts, is kept from the last call: an
+    // owner sends from one buffer.
     if (out !== this.lastOut) this.look(out);
-    const shared = this.lastShared;
-    if (shared) {
-      const wv = this.wholeView as DataView;
-      const base = this.lastBase;
+    const ack = s.lastProcessed;
+    const base = this.lastBase;
+    const wv = this.wholeView as DataView;
+    if (base >= 0) {
       wv.setInt32(base + HEADER_APP_ID, ch.idI32);
       wv.setInt32(base + HEADER_ACK, ack | 0);
       wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
@@ -481,13 +480,14 @@ export class Endpoint {
       out[ts + 1] = timestamp >>> 16;
       out[ts + 2] = timestamp >>> 8;
       out[ts + 3] = timestamp;
+      out[HEADER_UNREL] = 0;
     }
-    out[HEADER_UNREL] = 0;
     s.ackDue = false;
     const count = s.count;
     if (count === 0) {
       // Nothing queued (most Update packets): the header alone.
-      out[HEADER_REL] = 0;
+      if (base >= 0) wv.setInt16(base + HEADER_REL, 0);
+      else out[HEADER_REL] = 0;
       s.filledMessages = 0;
       return HEADER_SIZE;
     }
@@ -502,18 +502,20 @@ export class Endpoint {
       // The whole queue fits (the usual case): nothing to measure, unless queue() took a
       // message of variable size since the last fill. Then the messages never sent are
       // measured, and must end where the queue does (a misuse throws before anything goes out).
-      if (this.unmeasured && count > sentCount) {
-        const buf = this.buf;
-        const sizes = ch.sizes;
-        const typeBase = ch.typeBase;
-        let at = this.sentBytes;
-        for (let k = sentCount; k < count; k++) {
-          const fixed = sizes[buf[at + 4] - typeBase];
-          at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      if (this.unmeasured) {
+        if (count > sentCount) {
+          const buf = this.buf;
+          const sizes = ch.sizes;
+          const typeBase = ch.typeBase;
+          let at = this.sentBytes;
+          for (let k = sentCount; k < count; k++) {
+            const fixed = sizes[buf[at + 4] - typeBase];
+            at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+          }
+          if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
         }
-        if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
+        this.unmeasured = false;
       }
-      this.unmeasured = false;
       begin = 0;
       from = used;
       i = count;
@@ -536,29 +538,32 @@ export class Endpoint {
     }
     if (from === begin) {
       // Nothing to copy.
-    } else if (shared) {
+    } else if (base >= 0) {
       const at = this.at;
-      (this.whole as Uint8Array).copyWithin(this.lastBase + start, at + begin, at + from);
+      (this.whole as Uint8Array).copyWithin(base + start, at + begin, at + from);
     } else {
       const buf = this.buf;
       for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
     }
     // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
-    const resentEnd = i < sentCount ? i : sentCount;
-    if (resentEnd > first) {
-      s.resent += resentEnd - first;
-      ch.counters[ch.resentIndex] += resentEnd - first;
-      // Karn: a resent probe's ack could answer either copy.
-      if (this.probing) {
-        const probe = (this.probeSeq - s.firstSeq) | 0;
-        if (probe >= first && probe < resentEnd) this.probing = false;
+    let probing = this.probing;
+    if (sentCount > first) {
+      const resentEnd = i < sentCount ? i : sentCount;
+      if (resentEnd > first) {
+        s.resent += resentEnd - first;
+        ch.counters[ch.resentIndex] += resentEnd - first;
+        // Karn: a resent probe's ack could answer either copy.
+        if (probing) {
+          const probe = (this.probeSeq - s.firstSeq) | 0;
+          if (probe >= first && probe < resentEnd) this.probing = probing = false;
+        }
       }
     }
     if (i > sentCount) {
       const firstNew = sentCount > first ? sentCount : first;
       s.sent += i - firstNew;
       ch.counters[ch.sentIndex] += i - firstNew;
-      if (!this.probing) {
+      if (!probing) {
         this.probing = true;
         this.probeSeq = (s.firstSeq + firstNew) >>> 0;
         this.probeSent = now >>> 0;
@@ -566,9 +571,11 @@ export class Endpoint {
       s.sentCount = i;
       this.sentBytes = from;
     }
-    if (i > first) this.lastReliableSend = now;
-    out[HEADER_REL] = i - first;
-    s.filledMessages = i - first;
+    const n = i - first;
+    if (n > 0) this.lastReliableSend = now;
+    if (base >= 0) wv.setInt16(base + HEADER_REL, n << 8);
+    else out[HEADER_REL] = n;
+    s.filledMessages = n;
     return start + from - begin;
   }
 
@@ -592,8 +599,7 @@ export class Endpoint {
   private look(out: Uint8Array): void {
     const whole = this.whole;
     this.lastOut = out;
-    this.lastShared = whole !== null && out.buffer === whole.buffer;
-    this.lastBase = out.byteOffset;
+    this.lastBase = whole !== null && out.buffer === whole.buffer ? out.byteOffset : -1;
   }
 }
 
