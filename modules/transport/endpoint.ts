@@ -437,7 +437,12 @@ export class Endpoint {
     if (count === 0) return false;
     const ch = this.channel;
     if (now - this.lastReliableSend >= ch.resendMs) return true;
-    return count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= ch.maxPacket - HEADER_SIZE;
+    if (!(count > this.sentCount)) return false;
+    // The first message never sent, sized as queued() would, without its call (this runs a
+    // few times a tick for each peer): does it fit a packet after those sent?
+    const o = this.sentBytes;
+    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
+    return o + (fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(o)) <= ch.maxPacket - HEADER_SIZE;
   }
 
   /**
