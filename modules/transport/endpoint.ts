@@ -277,9 +277,11 @@ export class Endpoint {
   commit(end: number, messages: number): void {
     const s = this as Own;
     const used = s.usedBytes;
-    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used) && end - used >= messages * RELIABLE_HEADER))
+    // The span: empty for no message, else at least a header each (so past `used`), within the queue.
+    if (!(end <= this.capacityBytes && (messages === 0 ? end === used : messages > 0 && end - used >= messages * RELIABLE_HEADER)))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    if (messages !== 0 && this.view.getUint32(used) !== s.nextSeq)
+    const next = s.nextSeq;
+    if (messages !== 0 && this.view.getUint32(used) !== next)
       throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
     if (messages === 1) {
       const ch = this.channel;
@@ -289,7 +291,7 @@ export class Endpoint {
     }
     s.usedBytes = end;
     s.count += messages;
-    s.nextSeq = (s.nextSeq + messages) >>> 0;
+    s.nextSeq = (next + messages) >>> 0;
   }
 
   /**
