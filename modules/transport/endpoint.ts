@@ -69,7 +69,7 @@ export class Endpoint {
   private lastReliableSend = 0;
   /** Bytes queued: the next message goes at this offset of `buf`. */
   readonly usedBytes: number = 0;
-  /** Seqno of the message at the front of the queue (and `nextSeq`, of the next one queued). */
+  /** Seqno of the message at the front of the queue. */
   readonly firstSeq: number = 0;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   readonly buf: Uint8Array;
@@ -77,7 +77,7 @@ export class Endpoint {
   /** The packet buffer fill() last wrote, and its offset in `whole`'s buffer, -1 when it is not carved from it (look). */
   private lastOut: Uint8Array | null = null;
   private lastBase = -1;
-  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
+  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each, and its two counts with one. */
   private readonly wholeView: DataView | null;
   /** Seqno of the last reliable message processed from the peer (our ack). */
   readonly lastProcessed: number = 0xffffffff;
@@ -85,6 +85,7 @@ export class Endpoint {
   private probing = false;
   private probeSeq = 0;
   private probeSent = 0;
+  /** Seqno of the next message queued. */
   readonly nextSeq: number = 0;
   /** When the peer was last heard (`heard`). */
   readonly lastHeard: number = 0;
@@ -103,18 +104,19 @@ export class Endpoint {
   private readonly at: number;
   /** Statistics: messages sent for the first time and resent since `reset`. */
   readonly sent: number = 0;
+  readonly resent: number = 0;
   /** Messages the last fill() put in its packet. */
   readonly filledMessages: number = 0;
   /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
   private hasTimestamp = false;
   readonly newestTimestamp: number = 0;
   private newestAt = 0;
+  /** Bytes of `buf`. */
   readonly capacityBytes: number;
   /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
   readonly view: DataView;
   /** Smoothed RTT in ms, 0 before the first sample. */
   readonly srtt: number = 0;
-  readonly resent: number = 0;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   private readonly maxMessage: number;
 
