@@ -462,7 +462,8 @@ export class Endpoint {
     const ch = this.channel;
     // The header (frame.ts): this runs for every packet. A packet carved from the same
     // buffer as the queue takes its three words with one DataView call each (signed: no
-    // double on XS), and its two counts with a fourth at the end; another, byte by byte.
+    // double on XS), and its two counts (adjacent bytes, rel then unrel) with a fourth at
+    // the end, unrel 0 for finishPacket to patch; another, byte by byte.
     // Whether `out` is such a packet, and where it starts, is kept from the last call: an
     // owner sends from one buffer.
     if (out !== this.lastOut) this.look(out);
