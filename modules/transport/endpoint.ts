@@ -55,65 +55,68 @@ export const OUT_OF_ORDER = 2;
 type Own = { -readonly [K in keyof Endpoint]: Endpoint[K] };
 
 export class Endpoint {
-  /** The payload rules (shared, immutable). */
-  readonly channel: Channel;
-  readonly capacityBytes: number;
-  /** Encoded queued messages, each `seqno u32, type u8, payload`. */
-  readonly buf: Uint8Array;
-  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
-  readonly view: DataView;
-  /** Bytes queued: the next message goes at this offset of `buf`. */
-  readonly usedBytes: number = 0;
+  // Fields come hottest first: XS finds a property by walking the object's list in order,
+  // so a field read on every due(), fill() or ack costs least near the top.
   /** Messages queued (unacknowledged). */
   readonly count: number = 0;
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  readonly ackDue: boolean = false;
+  /** The payload rules (shared, immutable). */
+  readonly channel: Channel;
   /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
   readonly sentCount: number = 0;
-  private sentBytes = 0;
-  /** Seqno of the message at the front of the queue, and of the next one queued. */
+  /** When a packet carrying reliable messages last went out. */
+  private lastReliableSend = 0;
+  /** Bytes queued: the next message goes at this offset of `buf`. */
+  readonly usedBytes: number = 0;
+  /** Seqno of the message at the front of the queue. */
   readonly firstSeq: number = 0;
-  readonly nextSeq: number = 0;
+  /** Encoded queued messages, each `seqno u32, type u8, payload`. */
+  readonly buf: Uint8Array;
+  private sentBytes = 0;
+  /** The packet buffer fill() last wrote, and its offset in `whole`'s buffer, -1 when it is not carved from it (look). */
+  private lastOut: Uint8Array | null = null;
+  private lastBase = -1;
+  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each, and its two counts with one. */
+  private readonly wholeView: DataView | null;
   /** Seqno of the last reliable message processed from the peer (our ack). */
   readonly lastProcessed: number = 0xffffffff;
-  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
-  readonly newestTimestamp: number = 0;
-  private newestAt = 0;
-  private hasTimestamp = false;
-  /** Smoothed RTT in ms, 0 before the first sample. */
-  readonly srtt: number = 0;
+  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
+  private probing = false;
+  private probeSeq = 0;
+  private probeSent = 0;
+  /** Seqno of the next message queued. */
+  readonly nextSeq: number = 0;
+  /** When the peer was last heard (`heard`). */
+  readonly lastHeard: number = 0;
   /**
    * A message of variable size went into the queue through queue() since the last fill:
    * its payload was written after its size was given, so fill() measures the messages never
    * sent (a Chat without its NUL throws there, before anything goes out).
    */
   private unmeasured = false;
-  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
-  private probing = false;
-  private probeSeq = 0;
-  private probeSent = 0;
-  /** When a packet carrying reliable messages last went out. */
-  private lastReliableSend = 0;
-  /** When the peer was last heard (`heard`). */
-  readonly lastHeard: number = 0;
-  /** Statistics: messages sent for the first time and resent since `reset`. */
-  readonly sent: number = 0;
-  readonly resent: number = 0;
-  /** Messages the last fill() put in its packet. */
-  readonly filledMessages: number = 0;
-  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
-  readonly ackDue: boolean = false;
   /**
    * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
    * and where `buf` starts in it: fill() then copies a run of messages into the packet with
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
   private readonly whole: Uint8Array | null;
-  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
-  private readonly wholeView: DataView | null;
   private readonly at: number;
-  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (look). */
-  private lastOut: Uint8Array | null = null;
-  private lastShared = false;
-  private lastBase = 0;
+  /** Statistics: messages sent for the first time and resent since `reset`. */
+  readonly sent: number = 0;
+  readonly resent: number = 0;
+  /** Messages the last fill() put in its packet. */
+  readonly filledMessages: number = 0;
+  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
+  private hasTimestamp = false;
+  readonly newestTimestamp: number = 0;
+  private newestAt = 0;
+  /** Bytes of `buf`. */
+  readonly capacityBytes: number;
+  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
+  readonly view: DataView;
+  /** Smoothed RTT in ms, 0 before the first sample. */
+  readonly srtt: number = 0;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   private readonly maxMessage: number;
 
@@ -276,9 +279,11 @@ export class Endpoint {
   commit(end: number, messages: number): void {
     const s = this as Own;
     const used = s.usedBytes;
-    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && (messages === 0) === (end === used) && end - used >= messages * RELIABLE_HEADER))
+    // The span: empty for no message, else at least a header each (so past `used`), within the queue.
+    if (!(end <= this.capacityBytes && (messages === 0 ? end === used : messages > 0 && end - used >= messages * RELIABLE_HEADER)))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    if (messages !== 0 && this.view.getUint32(used) !== s.nextSeq)
+    const next = s.nextSeq;
+    if (messages !== 0 && this.view.getUint32(used) !== next)
       throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
     if (messages === 1) {
       const ch = this.channel;
@@ -288,7 +293,7 @@ export class Endpoint {
     }
     s.usedBytes = end;
     s.count += messages;
-    s.nextSeq = (s.nextSeq + messages) >>> 0;
+    s.nextSeq = (next + messages) >>> 0;
   }
 
   /**
@@ -438,7 +443,12 @@ export class Endpoint {
     if (count === 0) return false;
     const ch = this.channel;
     if (now - this.lastReliableSend >= ch.resendMs) return true;
-    return count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= ch.maxPacket - HEADER_SIZE;
+    if (!(count > this.sentCount)) return false;
+    // The first message never sent, sized as queued() would, without its call (this runs a
+    // few times a tick for each peer): does it fit a packet after those sent?
+    const o = this.sentBytes;
+    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
+    return o + (fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(o)) <= ch.maxPacket - HEADER_SIZE;
   }
 
   /**
@@ -452,14 +462,15 @@ export class Endpoint {
     const ch = this.channel;
     // The header (frame.ts): this runs for every packet. A packet carved from the same
     // buffer as the queue takes its three words with one DataView call each (signed: no
-    // double on XS); another, byte by byte. Whether `out` is such a packet, and where it
-    // starts, is kept from the last call: an owner sends from one buffer.
-    const ack = s.lastProcessed;
+    // double on XS), and its two counts (adjacent bytes, rel then unrel) with a fourth at
+    // the end, unrel 0 for finishPacket to patch; another, byte by byte.
+    // Whether `out` is such a packet, and where it starts, is kept from the last call: an
+    // owner sends from one buffer.
     if (out !== this.lastOut) this.look(out);
-    const shared = this.lastShared;
-    if (shared) {
-      const wv = this.wholeView as DataView;
-      const base = this.lastBase;
+    const ack = s.lastProcessed;
+    const base = this.lastBase;
+    const wv = this.wholeView as DataView;
+    if (base >= 0) {
       wv.setInt32(base + HEADER_APP_ID, ch.idI32);
       wv.setInt32(base + HEADER_ACK, ack | 0);
       wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
@@ -481,39 +492,63 @@ export class Endpoint {
       out[ts + 1] = timestamp >>> 16;
       out[ts + 2] = timestamp >>> 8;
       out[ts + 3] = timestamp;
+      out[HEADER_UNREL] = 0;
     }
-    out[HEADER_UNREL] = 0;
     s.ackDue = false;
     const count = s.count;
     if (count === 0) {
       // Nothing queued (most Update packets): the header alone.
-      out[HEADER_REL] = 0;
+      if (base >= 0) wv.setInt16(base + HEADER_REL, 0);
+      else out[HEADER_REL] = 0;
       s.filledMessages = 0;
       return HEADER_SIZE;
     }
+    const sentCount = s.sentCount;
+    const used = s.usedBytes;
+    if (sentCount === 0 && first === 0 && base >= 0 && !this.unmeasured && HEADER_SIZE + used <= ch.maxPacket) {
+      // The usual case, kept short as it runs for most packets that carry messages: all of
+      // them new (the last packet's were acknowledged), the whole queue fits, and the
+      // packet is carved from the queue's buffer. What the general path below does, less
+      // the measuring and the resends.
+      const at = this.at;
+      (this.whole as Uint8Array).copyWithin(base + HEADER_SIZE, at, at + used);
+      s.sent += count;
+      ch.counters[ch.sentIndex] += count;
+      if (!this.probing) {
+        this.probing = true;
+        this.probeSeq = s.firstSeq;
+        this.probeSent = now >>> 0;
+      }
+      s.sentCount = count;
+      this.sentBytes = used;
+      this.lastReliableSend = now;
+      wv.setInt16(base + HEADER_REL, count << 8);
+      s.filledMessages = count;
+      return HEADER_SIZE + used;
+    }
     const start = HEADER_SIZE;
     const max = ch.maxPacket;
-    const sentCount = s.sentCount;
     let from: number;
     let begin: number;
     let i: number;
-    const used = s.usedBytes;
     if (first === 0 && start + used <= max) {
       // The whole queue fits (the usual case): nothing to measure, unless queue() took a
       // message of variable size since the last fill. Then the messages never sent are
       // measured, and must end where the queue does (a misuse throws before anything goes out).
-      if (this.unmeasured && count > sentCount) {
-        const buf = this.buf;
-        const sizes = ch.sizes;
-        const typeBase = ch.typeBase;
-        let at = this.sentBytes;
-        for (let k = sentCount; k < count; k++) {
-          const fixed = sizes[buf[at + 4] - typeBase];
-          at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      if (this.unmeasured) {
+        if (count > sentCount) {
+          const buf = this.buf;
+          const sizes = ch.sizes;
+          const typeBase = ch.typeBase;
+          let at = this.sentBytes;
+          for (let k = sentCount; k < count; k++) {
+            const fixed = sizes[buf[at + 4] - typeBase];
+            at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+          }
+          if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
         }
-        if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
+        this.unmeasured = false;
       }
-      this.unmeasured = false;
       begin = 0;
       from = used;
       i = count;
@@ -536,29 +571,32 @@ export class Endpoint {
     }
     if (from === begin) {
       // Nothing to copy.
-    } else if (shared) {
+    } else if (base >= 0) {
       const at = this.at;
-      (this.whole as Uint8Array).copyWithin(this.lastBase + start, at + begin, at + from);
+      (this.whole as Uint8Array).copyWithin(base + start, at + begin, at + from);
     } else {
       const buf = this.buf;
       for (let k = begin, d = start; k < from; k++, d++) out[d] = buf[k];
     }
     // Messages first .. i-1 went out: those below sentCount again, the rest for the first time.
-    const resentEnd = i < sentCount ? i : sentCount;
-    if (resentEnd > first) {
-      s.resent += resentEnd - first;
-      ch.counters[ch.resentIndex] += resentEnd - first;
-      // Karn: a resent probe's ack could answer either copy.
-      if (this.probing) {
-        const probe = (this.probeSeq - s.firstSeq) | 0;
-        if (probe >= first && probe < resentEnd) this.probing = false;
+    let probing = this.probing;
+    if (sentCount > first) {
+      const resentEnd = i < sentCount ? i : sentCount;
+      if (resentEnd > first) {
+        s.resent += resentEnd - first;
+        ch.counters[ch.resentIndex] += resentEnd - first;
+        // Karn: a resent probe's ack could answer either copy.
+        if (probing) {
+          const probe = (this.probeSeq - s.firstSeq) | 0;
+          if (probe >= first && probe < resentEnd) this.probing = probing = false;
+        }
       }
     }
     if (i > sentCount) {
       const firstNew = sentCount > first ? sentCount : first;
       s.sent += i - firstNew;
       ch.counters[ch.sentIndex] += i - firstNew;
-      if (!this.probing) {
+      if (!probing) {
         this.probing = true;
         this.probeSeq = (s.firstSeq + firstNew) >>> 0;
         this.probeSent = now >>> 0;
@@ -566,9 +604,11 @@ export class Endpoint {
       s.sentCount = i;
       this.sentBytes = from;
     }
-    if (i > first) this.lastReliableSend = now;
-    out[HEADER_REL] = i - first;
-    s.filledMessages = i - first;
+    const n = i - first;
+    if (n > 0) this.lastReliableSend = now;
+    if (base >= 0) wv.setInt16(base + HEADER_REL, n << 8);
+    else out[HEADER_REL] = n;
+    s.filledMessages = n;
     return start + from - begin;
   }
 
@@ -592,8 +632,7 @@ export class Endpoint {
   private look(out: Uint8Array): void {
     const whole = this.whole;
     this.lastOut = out;
-    this.lastShared = whole !== null && out.buffer === whole.buffer;
-    this.lastBase = out.byteOffset;
+    this.lastBase = whole !== null && out.buffer === whole.buffer ? out.byteOffset : -1;
   }
 }
 

@@ -554,3 +554,53 @@ describe("Endpoint: when to send", () => {
     assert.equal(ep.wantsSend(101, 100), true);
   });
 });
+
+describe("Endpoint: a packet carved from the queue's arena", () => {
+  it("gets the bytes a separate buffer gets, and leaves the same state, on every path of fill", () => {
+    const counters = createCounters();
+    // Arena: the packet buffer, then the queue, as a server carves them.
+    const whole = new Uint8Array(MAX_PACKET + 2048);
+    const shared = new Endpoint(lwarChannel(2048, 100, counters), whole.subarray(MAX_PACKET), whole, new DataView(whole.buffer));
+    const tx = whole.subarray(0, MAX_PACKET);
+    const plain = new Endpoint(lwarChannel(2048, 100));
+    const out = new Uint8Array(MAX_PACKET);
+    const both = [shared, plain];
+    for (const ep of both) ep.reset(0, 0xfffffffd, 7);
+    const state = (ep: Endpoint): number[] => [
+      ep.count, ep.sentCount, ep.usedBytes, ep.firstSeq, ep.nextSeq, ep.sent, ep.resent, ep.filledMessages, ep.ackDue ? 1 : 0, ep.srtt,
+    ];
+    const fill = (now: number, first = 0): void => {
+      const a = shared.fill(tx, now, now + 5, first);
+      const b = plain.fill(out, now, now + 5, first);
+      finishPacket(tx, 3);
+      finishPacket(out, 3);
+      assert.equal(a, b, `length at ${now}`);
+      assert.deepEqual(tx.slice(0, a), out.slice(0, b), `bytes at ${now}`);
+      assert.deepEqual(state(shared), state(plain), `state at ${now}`);
+    };
+    const queue = (n: number, type: number = Msg.Name, payload = 36): void => {
+      for (let i = 0; i < n; i++) for (const ep of both) assert.ok(ep.queue(type, payload) >= 0);
+    };
+    const ack = (seq: number, now: number): void => {
+      for (const ep of both) ep.acknowledge(seq, now);
+    };
+    fill(10); // nothing queued
+    queue(3);
+    fill(20); // every message new, the whole queue fits
+    ack(0xfffffffe, 60); // a sample from the probe, one message left
+    queue(2);
+    fill(130); // one resent, two new
+    for (const ep of both) assert.equal(ep.acceptReliable(7, createCounters()), PROCESS);
+    queue(12);
+    fill(140); // the queue no longer fits one packet
+    fill(150, shared.filledMessages); // a flush from a later message
+    ack((shared.firstSeq + shared.sentCount - 1) >>> 0, 200);
+    fill(210);
+    ack((shared.nextSeq - 1) >>> 0, 260);
+    queue(1, Msg.Join, 4);
+    fill(270); // new again after everything was acknowledged
+    assert.ok(counters[Counter.ReliableSent] > 0 && counters[Counter.ReliableResent] > 0);
+    assert.equal(shared.sent, counters[Counter.ReliableSent]);
+    assert.equal(shared.resent, counters[Counter.ReliableResent]);
+  });
+});
