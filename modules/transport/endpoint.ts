@@ -386,7 +386,9 @@ export class Endpoint {
    * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
    * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
    * make every genuine packet stale for as long as the stamp is ahead. The owner drops the
-   * messages of any other verdict than CURRENT through `dropUnreliable`.
+   * messages of any other verdict than CURRENT through `dropUnreliable`. ReceiveStep.run
+   * (./receive.ts) takes the usual case of a one-message datagram (a stamp is held and the
+   * new one is current) itself, without the call: a change to the check goes there too.
    */
   acceptUnreliable(timestamp: number, now: number): number {
     if (this.hasTimestamp) {
