@@ -52,7 +52,7 @@ export class Receiver implements Receiving {
   }
 
   /**
-   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
+   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` shapeFromClient
    * found (its SHAPE_ACK and SHAPE_ACK_INPUT are the transport's SHAPE_NONE and
    * SHAPE_ONE_UNRELIABLE): the transport's receive step, with the header read through
    * `state.rxView`, calls `reliable` and `unreliable` below for what it accepts.
