@@ -343,7 +343,9 @@ export class Endpoint {
    * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
    * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
    * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
-   * heard, and the caller drops the datagram.
+   * heard, and the caller drops the datagram. ReceiveStep.run (./receive.ts) does the same
+   * itself, calling only acknowledge, and that only for an ack of something new: a change
+   * here goes there too.
    */
   acceptAck(ack: number, now: number, counters: Uint32Array): number {
     let result = ACK_OLD;
