@@ -303,7 +303,9 @@ export class Endpoint {
     if (n > s.sentCount) return false; // acks a seqno never sent
     if (this.probing && ((this.probeSeq - s.firstSeq) | 0) < n) {
       this.probing = false;
-      this.sample(((now >>> 0) - this.probeSent) >>> 0);
+      // The RTT sample, smoothed (1/8 of each new one) from the first, which stands alone.
+      const rtt = ((now >>> 0) - this.probeSent) >>> 0;
+      s.srtt = s.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : s.srtt + (rtt - s.srtt) / 8;
     }
     const buf = this.buf;
     let bytes = 0;
@@ -324,11 +326,6 @@ export class Endpoint {
     this.sentBytes -= bytes;
     s.firstSeq = (s.firstSeq + n) >>> 0;
     return true;
-  }
-
-  private sample(rtt: number): void {
-    const s = this as Own;
-    s.srtt = s.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : s.srtt + (rtt - s.srtt) / 8;
   }
 
   /** Smoothed RTT, as an integer in 0..65535. */
