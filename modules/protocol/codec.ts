@@ -12,7 +12,7 @@ import { ONE_UNRELIABLE_AT, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE } from "
 import { getU16, getU32, setU16, setU32, getI16 } from "./bytes";
 import { Counter } from "./counters";
 import {
-  APP_ID, CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
+  APP_ID, CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, TYPE_BASE, TYPE_ROWS, UNRELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, typeTable, types,
 } from "./constants";
 
@@ -101,11 +101,10 @@ export const INPUT_AT = ONE_UNRELIABLE_AT;
 const ACK_INPUT_LENGTH = INPUT_AT + 5;
 
 /**
- * What validateFromClient found: dropped (counted); an ack alone; an ack + Input; any other
- * valid packet (offsets recorded). The last three are the transport's shapes, as its receive
- * step (transport/receive.ts) takes them.
+ * What shapeFromClient found: an ack alone; an ack + Input; anything else, which
+ * validatePacket (FROM_CLIENT) is still to check, recording its offsets. They are the
+ * transport's shapes, as its receive step (transport/receive.ts) takes them.
  */
-export const SHAPE_BAD = 0;
 export const SHAPE_ACK = SHAPE_NONE;
 export const SHAPE_ACK_INPUT = SHAPE_ONE_UNRELIABLE;
 export const SHAPE_OTHER = SHAPE_ANY;
@@ -117,17 +116,21 @@ export const SHAPE_OTHER = SHAPE_ANY;
  *   14  uint8  type (Input)  15..19  the Input's five booleans.
  * Both are valid exactly when the app id and the counts and type bytes match: two DataView
  * reads tell (on XS each typed-array access is costly), and the shape returned lets the
- * receiver act on them without reading the counts again. Else validatePacket, which
- * records the offsets of the messages (SHAPE_OTHER). `v` views `b`.
+ * receiver act on them without reading the counts again. Any other is SHAPE_OTHER, and
+ * valid only if validatePacket says so. `v` views the datagram from its byte 0.
+ *
+ * Only `v` and the length: the receive buffer and the offsets validatePacket needs are read
+ * by the caller only for another shape (on XS each read of a field of the server's state is
+ * about as costly as a typed-array access).
  */
-export function validateFromClient(v: DataView, b: Uint8Array, length: number, counters: Uint32Array, offsets: Uint16Array): number {
+export function shapeFromClient(v: DataView, length: number): number {
   if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
     const shape = v.getInt32(HEADER_REL) >> 8;
     if (length === ACK_LENGTH) {
       if (shape >> 8 === 0) return SHAPE_ACK;
     } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
   }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
+  return SHAPE_OTHER;
 }
 
 /**
@@ -438,7 +441,9 @@ export function readInput(b: Uint8Array, o: number): number {
 /**
  * readInput for the server's receive path: the first four booleans with one DataView read
  * (`v` views the same bytes as `b`, from the same offset 0). On XS each typed-array access
- * costs about as much as a call, so this is cheaper than five byte reads.
+ * costs about as much as a call, so this is cheaper than five byte reads. Receiver.handle
+ * (server/receive.ts) reads an ack + Input's Input the same way without the call: a change
+ * here goes there too.
  */
 export function readInputView(v: DataView, b: Uint8Array, o: number): number {
   const w = v.getInt32(o);

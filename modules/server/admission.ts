@@ -49,23 +49,35 @@ export class Admission {
   #nextToken = 0;
   #penaltyNext = 0;
   #leftNext = 0;
+  /**
+   * The state's tables find() reads, held here: they are carved once, before the rooms are
+   * made, and never replaced. On XS a private name is found in a short list of its own,
+   * while `state.slotByPort` walks most of the state's ~60 properties; find() runs for
+   * every datagram.
+   */
+  readonly #slotByPort: Uint8Array;
+  readonly #port: Int32Array;
+  readonly #address: string[];
 
   constructor(state: ServerState, session: Session) {
     this.#state = state;
     this.#session = session;
     this.#tokens = state.config.maxPlayers;
+    this.#slotByPort = state.slotByPort;
+    this.#port = state.port;
+    this.#address = state.address;
   }
 
   /** The slot of the player at `address` and `port`, or -1. */
   find(address: string, port: number): number {
-    const t = this.#state;
+    const ports = this.#port;
     // The slot last admitted from a port with these low bits, if it is still that peer.
-    const hint = t.slotByPort[port & PORT_HINT_MASK] - 1;
-    if (hint >= 0 && t.port[hint] === port && t.address[hint] === address) return hint;
+    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
+    if (hint >= 0 && ports[hint] === port && this.#address[hint] === address) return hint;
     // Else every slot: a free slot's port is -1, which no datagram has.
-    const ports = t.port;
+    const addresses = this.#address;
     const n = ports.length;
-    for (let s = 0; s < n; s++) if (ports[s] === port && t.address[s] === address) return s;
+    for (let s = 0; s < n; s++) if (ports[s] === port && addresses[s] === address) return s;
     return -1;
   }
 

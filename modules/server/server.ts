@@ -20,10 +20,10 @@ import { ConfigError, type Config } from "../config";
 import type { DirectCore, Host } from "../host";
 import { COUNTER_COUNT, Counter, createCounters } from "../protocol/counters";
 import {
-  CHAT_LENGTH, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
+  CHAT_LENGTH, FROM_CLIENT, HEADER_SIZE, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
-import { MAX_MESSAGES, SHAPE_BAD, validateFromClient, writeId } from "../protocol/codec";
+import { MAX_MESSAGES, SHAPE_OTHER, shapeFromClient, validatePacket, writeId } from "../protocol/codec";
 import { Endpoint } from "../transport/endpoint";
 import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
@@ -308,8 +308,9 @@ export class Server implements DirectCore, EntityListener, Players {
     const t = this.#state;
     // Only a datagram that passes validation can count against a player: anyone can send
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
-    const shape = validateFromClient(t.rxView, t.rx, length, counters, t.offsets);
-    if (shape === SHAPE_BAD) return;
+    // An ack or an ack + Input is valid as recognised; any other is checked in full.
+    const shape = shapeFromClient(t.rxView, length);
+    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets)) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {

@@ -308,7 +308,9 @@ export class Endpoint {
     if (n > s.sentCount) return false; // acks a seqno never sent
     if (this.probing && ((this.probeSeq - s.firstSeq) | 0) < n) {
       this.probing = false;
-      this.sample(((now >>> 0) - this.probeSent) >>> 0);
+      // The RTT sample, smoothed (1/8 of each new one) from the first, which stands alone.
+      const rtt = ((now >>> 0) - this.probeSent) >>> 0;
+      s.srtt = s.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : s.srtt + (rtt - s.srtt) / 8;
     }
     const buf = this.buf;
     let bytes = 0;
@@ -331,11 +333,6 @@ export class Endpoint {
     return true;
   }
 
-  private sample(rtt: number): void {
-    const s = this as Own;
-    s.srtt = s.srtt === 0 ? (rtt > 0 ? rtt : 0.5) : s.srtt + (rtt - s.srtt) / 8;
-  }
-
   /** Smoothed RTT, as an integer in 0..65535. */
   ping(): number {
     const p = Math.round(this.srtt);
@@ -348,7 +345,9 @@ export class Endpoint {
    * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
    * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
    * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
-   * heard, and the caller drops the datagram.
+   * heard, and the caller drops the datagram. ReceiveStep.run (./receive.ts) does the same
+   * itself, calling only acknowledge, and that only for an ack of something new: a change
+   * here goes there too.
    */
   acceptAck(ack: number, now: number, counters: Uint32Array): number {
     let result = ACK_OLD;
@@ -391,7 +390,9 @@ export class Endpoint {
    * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
    * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
    * make every genuine packet stale for as long as the stamp is ahead. The owner drops the
-   * messages of any other verdict than CURRENT through `dropUnreliable`.
+   * messages of any other verdict than CURRENT through `dropUnreliable`. ReceiveStep.run
+   * (./receive.ts) takes the usual case of a one-message datagram (a stamp is held and the
+   * new one is current) itself, without the call: a change to the check goes there too.
    */
   acceptUnreliable(timestamp: number, now: number): number {
     if (this.hasTimestamp) {
