@@ -441,9 +441,7 @@ export function readInput(b: Uint8Array, o: number): number {
 /**
  * readInput for the server's receive path: the first four booleans with one DataView read
  * (`v` views the same bytes as `b`, from the same offset 0). On XS each typed-array access
- * costs about as much as a call, so this is cheaper than five byte reads. Receiver.handle
- * (server/receive.ts) reads an ack + Input's Input the same way without the call: a change
- * here goes there too.
+ * costs about as much as a call, so this is cheaper than five byte reads.
  */
 export function readInputView(v: DataView, b: Uint8Array, o: number): number {
   const w = v.getInt32(o);

@@ -13,7 +13,6 @@
  */
 import { Msg } from "../protocol/constants";
 import { INPUT_AT, readInputView, SHAPE_ACK_INPUT } from "../protocol/codec";
-import { INPUT_BACKWARD, INPUT_FORWARD, INPUT_LEFT, INPUT_RIGHT, INPUT_SHOOTING } from "../input";
 import type { Endpoint } from "../transport/endpoint";
 import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving } from "../transport/receive";
 import type { Admission } from "./admission";
@@ -68,11 +67,7 @@ export class Receiver implements Receiving {
     // An ack + Input (SHAPE_ACK_INPUT) whose stamp is current: the Input is ours to take.
     if (shape === SHAPE_ACK_INPUT && (r & RECEIVE_CURRENT) !== 0) {
       this.#inputAt[slot] = now;
-      // readInputView (codec.ts) without the call, a few per cent of such a datagram on XS:
-      // the first four booleans in one word, then the fifth.
-      const w = this.#rxView.getInt32(INPUT_AT);
-      this.#input[slot] = ((w & 0xff000000) !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
-        ((w & 0xff00) !== 0 ? INPUT_LEFT : 0) | ((w & 0xff) !== 0 ? INPUT_RIGHT : 0) | (this.#rx[INPUT_AT + 4] !== 0 ? INPUT_SHOOTING : 0);
+      this.#input[slot] = readInputView(this.#rxView, this.#rx, INPUT_AT);
     }
     // A new front of the queue starts its wait now.
     if ((r & RECEIVE_NEW_ACK) !== 0) this.#frontSince[slot] = now;

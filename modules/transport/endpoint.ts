@@ -23,9 +23,10 @@
  * `queue`, or several at once (a native loop, say) between `reserve` and `commit`. Nothing
  * allocates after construction.
  *
- * Receiving: the methods below (acceptAck, acceptReliable, acceptUnreliable,
+ * Receiving: the methods below (acknowledge, acceptReliable, acceptUnreliable,
  * dropUnreliable) are the parts of the receive step, which ./receive.ts runs for every owner
- * (server, client, another app) on a datagram the owner has validated. They count what they
+ * (server, client, another app) on a datagram the owner has validated (the header's ack is
+ * the step's own: it calls acknowledge only for an ack past the queue's front). They count what they
  * drop and take in the owner's `counters`, at the indices the channel names
  * (EndpointConfig.receiveIndex); what the messages mean is the owner's. The hot path (an ack
  * of nothing new, current unreliable messages) passes no more than it needs: counters go
@@ -33,11 +34,6 @@
  */
 import { Channel, type EndpointConfig } from "./channel";
 import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER } from "./frame";
-
-/** Results of `acceptAck`: it acknowledged nothing new; it moved the queue's front; a bad ack (counted). */
-export const ACK_OLD = 0;
-export const ACK_NEW = 1;
-export const ACK_BAD = 2;
 
 /** Results of `acceptUnreliable`. */
 export const CURRENT = 0;
@@ -342,28 +338,6 @@ export class Endpoint {
   // ---------------------------------------------------------------- receiving
 
   /**
-   * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
-   * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
-   * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
-   * heard, and the caller drops the datagram. ReceiveStep.run (./receive.ts) does the same
-   * itself, calling only acknowledge, and that only for an ack of something new: a change
-   * here goes there too.
-   */
-  acceptAck(ack: number, now: number, counters: Uint32Array): number {
-    let result = ACK_OLD;
-    // Most datagrams acknowledge nothing new: only call when the ack is past the queue's front.
-    if (((ack - this.firstSeq) | 0) >= 0) {
-      if (!this.acknowledge(ack, now)) {
-        counters[this.channel.badAckIndex]++;
-        return ACK_BAD;
-      }
-      result = ACK_NEW;
-    }
-    (this as Own).lastHeard = now;
-    return result;
-  }
-
-  /**
    * Decide what to do with an incoming reliable seqno, and count it: PROCESS advances the
    * cursor (received); DUPLICATE and OUT_OF_ORDER are dropped.
    */
@@ -390,9 +364,7 @@ export class Endpoint {
    * than our own clock has moved since it was applied, plus FUTURE_SLACK_MS. A peer's clock
    * runs at our pace; a stamp from the future is forged or corrupted, and believing it would
    * make every genuine packet stale for as long as the stamp is ahead. The owner drops the
-   * messages of any other verdict than CURRENT through `dropUnreliable`. ReceiveStep.run
-   * (./receive.ts) takes the usual case of a one-message datagram (a stamp is held and the
-   * new one is current) itself, without the call: a change to the check goes there too.
+   * messages of any other verdict than CURRENT through `dropUnreliable`.
    */
   acceptUnreliable(timestamp: number, now: number): number {
     if (this.hasTimestamp) {

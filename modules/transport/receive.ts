@@ -1,8 +1,8 @@
 /**
  * The receive step: what the transport does with a datagram its owner has validated, the
  * same for every owner (the server, the client, the chat relay example):
- *   1. the header's ack (as Endpoint.acceptAck takes it): a datagram that acknowledges a
- *      seqno never sent is dropped, counted; any other means the peer was heard;
+ *   1. the header's ack, here (Endpoint.acknowledge cuts the queue): a datagram that
+ *      acknowledges a seqno never sent is dropped, counted; any other means the peer was heard;
  *   2. the reliable messages, in order (Endpoint.acceptReliable): the next expected is
  *      handed to the owner, a duplicate or one ahead of it is dropped, counted;
  *   3. the datagram's timestamp (Endpoint.acceptUnreliable), taken when it carries an
@@ -20,11 +20,8 @@
  * call with its arguments is a good share of such a datagram's cost). Offsets into the
  * header come from ./frame.ts.
  */
-import { CURRENT, FUTURE_SLACK_MS, type Endpoint, PROCESS } from "./endpoint";
+import { CURRENT, type Endpoint, PROCESS } from "./endpoint";
 import { HEADER_ACK, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";
-
-/** The endpoint's timestamp filter, as acceptUnreliable keeps it (run() takes the usual case itself). */
-type TimestampFilter = { hasTimestamp: boolean; newestTimestamp: number; newestAt: number };
 
 /** What the owner does with the messages the step accepts. */
 export interface Receiving {
@@ -101,10 +98,10 @@ export class ReceiveStep {
     const v = this.view;
     // Signed: acks compare modulo 2^32, and XS keeps a signed word an integer.
     const ack = v.getInt32(HEADER_ACK);
-    // The ack as Endpoint.acceptAck takes it, without that call: most datagrams acknowledge
-    // nothing new and call nothing here, and one that does calls acknowledge directly (on XS
-    // a call is a good share of a datagram's cost). Then the peer was heard: the transport's
-    // own write of the field `heard` sets.
+    // The ack (compared modulo 2^32): most datagrams acknowledge nothing new and call nothing
+    // here; one past the queue's front cuts it (Endpoint.acknowledge), and one of a seqno
+    // never sent drops the datagram, counted, the peer not heard. Then the peer was heard:
+    // the transport's own write of the field `heard` sets.
     if (((ack - ep.firstSeq) | 0) >= 0) {
       if (!ep.acknowledge(ack, now)) {
         this.counters[ep.channel.badAckIndex]++;
@@ -115,21 +112,7 @@ export class ReceiveStep {
     (ep as { lastHeard: number }).lastHeard = now;
     if (shape === SHAPE_NONE) return result;
     if (shape === SHAPE_ONE_UNRELIABLE) {
-      const timestamp = v.getInt32(HEADER_TIMESTAMP);
-      // The usual case, a stamp at or past the newest and not too far ahead, as
-      // acceptUnreliable takes it (it becomes the newest) without a call: on XS the call is
-      // about a twentieth of such a datagram's cost. Any other goes to acceptUnreliable.
-      const f = ep as unknown as TimestampFilter;
-      if (f.hasTimestamp) {
-        const ahead = (timestamp - f.newestTimestamp) | 0;
-        const elapsed = now - f.newestAt;
-        if (ahead >= 0 && ahead <= elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) {
-          f.newestTimestamp = timestamp;
-          f.newestAt = now;
-          return result | RECEIVE_CURRENT;
-        }
-      }
-      const verdict = ep.acceptUnreliable(timestamp, now);
+      const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
       if (verdict === CURRENT) return result | RECEIVE_CURRENT;
       ep.dropUnreliable(verdict, 1, this.counters);
       return result;

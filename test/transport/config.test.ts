@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import {
-  ACK_BAD, Channel, CURRENT, Endpoint, finishPacket, type EndpointConfig, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS,
-  RECEIVE_COUNTS, RECEIVE_INDEX, RELIABLE_HEADER, STALE,
+  Channel, CURRENT, Endpoint, finishPacket, type EndpointConfig, HEADER_ACK, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS,
+  RECEIVE_BAD_ACK, RECEIVE_COUNTS, RECEIVE_INDEX, ReceiveStep, RELIABLE_HEADER, SHAPE_NONE, STALE,
 } from "../../modules/transport/index";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { lwarChannel } from "../../modules/protocol/channel";
@@ -225,10 +225,17 @@ describe("Endpoint: state behind methods", () => {
   });
 
   it("the receive step counts at RECEIVE_INDEX, or at the indices the configuration names", () => {
+    // A datagram, header alone, that acknowledges seqno 3, never sent: the step drops it, counted.
+    const badAck = (ep: Endpoint, counters: Uint32Array): number => {
+      const d = new Uint8Array(HEADER_SIZE);
+      const v = new DataView(d.buffer);
+      v.setUint32(HEADER_ACK, 3);
+      return new ReceiveStep(v, d, new Uint16Array(1), counters, { reliable: () => true, unreliable: () => {} }).run(ep, SHAPE_NONE, 1, 0);
+    };
     const plain = new Endpoint(appConfig());
     const c = new Uint32Array(RECEIVE_COUNTS);
     plain.reset(0);
-    assert.equal(plain.acceptAck(3, 1, c), ACK_BAD);
+    assert.equal(badAck(plain, c), RECEIVE_BAD_ACK);
     plain.acceptReliable(0, c);
     plain.acceptReliable(0, c);
     plain.acceptReliable(5, c);
@@ -240,7 +247,7 @@ describe("Endpoint: state behind methods", () => {
     const own = new Endpoint(appConfig({ receiveIndex: { badAck: 10, duplicate: 11, outOfOrder: 12, received: 13, stale: 14, future: 15 } }));
     const d = new Uint32Array(16);
     own.reset(0);
-    own.acceptAck(3, 1, d);
+    badAck(own, d);
     own.acceptReliable(0, d);
     own.acceptReliable(0, d);
     own.acceptUnreliable(100, 1);

@@ -83,6 +83,29 @@ describe("transport: the receive step", () => {
     assert.deepEqual(log.seen, []);
   });
 
+  it("an ack across the wrap: old changes nothing but hears the peer, new cuts the queue, one never sent is dropped, a signed one is the same", () => {
+    const ep = new Endpoint(lwarChannel(1024, 100));
+    const counters = createCounters();
+    const log = new Log();
+    ep.reset(0, 0xfffffffe);
+    for (const seq of [0xfffffffe, 0xffffffff]) {
+      const o = ep.queue(Msg.Join, 4);
+      assert.ok(o >= 0);
+      ep.buf.fill(seq & 0xff, o, o + 4);
+    }
+    ep.fill(new Uint8Array(512), 5, 5);
+    const ack = (seq: string) => hex(APP, seq, "00000000", "00 00");
+    assert.equal(step(ep, counters, log, ack("fffffffd"), SHAPE_NONE, [], 10), 0, "acknowledges nothing new");
+    assert.deepEqual([ep.count, ep.lastHeard], [2, 10]);
+    assert.equal(step(ep, counters, log, ack("fffffffe"), SHAPE_NONE, [], 20), RECEIVE_NEW_ACK);
+    assert.deepEqual([ep.count, ep.firstSeq, ep.lastHeard], [1, 0xffffffff, 20]);
+    assert.equal(step(ep, counters, log, ack("00000001"), SHAPE_NONE, [], 30), RECEIVE_BAD_ACK, "acks a seqno never sent");
+    assert.deepEqual([counters[Counter.BadAck], ep.lastHeard], [1, 20], "counted, the peer not heard");
+    // The header's word read signed is the same ack (a DataView's getInt32 of 0xffffffff is -1).
+    assert.equal(step(ep, counters, log, ack("ffffffff"), SHAPE_NONE, [], 40), RECEIVE_NEW_ACK);
+    assert.deepEqual([ep.count, ep.firstSeq, ep.lastHeard, counters[Counter.BadAck]], [0, 0, 40, 1]);
+  });
+
   it("an ack that moves the queue's front says so", () => {
     const { ep, counters, log } = setup();
     ep.queue(Msg.Join, 4);
