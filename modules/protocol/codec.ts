@@ -445,7 +445,9 @@ export function readInput(b: Uint8Array, o: number): number {
  */
 export function readInputView(v: DataView, b: Uint8Array, o: number): number {
   const w = v.getInt32(o);
-  return ((w & 0xff000000) !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
+  // The top byte by a shift: 0xff000000 is above 2^31, a double on XS, and masking with it
+  // is an emulated floating-point operation on a board without an FPU for doubles.
+  return (w >> 24 !== 0 ? INPUT_FORWARD : 0) | ((w & 0xff0000) !== 0 ? INPUT_BACKWARD : 0) |
     ((w & 0xff00) !== 0 ? INPUT_LEFT : 0) | ((w & 0xff) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
 }
 
