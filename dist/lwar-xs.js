@@ -674,9 +674,13 @@ var NATIVE_LAYOUT = {
     arrays: "x y vx vy owner steady focusX focusY focusIndex sets tick cursor known list actions",
     words: "capacity words limit near mid far hasFocus hasSteady posShift ownEnd freshEnd carriedEnd planned"
   },
-  /** A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry loop; `o` and `k` are results. */
+  /**
+   * A packet's unreliable part (modules/server/entries.ts): Stats, the Update and its entry
+   * loop; `o` and `k` are results. `counters` are the server's: it counts what it wrote and
+   * the packet, which goes out right after.
+   */
   pack: {
-    arrays: "entries encoded generation x y vx vy rot health list scores pings",
+    arrays: "entries encoded generation x y vx vy rot health list scores pings counters",
     words: "maxPacket stepHz posShift angleBits centidegrees o k"
   },
   /** The entity sync (modules/server/entity-sync.ts): `queue` holds one byte offset per player. */
@@ -2084,17 +2088,7 @@ var Game = class {
   }
 };
 
-// modules/transport/endpoint.ts
-var ACK_OLD = 0;
-var ACK_NEW = 1;
-var ACK_BAD = 2;
-var CURRENT = 0;
-var STALE = 1;
-var FUTURE = 2;
-var FUTURE_SLACK_MS = 1e3;
-var PROCESS = 0;
-var DUPLICATE = 1;
-var OUT_OF_ORDER = 2;
+// modules/transport/channel.ts
 var DEFAULT_MAX_PACKET = 512;
 var RECEIVE_INDEX = /* @__PURE__ */ Object.freeze({ badAck: 0, duplicate: 1, outOfOrder: 2, received: 3, stale: 4, future: 5 });
 var Channel = class {
@@ -2163,66 +2157,78 @@ var Channel = class {
     Object.freeze(this);
   }
 };
+
+// modules/transport/endpoint.ts
+var CURRENT = 0;
+var STALE = 1;
+var FUTURE = 2;
+var FUTURE_SLACK_MS = 1e3;
+var PROCESS = 0;
+var DUPLICATE = 1;
+var OUT_OF_ORDER = 2;
 var Endpoint = class {
-  /** The payload rules (shared, immutable). */
-  channel;
-  capacityBytes;
-  /** Encoded queued messages, each `seqno u32, type u8, payload`. */
-  buf;
-  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
-  view;
-  /** Bytes queued: the next message goes at this offset of `buf`. */
-  usedBytes = 0;
+  // Fields come hottest first: XS finds a property by walking the object's list in order,
+  // so a field read on every due(), fill() or ack costs least near the top.
   /** Messages queued (unacknowledged). */
   count = 0;
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  ackDue = false;
+  /** The payload rules (shared, immutable). */
+  channel;
   /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
   sentCount = 0;
-  sentBytes = 0;
-  /** Seqno of the message at the front of the queue, and of the next one queued. */
+  /** When a packet carrying reliable messages last went out. */
+  lastReliableSend = 0;
+  /** Bytes queued: the next message goes at this offset of `buf`. */
+  usedBytes = 0;
+  /** Seqno of the message at the front of the queue. */
   firstSeq = 0;
-  nextSeq = 0;
+  /** Encoded queued messages, each `seqno u32, type u8, payload`. */
+  buf;
+  sentBytes = 0;
+  /** The packet buffer fill() last wrote, and its offset in `whole`'s buffer, -1 when it is not carved from it (look). */
+  lastOut = null;
+  lastBase = -1;
+  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each, and its two counts with one. */
+  wholeView;
   /** Seqno of the last reliable message processed from the peer (our ack). */
   lastProcessed = 4294967295;
-  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
-  newestTimestamp = 0;
-  newestAt = 0;
-  hasTimestamp = false;
-  /** Smoothed RTT in ms, 0 before the first sample. */
-  srtt = 0;
+  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
+  probing = false;
+  probeSeq = 0;
+  probeSent = 0;
+  /** Seqno of the next message queued. */
+  nextSeq = 0;
+  /** When the peer was last heard (`heard`). */
+  lastHeard = 0;
   /**
    * A message of variable size went into the queue through queue() since the last fill:
    * its payload was written after its size was given, so fill() measures the messages never
    * sent (a Chat without its NUL throws there, before anything goes out).
    */
   unmeasured = false;
-  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
-  probing = false;
-  probeSeq = 0;
-  probeSent = 0;
-  /** When a packet carrying reliable messages last went out. */
-  lastReliableSend = 0;
-  /** When the peer was last heard (`heard`). */
-  lastHeard = 0;
-  /** Statistics: messages sent for the first time and resent since `reset`. */
-  sent = 0;
-  resent = 0;
-  /** Messages the last fill() put in its packet. */
-  filledMessages = 0;
-  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
-  ackDue = false;
   /**
    * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
    * and where `buf` starts in it: fill() then copies a run of messages into the packet with
    * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
    */
   whole;
-  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each. */
-  wholeView;
   at;
-  /** The packet buffer fill() last wrote, whether it shares `whole`'s buffer, and its offset there (look). */
-  lastOut = null;
-  lastShared = false;
-  lastBase = 0;
+  /** Statistics: messages sent for the first time and resent since `reset`. */
+  sent = 0;
+  resent = 0;
+  /** Messages the last fill() put in its packet. */
+  filledMessages = 0;
+  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
+  hasTimestamp = false;
+  newestTimestamp = 0;
+  newestAt = 0;
+  /** Bytes of `buf`. */
+  capacityBytes;
+  /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
+  view;
+  /** Smoothed RTT in ms, 0 before the first sample. */
+  srtt = 0;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   maxMessage;
   /**
@@ -2370,9 +2376,10 @@ var Endpoint = class {
   commit(end, messages) {
     const s = this;
     const used = s.usedBytes;
-    if (!(end >= used && end <= this.capacityBytes && messages >= 0 && messages === 0 === (end === used) && end - used >= messages * RELIABLE_HEADER))
+    if (!(end <= this.capacityBytes && (messages === 0 ? end === used : messages > 0 && end - used >= messages * RELIABLE_HEADER)))
       throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    if (messages !== 0 && this.view.getUint32(used) !== s.nextSeq)
+    const next = s.nextSeq;
+    if (messages !== 0 && this.view.getUint32(used) !== next)
       throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
     if (messages === 1) {
       const ch = this.channel;
@@ -2382,7 +2389,7 @@ var Endpoint = class {
     }
     s.usedBytes = end;
     s.count += messages;
-    s.nextSeq = s.nextSeq + messages >>> 0;
+    s.nextSeq = next + messages >>> 0;
   }
   /**
    * Apply an ack from the peer. Messages up to and including `ack` leave the queue;
@@ -2396,7 +2403,8 @@ var Endpoint = class {
     if (n > s.sentCount) return false;
     if (this.probing && (this.probeSeq - s.firstSeq | 0) < n) {
       this.probing = false;
-      this.sample((now >>> 0) - this.probeSent >>> 0);
+      const rtt = (now >>> 0) - this.probeSent >>> 0;
+      s.srtt = s.srtt === 0 ? rtt > 0 ? rtt : 0.5 : s.srtt + (rtt - s.srtt) / 8;
     }
     const buf = this.buf;
     let bytes = 0;
@@ -2418,34 +2426,12 @@ var Endpoint = class {
     s.firstSeq = s.firstSeq + n >>> 0;
     return true;
   }
-  sample(rtt) {
-    const s = this;
-    s.srtt = s.srtt === 0 ? rtt > 0 ? rtt : 0.5 : s.srtt + (rtt - s.srtt) / 8;
-  }
   /** Smoothed RTT, as an integer in 0..65535. */
   ping() {
     const p = Math.round(this.srtt);
     return p > 65535 ? 65535 : p;
   }
   // ---------------------------------------------------------------- receiving
-  /**
-   * The receive step's first part: the header's `ack` (compared modulo 2^32, so signed or
-   * not), then the peer heard at `now`. ACK_OLD: it acknowledged nothing new; ACK_NEW: the
-   * queue's front moved; ACK_BAD: it acknowledged a seqno never sent, counted, the peer not
-   * heard, and the caller drops the datagram.
-   */
-  acceptAck(ack, now, counters) {
-    let result = ACK_OLD;
-    if ((ack - this.firstSeq | 0) >= 0) {
-      if (!this.acknowledge(ack, now)) {
-        counters[this.channel.badAckIndex]++;
-        return ACK_BAD;
-      }
-      result = ACK_NEW;
-    }
-    this.lastHeard = now;
-    return result;
-  }
   /**
    * Decide what to do with an incoming reliable seqno, and count it: PROCESS advances the
    * cursor (received); DUPLICATE and OUT_OF_ORDER are dropped.
@@ -2519,7 +2505,10 @@ var Endpoint = class {
     if (count === 0) return false;
     const ch = this.channel;
     if (now - this.lastReliableSend >= ch.resendMs) return true;
-    return count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= ch.maxPacket - HEADER_SIZE;
+    if (!(count > this.sentCount)) return false;
+    const o = this.sentBytes;
+    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
+    return o + (fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(o)) <= ch.maxPacket - HEADER_SIZE;
   }
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
@@ -2530,12 +2519,11 @@ var Endpoint = class {
   fill(out, now, timestamp, first = 0) {
     const s = this;
     const ch = this.channel;
-    const ack = s.lastProcessed;
     if (out !== this.lastOut) this.look(out);
-    const shared = this.lastShared;
-    if (shared) {
-      const wv = this.wholeView;
-      const base = this.lastBase;
+    const ack = s.lastProcessed;
+    const base = this.lastBase;
+    const wv = this.wholeView;
+    if (base >= 0) {
       wv.setInt32(base + HEADER_APP_ID, ch.idI32);
       wv.setInt32(base + HEADER_ACK, ack | 0);
       wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
@@ -2557,35 +2545,55 @@ var Endpoint = class {
       out[ts + 1] = timestamp >>> 16;
       out[ts + 2] = timestamp >>> 8;
       out[ts + 3] = timestamp;
+      out[HEADER_UNREL] = 0;
     }
-    out[HEADER_UNREL] = 0;
     s.ackDue = false;
     const count = s.count;
     if (count === 0) {
-      out[HEADER_REL] = 0;
+      if (base >= 0) wv.setInt16(base + HEADER_REL, 0);
+      else out[HEADER_REL] = 0;
       s.filledMessages = 0;
       return HEADER_SIZE;
     }
+    const sentCount = s.sentCount;
+    const used = s.usedBytes;
+    if (sentCount === 0 && first === 0 && base >= 0 && !this.unmeasured && HEADER_SIZE + used <= ch.maxPacket) {
+      const at = this.at;
+      this.whole.copyWithin(base + HEADER_SIZE, at, at + used);
+      s.sent += count;
+      ch.counters[ch.sentIndex] += count;
+      if (!this.probing) {
+        this.probing = true;
+        this.probeSeq = s.firstSeq;
+        this.probeSent = now >>> 0;
+      }
+      s.sentCount = count;
+      this.sentBytes = used;
+      this.lastReliableSend = now;
+      wv.setInt16(base + HEADER_REL, count << 8);
+      s.filledMessages = count;
+      return HEADER_SIZE + used;
+    }
     const start2 = HEADER_SIZE;
     const max = ch.maxPacket;
-    const sentCount = s.sentCount;
     let from;
     let begin;
     let i;
-    const used = s.usedBytes;
     if (first === 0 && start2 + used <= max) {
-      if (this.unmeasured && count > sentCount) {
-        const buf = this.buf;
-        const sizes = ch.sizes;
-        const typeBase = ch.typeBase;
-        let at = this.sentBytes;
-        for (let k = sentCount; k < count; k++) {
-          const fixed = sizes[buf[at + 4] - typeBase];
-          at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+      if (this.unmeasured) {
+        if (count > sentCount) {
+          const buf = this.buf;
+          const sizes = ch.sizes;
+          const typeBase = ch.typeBase;
+          let at = this.sentBytes;
+          for (let k = sentCount; k < count; k++) {
+            const fixed = sizes[buf[at + 4] - typeBase];
+            at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
+          }
+          if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
         }
-        if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
+        this.unmeasured = false;
       }
-      this.unmeasured = false;
       begin = 0;
       from = used;
       i = count;
@@ -2606,27 +2614,30 @@ var Endpoint = class {
       }
     }
     if (from === begin) {
-    } else if (shared) {
+    } else if (base >= 0) {
       const at = this.at;
-      this.whole.copyWithin(this.lastBase + start2, at + begin, at + from);
+      this.whole.copyWithin(base + start2, at + begin, at + from);
     } else {
       const buf = this.buf;
       for (let k = begin, d = start2; k < from; k++, d++) out[d] = buf[k];
     }
-    const resentEnd = i < sentCount ? i : sentCount;
-    if (resentEnd > first) {
-      s.resent += resentEnd - first;
-      ch.counters[ch.resentIndex] += resentEnd - first;
-      if (this.probing) {
-        const probe = this.probeSeq - s.firstSeq | 0;
-        if (probe >= first && probe < resentEnd) this.probing = false;
+    let probing = this.probing;
+    if (sentCount > first) {
+      const resentEnd = i < sentCount ? i : sentCount;
+      if (resentEnd > first) {
+        s.resent += resentEnd - first;
+        ch.counters[ch.resentIndex] += resentEnd - first;
+        if (probing) {
+          const probe = this.probeSeq - s.firstSeq | 0;
+          if (probe >= first && probe < resentEnd) this.probing = probing = false;
+        }
       }
     }
     if (i > sentCount) {
       const firstNew = sentCount > first ? sentCount : first;
       s.sent += i - firstNew;
       ch.counters[ch.sentIndex] += i - firstNew;
-      if (!this.probing) {
+      if (!probing) {
         this.probing = true;
         this.probeSeq = s.firstSeq + firstNew >>> 0;
         this.probeSent = now >>> 0;
@@ -2634,17 +2645,33 @@ var Endpoint = class {
       s.sentCount = i;
       this.sentBytes = from;
     }
-    if (i > first) this.lastReliableSend = now;
-    out[HEADER_REL] = i - first;
-    s.filledMessages = i - first;
+    const n = i - first;
+    if (n > 0) this.lastReliableSend = now;
+    if (base >= 0) wv.setInt16(base + HEADER_REL, n << 8);
+    else out[HEADER_REL] = n;
+    s.filledMessages = n;
     return start2 + from - begin;
+  }
+  /**
+   * The messages the last fill() put in its packet went out once more, in another packet of
+   * the same moment that begins with the same bytes (an update spread over several packets,
+   * each carrying the queue's front so that any one of them is whole): they count as sent
+   * again, and a probe among them is voided (Karn), as a second fill() would have it; the
+   * caller keeps the first packet's start instead of writing it again.
+   */
+  repeat() {
+    const n = this.filledMessages;
+    if (n === 0) return;
+    const ch = this.channel;
+    this.resent += n;
+    ch.counters[ch.resentIndex] += n;
+    if (this.probing && (this.probeSeq - this.firstSeq | 0) < n) this.probing = false;
   }
   /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
   look(out) {
     const whole = this.whole;
     this.lastOut = out;
-    this.lastShared = whole !== null && out.buffer === whole.buffer;
-    this.lastBase = out.byteOffset;
+    this.lastBase = whole !== null && out.buffer === whole.buffer ? out.byteOffset : -1;
   }
 };
 
@@ -2689,9 +2716,14 @@ var ReceiveStep = class {
     let result = 0;
     const v = this.view;
     const ack = v.getInt32(HEADER_ACK);
-    if ((ack - ep.firstSeq | 0) < 0) ep.lastHeard = now;
-    else if (ep.acceptAck(ack, now, this.counters) === ACK_BAD) return RECEIVE_BAD_ACK;
-    else result = RECEIVE_NEW_ACK;
+    if ((ack - ep.firstSeq | 0) >= 0) {
+      if (!ep.acknowledge(ack, now)) {
+        this.counters[ep.channel.badAckIndex]++;
+        return RECEIVE_BAD_ACK;
+      }
+      result = RECEIVE_NEW_ACK;
+    }
+    ep.lastHeard = now;
     if (shape === SHAPE_NONE) return result;
     if (shape === SHAPE_ONE_UNRELIABLE) {
       const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
@@ -2792,18 +2824,17 @@ var INPUT_SHAPE = 1 << 8 | Msg.Input;
 var ACK_LENGTH = HEADER_SIZE;
 var INPUT_AT = ONE_UNRELIABLE_AT;
 var ACK_INPUT_LENGTH = INPUT_AT + 5;
-var SHAPE_BAD = 0;
 var SHAPE_ACK = SHAPE_NONE;
 var SHAPE_ACK_INPUT = SHAPE_ONE_UNRELIABLE;
 var SHAPE_OTHER = SHAPE_ANY;
-function validateFromClient(v, b, length, counters, offsets) {
+function shapeFromClient(v, length) {
   if ((length === ACK_LENGTH || length === ACK_INPUT_LENGTH) && v.getInt32(HEADER_APP_ID) === APP_ID_I32) {
     const shape = v.getInt32(HEADER_REL) >> 8;
     if (length === ACK_LENGTH) {
       if (shape >> 8 === 0) return SHAPE_ACK;
     } else if (shape === INPUT_SHAPE) return SHAPE_ACK_INPUT;
   }
-  return validatePacket(b, length, FROM_CLIENT, counters, offsets) ? SHAPE_OTHER : SHAPE_BAD;
+  return SHAPE_OTHER;
 }
 function validatePacket(b, length, from, counters, offsets) {
   if (length < HEADER_SIZE) {
@@ -2930,7 +2961,7 @@ function readName(b, o, f) {
 }
 function readInputView(v, b, o) {
   const w = v.getInt32(o);
-  return ((w & 4278190080) !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
+  return (w >> 24 !== 0 ? INPUT_FORWARD : 0) | ((w & 16711680) !== 0 ? INPUT_BACKWARD : 0) | ((w & 65280) !== 0 ? INPUT_LEFT : 0) | ((w & 255) !== 0 ? INPUT_RIGHT : 0) | (b[o + 4] !== 0 ? INPUT_SHOOTING : 0);
 }
 function writeReject(b, o, reason) {
   b[o] = reason;
@@ -3585,19 +3616,31 @@ var Admission = class {
   #nextToken = 0;
   #penaltyNext = 0;
   #leftNext = 0;
+  /**
+   * The state's tables find() reads, held here: they are carved once, before the rooms are
+   * made, and never replaced. On XS a private name is found in a short list of its own,
+   * while `state.slotByPort` walks most of the state's ~60 properties; find() runs for
+   * every datagram.
+   */
+  #slotByPort;
+  #port;
+  #address;
   constructor(state, session) {
     this.#state = state;
     this.#session = session;
     this.#tokens = state.config.maxPlayers;
+    this.#slotByPort = state.slotByPort;
+    this.#port = state.port;
+    this.#address = state.address;
   }
   /** The slot of the player at `address` and `port`, or -1. */
   find(address, port) {
-    const t = this.#state;
-    const hint = t.slotByPort[port & PORT_HINT_MASK] - 1;
-    if (hint >= 0 && t.port[hint] === port && t.address[hint] === address) return hint;
-    const ports = t.port;
+    const ports = this.#port;
+    const hint = this.#slotByPort[port & PORT_HINT_MASK] - 1;
+    if (hint >= 0 && ports[hint] === port && this.#address[hint] === address) return hint;
+    const addresses = this.#address;
     const n = ports.length;
-    for (let s = 0; s < n; s++) if (ports[s] === port && t.address[s] === address) return s;
+    for (let s = 0; s < n; s++) if (ports[s] === port && addresses[s] === address) return s;
     return -1;
   }
   /**
@@ -3774,32 +3817,50 @@ var Receiver = class {
   #admission;
   #session;
   #step;
+  /**
+   * The state's tables handle() reads for every datagram, held here: they are carved once,
+   * before the rooms are made, and never replaced. On XS a private name is found in a short
+   * list of its own, while `state.inputAt` walks much of the state's ~60 properties.
+   */
+  #endpoints;
+  #inputAt;
+  #input;
+  #rxView;
+  #rx;
+  #frontSince;
+  #announced;
   constructor(state, admission, session) {
     this.#state = state;
     this.#admission = admission;
     this.#session = session;
     this.#step = new ReceiveStep(state.rxView, state.rx, state.offsets, state.counters, this);
+    this.#endpoints = state.endpoints;
+    this.#inputAt = state.inputAt;
+    this.#input = state.input;
+    this.#rxView = state.rxView;
+    this.#rx = state.rx;
+    this.#frontSince = state.frontSince;
+    this.#announced = state.announced;
   }
   /**
-   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` validateFromClient
+   * Act on the validated datagram in `state.rx` from `slot`, of the `shape` shapeFromClient
    * found (its SHAPE_ACK and SHAPE_ACK_INPUT are the transport's SHAPE_NONE and
    * SHAPE_ONE_UNRELIABLE): the transport's receive step, with the header read through
    * `state.rxView`, calls `reliable` and `unreliable` below for what it accepts.
    */
   handle(slot, now, shape) {
-    const t = this.#state;
-    const ep = t.endpoints[slot];
+    const ep = this.#endpoints[slot];
     const r = this.#step.run(ep, shape, now, slot);
     if (r === RECEIVE_BAD_ACK) {
       this.#session.misbehave(slot);
       return;
     }
     if (shape === SHAPE_ACK_INPUT && (r & RECEIVE_CURRENT) !== 0) {
-      t.inputAt[slot] = now;
-      t.input[slot] = readInputView(t.rxView, t.rx, INPUT_AT);
+      this.#inputAt[slot] = now;
+      this.#input[slot] = readInputView(this.#rxView, this.#rx, INPUT_AT);
     }
-    if ((r & RECEIVE_NEW_ACK) !== 0) t.frontSince[slot] = now;
-    if ((r & RECEIVE_STOPPED) === 0 && t.unannounced !== 0 && t.announced[slot] === 0) this.#announceAcknowledged(slot, ep);
+    if ((r & RECEIVE_NEW_ACK) !== 0) this.#frontSince[slot] = now;
+    if ((r & RECEIVE_STOPPED) === 0 && this.#state.unannounced !== 0 && this.#announced[slot] === 0) this.#announceAcknowledged(slot, ep);
   }
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
   reliable(slot, type, p) {
@@ -4449,8 +4510,9 @@ var Schedule = class {
     const decay = now >= this.#nextDecay;
     if (decay) this.#nextDecay = now + STRIKE_DECAY_MS;
     const timeout = t.config.timeoutMs;
-    for (let s = 0; s < t.config.maxPlayers; s++) {
-      if (t.active[s] === 0 || t.bot[s] !== 0) continue;
+    const peers = t.activeMask & ~t.botMask;
+    for (let s = 0; peers >> s !== 0; s++) {
+      if ((peers >> s & 1) === 0 || (t.activeMask >> s & 1) === 0) continue;
       const ep = t.endpoints[s];
       if (now - ep.lastHeard > timeout) {
         t.counters[Counter.Timeouts]++;
@@ -4486,8 +4548,8 @@ var Schedule = class {
     this.#nextAckCheck = now + ACK_CHECK_MS;
     const t = this.#state;
     const limit = t.config.timeoutMs;
-    for (let s = 0; s < t.config.maxPlayers; s++) {
-      if (t.active[s] === 0) continue;
+    for (let s = 0; t.activeMask >> s !== 0; s++) {
+      if ((t.activeMask >> s & 1) === 0) continue;
       if (t.endpoints[s].count !== 0 && (now - t.frontSince[s] | 0) > limit) {
         t.counters[Counter.Timeouts]++;
         t.counters[Counter.AckStalls]++;
@@ -4522,7 +4584,8 @@ var NativeEntryPacker = class {
         health: e.health,
         list: m.list,
         scores: m.scores,
-        pings: m.pings
+        pings: m.pings,
+        counters: m.counters
       },
       0,
       native
@@ -4548,8 +4611,6 @@ var NativeEntryPacker = class {
 };
 
 // modules/server/update-writer.ts
-var STATS_SIZE = 1 + 4 * MAX_PLAYERS;
-var UPDATE_START = 2;
 var UpdateWriter = class {
   /** Chooses each player's Update entries (the game installs its own). */
   planner;
@@ -4579,7 +4640,15 @@ var UpdateWriter = class {
     this.#txAndEntries = new Uint8Array(tx.buffer, tx.byteOffset, MAX_PACKET + state.entities.capacity * UPDATE_ENTRY);
     this.#offset = new Array(n).fill(0);
     for (let s = 0; s < n; s++) this.#offset[s] = Math.floor(s * cfg.updateIntervalMs / n);
-    const entries = { all: this.#txAndEntries, encoded: state.encoded, entities: state.entities, list: state.list, scores: state.scores, pings: state.pings };
+    const entries = {
+      all: this.#txAndEntries,
+      encoded: state.encoded,
+      entities: state.entities,
+      list: state.list,
+      scores: state.scores,
+      pings: state.pings,
+      counters: state.counters
+    };
     this.#packer = new NativeEntryPacker(entries, requireKernels(native, "the Update writer"), native);
     this.#cycleStart = state.now;
     this.#nextStats = state.now;
@@ -4650,7 +4719,6 @@ var UpdateWriter = class {
     const t = this.#state;
     const ep = t.endpoints[slot];
     const list = t.list;
-    const counters = t.counters;
     const packer = this.#packer;
     const planner = this.planner;
     const version2 = t.entities.version;
@@ -4661,21 +4729,12 @@ var UpdateWriter = class {
     const n = planner.plan(slot, list, now);
     const maxPackets = t.config.maxUpdatePacketsPerTick;
     let pos = 0;
+    const start2 = this.fill(ep, now);
     for (let packets = 0; packets < maxPackets; packets++) {
-      let o = this.fill(ep, now);
-      const withStats = stats && packets === 0;
-      pos = packer.pack(pos, n, o, withStats);
-      if (withStats && o + STATS_SIZE <= MAX_PACKET) {
-        o += STATS_SIZE;
-        counters[Counter.StatsSent]++;
-      }
-      const k = packer.k;
-      if (o + UPDATE_START <= MAX_PACKET) {
-        counters[Counter.UpdatesSent]++;
-        counters[Counter.UpdateEntitiesSent] += k;
-      }
-      t.send(packer.o, t.address[slot], t.port[slot]);
-      if (pos >= n || k === 0) break;
+      if (packets !== 0) ep.repeat();
+      pos = packer.pack(pos, n, start2, stats && packets === 0);
+      t.host.send(t.tx, packer.o, t.address[slot], t.port[slot]);
+      if (pos >= n || packer.k === 0) break;
     }
     planner.commit(slot, list, pos, now);
   }
@@ -4745,8 +4804,8 @@ var Server = class {
     const n = config.maxPlayers;
     this.config = config;
     this.host = host;
-    this.counters = createCounters();
     const memory = native?.memory ?? null;
+    this.counters = memory !== null ? new Uint32Array(memory.buffer, memory.take(4 * COUNTER_COUNT), COUNTER_COUNT) : createCounters();
     this.entities = new EntityTable(config.maxEntities, memory);
     this.entities.listener = this;
     this.pilots = new Pilots(config.maxPlayers, config.botSkill);
@@ -4925,8 +4984,8 @@ var Server = class {
       return;
     }
     const t = this.#state;
-    const shape = validateFromClient(t.rxView, t.rx, length, counters, t.offsets);
-    if (shape === SHAPE_BAD) return;
+    const shape = shapeFromClient(t.rxView, length);
+    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets)) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {
