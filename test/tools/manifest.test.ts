@@ -68,6 +68,19 @@ describe("manifests", () => {
 });
 
 describe("the app's build and the hot loops' C", () => {
+  it("compiles XS and the C for speed on the ESP32, the device bench as the firmware", () => {
+    // mcconfig writes a build variable's spaces escaped: the flags are separated by tabs.
+    const flags = (manifest: string): string[] => (readBuild(join(ROOT, manifest), "esp32", SDK).vars.C_FLAGS_SUBPLATFORM ?? "").split("\t");
+    const firmware = flags(VARIANTS.wifi.manifest);
+    assert.ok(firmware.includes("-O2") && firmware.includes("-finline-functions"), firmware.join(" "));
+    // -O2 merges string constants into a section that XS's strings-in-flash attribute also names.
+    assert.ok(firmware.includes("-fno-merge-constants"), firmware.join(" "));
+    assert.ok(!firmware.some((f) => / /.test(f)), "no flag holds a space");
+    for (const v of ["wired", "emulator"] as const) assert.deepEqual(flags(VARIANTS[v].manifest), firmware, v);
+    assert.deepEqual(flags("bench/device/manifest.json"), firmware, "the device bench measures the firmware's code");
+    assert.deepEqual(readBuild(join(ROOT, VARIANTS.wifi.manifest), "lin", SDK).vars.C_FLAGS_SUBPLATFORM, undefined, "the simulator keeps the SDK's flags");
+  });
+
   it("moves the XS glue's time past the C it includes when that is newer, so that a kept build compiles it; else leaves it", () => {
     const glue = join(ROOT, "hosts", "moddable", "kernels.c");
     const loops = join(ROOT, "modules", "kernels", "loops.c");

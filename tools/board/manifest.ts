@@ -26,6 +26,8 @@ export interface BuildModules {
   resources: { dir: string; source: string }[];
   /** The creation block, merged (a later manifest's fields override). */
   creation: Record<string, unknown>;
+  /** The build variables, resolved (a later manifest's override), the SDK's own paths among them. */
+  vars: Record<string, string>;
 }
 
 const SOURCE_EXTENSIONS = [".ts", ".js", ".mjs"];
@@ -84,7 +86,7 @@ export function readBuild(manifestPath: string, fullPlatform: string, moddable: 
     });
     return unknown ? null : out;
   };
-  const result: BuildModules = { modules: new Map(), errors: [], manifests: [], preload: [], resources: [], creation: {} };
+  const result: BuildModules = { modules: new Map(), errors: [], manifests: [], preload: [], resources: [], creation: {}, vars };
   const seen = new Set<string>();
   const pending: { dir: string; modules: Json }[] = [];
 
