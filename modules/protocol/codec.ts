@@ -41,23 +41,31 @@ export { headerAck, headerRel, headerTimestamp, headerUnrel } from "../transport
 export function payloadSize(b: Uint8Array, o: number, type: number, end: number): number {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
-    if (o + fixed > end) return -1;
-    if (type === Msg.Name) {
-      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
-      return -3;
-    }
-    return fixed;
+    if (type === Msg.Name) return nameSize(b, o, end);
+    return o + fixed > end ? -1 : fixed;
   }
   if (type === Msg.Update) {
     if (o + 1 > end) return -1;
     const size = 1 + b[o] * UPDATE_ENTRY;
     return o + size > end ? -1 : size;
   }
-  // Chat: id, then at most CHAT_LENGTH bytes including the NUL.
+  return chatSize(b, o, end);
+}
+
+/** A Chat's payload size at `o` (id, then at most CHAT_LENGTH bytes including the NUL): -1 past `end`, -2 unterminated. */
+function chatSize(b: Uint8Array, o: number, end: number): number {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
-  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  const stop = end < limit ? end : limit;
+  for (let i = o + 4; i < stop; i++) if (b[i] === 0) return i + 1 - o;
   return -2;
+}
+
+/** A Name's payload size at `o` (id, then NAME_LENGTH bytes holding a NUL): -1 past `end`, -3 unterminated. */
+function nameSize(b: Uint8Array, o: number, end: number): number {
+  if (o + 4 + NAME_LENGTH > end) return -1;
+  for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
+  return -3;
 }
 
 /**
@@ -176,7 +184,8 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     }
     const type = b[p - 1];
     const row = type - TYPE_BASE;
-    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+    const sender = row >= 0 && row < TYPE_ROWS ? senders[row] : 0;
+    if (sender === 0) {
       counters[Counter.UnknownType]++;
       return false;
     }
@@ -184,13 +193,18 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
       counters[Counter.WrongChannel]++;
       return false;
     }
-    if ((senders[row] & from) === 0) {
+    if ((sender & from) === 0) {
       counters[Counter.WrongDirection]++;
       return false;
     }
-    let size = sizes[row];
-    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
-    else if (p + size > length) size = -1;
+    let size: number;
+    if (type === Msg.Chat) size = chatSize(b, p, length);
+    else if (type === Msg.Name) size = nameSize(b, p, length);
+    else {
+      size = sizes[row];
+      if (size < 0) size = payloadSize(b, p, type, length);
+      else if (p + size > length) size = -1;
+    }
     if (size < 0) {
       countBadSize(size, counters);
       return false;
