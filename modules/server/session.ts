@@ -73,6 +73,7 @@ export class Session {
 
   constructor(state: ServerState) {
     this.#state = state;
+    this.#fields.use(state.rx, state.rxView);
     const ring = state.ring;
     const n = state.config.maxPlayers;
     // The state's view of the arena where it has one (the server's), so that no second view is made.
