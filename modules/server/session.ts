@@ -56,6 +56,13 @@ export class Session {
   #admission: Admission | null = null;
   readonly #fields = new Fields();
   #ringHead = 0;
+  /**
+   * Players that have taken every ring entry (bit per slot): their cursor is the ring's
+   * head, whatever `cursor` holds, and a new entry goes straight into their queue; `cursor`
+   * is written when a player falls behind. A typed-array element costs hundreds of
+   * instructions on XS, a bit a few.
+   */
+  #current = 0;
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
   /**
@@ -110,6 +117,7 @@ export class Session {
     t.selectAt[slot] = now;
     // The newcomer learns the roster from sendRoster; what others broadcast from now on, it reads.
     t.cursor[slot] = this.#ringHead;
+    this.#current |= 1 << slot;
     this.#defaultName(slot);
   }
 
@@ -282,21 +290,80 @@ export class Session {
    * to keep up: it is dropped, as one that timed out.
    *
    * A player that had taken every earlier entry (the usual case) takes this one here, from
-   * `from`, with one copyWithin and no read of the ring; any other goes through #pump.
+   * `from`, with one copyWithin and no read of the ring; any other goes through #pump. The
+   * entry's bytes go into the ring only when some player will read them there: one that
+   * is behind, or one that does not take it here.
    */
   #broadcast(type: number, target: number, from: number, length: number): void {
     const t = this.#state;
     const head = this.#ringHead;
     const end = (head + ENTRY_HEADER + length) | 0;
-    const b = t.ring;
-    const m = BROADCAST_BYTES - 1;
-    b[head & m] = length;
-    b[(head + 1) & m] = target;
-    // The type and payload, in one piece or, across the ring's end, two.
-    const whole = this.#whole;
-    const ring = this.#ringAt;
     const source = from - 1;
     const bytes = length + 1;
+    this.#ringHead = end;
+    // Read once, not per player: each read is a property lookup, each typed-array element
+    // hundreds of instructions on XS; who is active and who is a bot are bits.
+    const active = t.activeMask;
+    const cursor = t.cursor;
+    // The players this entry laps, among those behind, before any is dropped.
+    let lapped = 0;
+    const behind = active & ~this.#current;
+    if (behind !== 0) {
+      this.#write(head, target, source, bytes);
+      for (let s = 0; behind >> s !== 0; s++)
+        if (((behind >> s) & 1) !== 0 && ((head - cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+      // Dropping one puts its Leave into the ring after this entry: everyone then reads
+      // the ring from its cursor, in order.
+      if (lapped !== 0) this.#fallBehind(active & this.#current, head);
+    }
+    // What the message must leave free in a queue after it (a Leave may use the reserve).
+    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+    const bots = t.botMask;
+    const pendingKick = t.kickPending ? t.pendingKick : null;
+    const endpoints = t.endpoints;
+    const now = t.now;
+    let current = this.#current;
+    for (let s = 0; active >> s !== 0; s++) {
+      if (((active >> s) & 1) === 0) continue;
+      const bit = 1 << s;
+      if ((lapped & bit) !== 0) {
+        // Lapped: dropped like a player that timed out (nothing is sent to it).
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.Laggards]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission!.remove(s);
+        current = this.#current;
+        continue;
+      }
+      // Behind: the ring, in order.
+      if ((current & bit) === 0) {
+        this.#pump(s);
+        current = this.#current;
+        continue;
+      }
+      // What #pump would do with this one entry (a player that does not take it falls behind).
+      if (((bots >> s) & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) continue;
+      const ep = endpoints[s];
+      if ((pendingKick !== null && pendingKick[s] !== 0) || !ep.queueCopy(source, bytes, reserve)) {
+        if (pendingKick === null || pendingKick[s] === 0) this.#ringWaiting = true;
+        this.#fallBehind(bit, head);
+        current = this.#current;
+        continue;
+      }
+      // Into an empty queue: the front's wait starts now.
+      if (ep.count === 1) t.frontSince[s] = now;
+    }
+    if (behind === 0 && (t.activeMask & ~this.#current) !== 0) this.#write(head, target, source, bytes);
+  }
+
+  /** The ring entry at `head`: its length and target, then the type and payload from `source`, in one piece or, across the ring's end, two. */
+  #write(head: number, target: number, source: number, bytes: number): void {
+    const b = this.#state.ring;
+    const m = BROADCAST_BYTES - 1;
+    b[head & m] = bytes - 1;
+    b[(head + 1) & m] = target;
+    const whole = this.#whole;
+    const ring = this.#ringAt;
     const at = (head + 2) & m;
     const first = BROADCAST_BYTES - at;
     if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
@@ -304,53 +371,13 @@ export class Session {
       whole.copyWithin(ring + at, source, source + first);
       whole.copyWithin(ring, source + first, source + bytes);
     }
-    this.#ringHead = end;
-    // What the message must leave free in a queue after it (a Leave may use the reserve).
-    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    // Read once, not per player: each read is a property lookup, each typed-array element
-    // hundreds of instructions on XS; who is active and who is a bot are bits.
-    const active = t.activeMask;
-    const bots = t.botMask;
-    const cursor = t.cursor;
-    const pendingKick = t.kickPending ? t.pendingKick : null;
-    const endpoints = t.endpoints;
-    // The players this entry laps, found (all at once, before any is dropped) at the first of them.
-    let lapped = 0;
-    for (let s = 0; active >> s !== 0; s++) {
-      if (((active >> s) & 1) === 0) continue;
-      const behind = (head - cursor[s]) | 0;
-      if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
-        for (let k = s; active >> k !== 0; k++)
-          if (((active >> k) & 1) !== 0 && ((head - cursor[k]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
-      }
-      if ((lapped & (1 << s)) !== 0) {
-        // Lapped: dropped like a player that timed out (nothing is sent to it).
-        t.counters[Counter.Timeouts]++;
-        t.counters[Counter.Laggards]++;
-        t.host.log(LogEvent.Timeout, s, t.playerId(s));
-        this.#admission!.remove(s);
-        continue;
-      }
-      // Behind, or a lapped player's Leave has gone into the ring since: the ring, in order.
-      if (behind !== 0 || (lapped !== 0 && this.#ringHead !== end)) {
-        this.#pump(s);
-        continue;
-      }
-      // What #pump would do with this one entry.
-      if (pendingKick !== null && pendingKick[s] !== 0) continue;
-      if (((bots >> s) & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) {
-        cursor[s] = end;
-        continue;
-      }
-      const ep = endpoints[s];
-      if (!ep.queueCopy(source, bytes, reserve)) {
-        this.#ringWaiting = true;
-        continue;
-      }
-      // Into an empty queue: the front's wait starts now.
-      if (ep.count === 1) t.frontSince[s] = t.now;
-      cursor[s] = end;
-    }
+  }
+
+  /** The players in `mask`, current until now, read the ring from `at` on. */
+  #fallBehind(mask: number, at: number): void {
+    const cursor = this.#state.cursor;
+    for (let s = 0; mask >> s !== 0; s++) if (((mask >> s) & 1) !== 0) cursor[s] = at;
+    this.#current &= ~mask;
   }
 
   /** Each tick: players whose queues were full when an entry came take it now, if they have room. */
@@ -358,23 +385,22 @@ export class Session {
     if (!this.#ringWaiting) return;
     this.#ringWaiting = false;
     const t = this.#state;
-    const head = this.#ringHead;
-    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && t.cursor[s] !== head) this.#pump(s);
+    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && ((this.#current >> s) & 1) === 0) this.#pump(s);
   }
 
   /**
-   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
-   * use the reserve). An entry is `length, type, target, payload`; target EVERYONE,
-   * EXCEPT | slot, or a slot.
+   * Moves ring entries for `slot`, a player that is behind, into its queue, in order, while
+   * it has room (a Leave may use the reserve). An entry is `length, type, target, payload`;
+   * target EVERYONE, EXCEPT | slot, or a slot. A player that takes them all is current again.
    */
   #pump(slot: number): void {
     const t = this.#state;
     const head = this.#ringHead;
     let c = t.cursor[slot];
-    if (c === head || t.pendingKick[slot] !== 0) return;
-    if (t.bot[slot] !== 0) {
+    if (t.pendingKick[slot] !== 0) return;
+    if (c === head || t.bot[slot] !== 0) {
       // A bot reads nothing: it knows what it needs from the game's tables.
-      t.cursor[slot] = head;
+      this.#current |= 1 << slot;
       return;
     }
     const ep = t.endpoints[slot];
@@ -407,6 +433,7 @@ export class Session {
       c = (c + ENTRY_HEADER + n) | 0;
     }
     t.cursor[slot] = c;
+    if (c === head) this.#current |= 1 << slot;
   }
 
   // ---------------------------------------------------------------- queued to one player
