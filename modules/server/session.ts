@@ -45,6 +45,11 @@ const EXCEPT = 0x80;
 /** What follows a bot's name. */
 const BOT_SUFFIX = " [bot]";
 
+/** The players a ring entry's target names, a bit per slot: everyone, everyone but one, or one. */
+function recipients(target: number): number {
+  return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 0x7f)) : 1 << target;
+}
+
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
@@ -304,56 +309,60 @@ export class Session {
     // Read once, not per player: each read is a property lookup, each typed-array element
     // hundreds of instructions on XS; who is active and who is a bot are bits.
     const active = t.activeMask;
-    const cursor = t.cursor;
     // The players this entry laps, among those behind, before any is dropped.
     let lapped = 0;
     const behind = active & ~this.#current;
     if (behind !== 0) {
       this.#write(head, target, source, bytes);
       for (let s = 0; behind >> s !== 0; s++)
-        if (((behind >> s) & 1) !== 0 && ((head - cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+        if (((behind >> s) & 1) !== 0 && ((head - t.cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
       // Dropping one puts its Leave into the ring after this entry: everyone then reads
       // the ring from its cursor, in order.
       if (lapped !== 0) this.#fallBehind(active & this.#current, head);
     }
-    // What the message must leave free in a queue after it (a Leave may use the reserve).
-    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    const bots = t.botMask;
-    const pendingKick = t.kickPending ? t.pendingKick : null;
-    const endpoints = t.endpoints;
-    const now = t.now;
-    let current = this.#current;
-    for (let s = 0; active >> s !== 0; s++) {
-      if (((active >> s) & 1) === 0) continue;
-      const bit = 1 << s;
-      if ((lapped & bit) !== 0) {
+    // Those behind (all of them after a lap), in slot order: dropped if lapped, else the ring.
+    let direct = active & this.#current;
+    const others = active & ~direct;
+    for (let s = 0; others >> s !== 0; s++) {
+      if (((others >> s) & 1) === 0) continue;
+      if (((lapped >> s) & 1) !== 0) {
         // Lapped: dropped like a player that timed out (nothing is sent to it).
         t.counters[Counter.Timeouts]++;
         t.counters[Counter.Laggards]++;
         t.host.log(LogEvent.Timeout, s, t.playerId(s));
         this.#admission!.remove(s);
-        current = this.#current;
-        continue;
-      }
-      // Behind: the ring, in order.
-      if ((current & bit) === 0) {
-        this.#pump(s);
-        current = this.#current;
-        continue;
-      }
-      // What #pump would do with this one entry (a player that does not take it falls behind).
-      if (((bots >> s) & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) continue;
-      const ep = endpoints[s];
-      if ((pendingKick !== null && pendingKick[s] !== 0) || !ep.queueCopy(source, bytes, reserve)) {
-        if (pendingKick === null || pendingKick[s] === 0) this.#ringWaiting = true;
-        this.#fallBehind(bit, head);
-        current = this.#current;
-        continue;
-      }
-      // Into an empty queue: the front's wait starts now.
-      if (ep.count === 1) t.frontSince[s] = now;
+      } else this.#pump(s);
     }
-    if (behind === 0 && (t.activeMask & ~this.#current) !== 0) this.#write(head, target, source, bytes);
+    // The others had taken every earlier entry, and take this one here, as #pump would:
+    // one to be kicked takes nothing more (it falls behind), a bot or one it is not for
+    // skips it, and one whose queue has no room falls behind.
+    if (t.kickPending && direct !== 0) {
+      const pendingKick = t.pendingKick;
+      let kicked = 0;
+      for (let s = 0; direct >> s !== 0; s++) if (((direct >> s) & 1) !== 0 && pendingKick[s] !== 0) kicked |= 1 << s;
+      this.#fallBehind(kicked, head);
+      direct &= ~kicked;
+    }
+    direct &= ~t.botMask & recipients(target);
+    if (direct !== 0) {
+      // What the message must leave free in a queue after it (a Leave may use the reserve).
+      const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+      const endpoints = t.endpoints;
+      const frontSince = t.frontSince;
+      const now = t.now;
+      for (let s = 0; direct >> s !== 0; s++) {
+        if (((direct >> s) & 1) === 0) continue;
+        const ep = endpoints[s];
+        if (!ep.queueCopy(source, bytes, reserve)) {
+          this.#ringWaiting = true;
+          this.#fallBehind(1 << s, head);
+          continue;
+        }
+        // Into an empty queue: the front's wait starts now.
+        if (ep.count === 1) frontSince[s] = now;
+      }
+    }
+    if (behind === 0 && (active & ~this.#current) !== 0) this.#write(head, target, source, bytes);
   }
 
   /** The ring entry at `head`: its length and target, then the type and payload from `source`, in one piece or, across the ring's end, two. */
@@ -413,7 +422,7 @@ export class Session {
     while (((head - c) | 0) > 0) {
       const n = b[c & m];
       const target = b[(c + 1) & m];
-      if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
+      if (((recipients(target) >> slot) & 1) !== 0) {
         const type = b[(c + 2) & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
