@@ -169,7 +169,8 @@ export class Session {
     const f = this.#fields;
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || f.unprintable !== 0) {
+    const n = f.textLength;
+    if (n === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
@@ -177,12 +178,13 @@ export class Session {
       t.counters[Counter.Refused]++;
       return;
     }
-    const text = this.#rxAt + f.textOffset;
-    this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
-    t.lastChatLength = f.textLength;
+    const rxAt = this.#rxAt;
+    const text = rxAt + f.textOffset;
+    this.#whole.copyWithin(this.#lastChatAt, text, text + n);
+    t.lastChatLength = n;
     // What the player sent is what everyone gets: its type byte (before the payload, as
     // #broadcast wants it), its id (checked), the line and its NUL.
-    this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
+    this.#broadcast(Msg.Chat, EVERYONE, rxAt + p, chatPayloadSize(n));
     t.host.log(LogEvent.Chat, slot, id);
   }
 
@@ -254,13 +256,14 @@ export class Session {
   #take(tokens: Uint8Array, at: Int32Array, slot: number, burst: number, refillMs: number): boolean {
     const now = this.#state.now;
     let t = tokens[slot];
-    while (t < burst && ((now - at[slot]) | 0) >= refillMs) {
-      t++;
-      at[slot] += refillMs;
-    }
-    if (t === 0) {
-      tokens[slot] = 0;
-      return false;
+    if (t < burst) {
+      let since = at[slot];
+      while (t < burst && ((now - since) | 0) >= refillMs) {
+        t++;
+        since += refillMs;
+      }
+      at[slot] = since;
+      if (t === 0) return false;
     }
     // A full bucket starts its next refill from now.
     if (t === burst) at[slot] = now;
