@@ -2784,22 +2784,27 @@ function writeHeader(b, ack, timestamp, rel, unrel) {
 function payloadSize(b, o, type, end) {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
-    if (o + fixed > end) return -1;
-    if (type === Msg.Name) {
-      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
-      return -3;
-    }
-    return fixed;
+    if (type === Msg.Name) return nameSize(b, o, end);
+    return o + fixed > end ? -1 : fixed;
   }
   if (type === Msg.Update) {
     if (o + 1 > end) return -1;
     const size = 1 + b[o] * UPDATE_ENTRY;
     return o + size > end ? -1 : size;
   }
+  return chatSize(b, o, end);
+}
+function chatSize(b, o, end) {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
-  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  const stop = end < limit ? end : limit;
+  for (let i = o + 4; i < stop; i++) if (b[i] === 0) return i + 1 - o;
   return -2;
+}
+function nameSize(b, o, end) {
+  if (o + 4 + NAME_LENGTH > end) return -1;
+  for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
+  return -3;
 }
 function queuedSize(b, o) {
   const type = b[o + 4];
@@ -2866,7 +2871,8 @@ function validatePacket(b, length, from, counters, offsets) {
     }
     const type = b[p - 1];
     const row = type - TYPE_BASE;
-    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+    const sender = row >= 0 && row < TYPE_ROWS ? senders[row] : 0;
+    if (sender === 0) {
       counters[Counter.UnknownType]++;
       return false;
     }
@@ -2874,13 +2880,18 @@ function validatePacket(b, length, from, counters, offsets) {
       counters[Counter.WrongChannel]++;
       return false;
     }
-    if ((senders[row] & from) === 0) {
+    if ((sender & from) === 0) {
       counters[Counter.WrongDirection]++;
       return false;
     }
-    let size = sizes[row];
-    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
-    else if (p + size > length) size = -1;
+    let size;
+    if (type === Msg.Chat) size = chatSize(b, p, length);
+    else if (type === Msg.Name) size = nameSize(b, p, length);
+    else {
+      size = sizes[row];
+      if (size < 0) size = payloadSize(b, p, type, length);
+      else if (p + size > length) size = -1;
+    }
     if (size < 0) {
       countBadSize(size, counters);
       return false;
@@ -2906,9 +2917,55 @@ var Fields = class {
   /** Offset and length of a byte string (chat text without NUL, name without padding). */
   textOffset = 0;
   textLength = 0;
-  /** Bytes of that string outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), counted in the same walk. */
+  /** Non-zero when that string holds a byte outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), found in the same walk. */
   unprintable = 0;
+  /**
+   * The bytes the text readers last read and a DataView of them, through which they read
+   * four bytes at a time: made once for each buffer this Fields reads (an owner that reads
+   * one buffer makes it once), or given with `use`.
+   */
+  bytes = null;
+  view = null;
+  /** The view's byteLength (on XS a getter costs about a call). */
+  viewLength = 0;
+  /** Read `bytes` through `view` (a DataView of the same bytes from the same offset 0), which the owner already has. */
+  use(bytes, view) {
+    this.bytes = bytes;
+    this.view = view;
+    this.viewLength = view.byteLength;
+  }
+  /** A DataView of `b` from its offset 0: the one made for it when `b` was the last buffer read, else a new one. */
+  viewOf(b) {
+    if (this.bytes !== b) this.use(b, new DataView(b.buffer, b.byteOffset, b.byteLength));
+    return this.view;
+  }
 };
+var TOP_BITS = 2155905152 | 0;
+var ONES = 16843009;
+var SPACES = 538976288;
+function readText(v, from, max, f) {
+  const stop = from + max;
+  const length = f.viewLength;
+  const last = length - 4;
+  let bad = 0;
+  let at = from;
+  for (; at < stop; at += 4) {
+    const w = at <= last ? v.getInt32(at, true) : at < length ? v.getInt32(last, true) >>> (at - last << 3) : 0;
+    if (((w | w - SPACES | w + ONES) & TOP_BITS) === 0) continue;
+    for (let k = 0; k < 32; k += 8) {
+      const c = w >> k & 255;
+      if (c === 0) {
+        const n = at + (k >> 3) - from;
+        f.textLength = n;
+        f.unprintable = bad | (at + (k >> 3) >= length ? 1 : 0);
+        return;
+      }
+      if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad = 1;
+    }
+  }
+  f.textLength = max;
+  f.unprintable = bad;
+}
 function writeId(b, o, id) {
   setU32(b, o, id);
   return o + 4;
@@ -2917,16 +2974,10 @@ function chatPayloadSize(textLength) {
   return 4 + textLength + 1;
 }
 function readChat(b, o, f) {
-  f.id = getU32(b, o);
+  const v = f.bytes === b ? f.view : f.viewOf(b);
+  f.id = v.getUint32(o);
   f.textOffset = o + 4;
-  let n = 0;
-  let bad = 0;
-  for (let c = b[o + 4]; c !== 0; c = b[o + 4 + n]) {
-    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
-    n++;
-  }
-  f.textLength = n;
-  f.unprintable = bad;
+  readText(v, o + 4, CHAT_LENGTH, f);
 }
 function writeSelection(b, o, id, ship, weapon) {
   setU32(b, o, id);
@@ -2947,17 +2998,10 @@ function writeName(b, o, id, name, from, length) {
   return o + NAME_LENGTH;
 }
 function readName(b, o, f) {
-  f.id = getU32(b, o);
+  const v = f.bytes === b ? f.view : f.viewOf(b);
+  f.id = v.getUint32(o);
   f.textOffset = o + 4;
-  let n = 0;
-  let bad = 0;
-  for (; n < NAME_LENGTH; n++) {
-    const c = b[o + 4 + n];
-    if (c === 0) break;
-    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
-  }
-  f.textLength = n;
-  f.unprintable = bad;
+  readText(v, o + 4, NAME_LENGTH, f);
 }
 function readInputView(v, b, o) {
   const w = v.getInt32(o);
@@ -4074,6 +4118,9 @@ var ENTRY_HEADER = 3;
 var EVERYONE = 255;
 var EXCEPT = 128;
 var BOT_SUFFIX = " [bot]";
+function recipients(target) {
+  return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 127)) : 1 << target;
+}
 function fold(c) {
   return c >= 65 && c <= 90 ? c | 32 : c;
 }
@@ -4083,6 +4130,13 @@ var Session = class {
   #admission = null;
   #fields = new Fields();
   #ringHead = 0;
+  /**
+   * Players that have taken every ring entry (bit per slot): their cursor is the ring's
+   * head, whatever `cursor` holds, and a new entry goes straight into their queue; `cursor`
+   * is written when a player falls behind. A typed-array element costs hundreds of
+   * instructions on XS, a bit a few.
+   */
+  #current = 0;
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
   /**
@@ -4099,6 +4153,7 @@ var Session = class {
   #queueAt;
   constructor(state) {
     this.#state = state;
+    this.#fields.use(state.rx, state.rxView);
     const ring = state.ring;
     const n = state.config.maxPlayers;
     this.#whole = state.whole !== void 0 && state.whole.buffer === ring.buffer && state.whole.byteOffset === 0 ? state.whole : new Uint8Array(ring.buffer);
@@ -4130,6 +4185,7 @@ var Session = class {
     t.nameAt[slot] = now;
     t.selectAt[slot] = now;
     t.cursor[slot] = this.#ringHead;
+    this.#current |= 1 << slot;
     this.#defaultName(slot);
   }
   /** Queue for the newcomer in `slot` its own Join, Name and Selection, then every announced player's. */
@@ -4172,7 +4228,8 @@ var Session = class {
     const f = this.#fields;
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || f.unprintable !== 0) {
+    const n = f.textLength;
+    if (n === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
@@ -4180,10 +4237,11 @@ var Session = class {
       t.counters[Counter.Refused]++;
       return;
     }
-    const text = this.#rxAt + f.textOffset;
-    this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
-    t.lastChatLength = f.textLength;
-    this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
+    const rxAt = this.#rxAt;
+    const text = rxAt + f.textOffset;
+    this.#whole.copyWithin(this.#lastChatAt, text, text + n);
+    t.lastChatLength = n;
+    this.#broadcast(Msg.Chat, EVERYONE, rxAt + p, chatPayloadSize(n));
     t.host.log(LogEvent.Chat, slot, id);
   }
   /** Name from `slot`: checked, flood-limited, made unique, then to the player and (once announced) everyone. */
@@ -4250,13 +4308,14 @@ var Session = class {
   #take(tokens, at, slot, burst, refillMs) {
     const now = this.#state.now;
     let t = tokens[slot];
-    while (t < burst && (now - at[slot] | 0) >= refillMs) {
-      t++;
-      at[slot] += refillMs;
-    }
-    if (t === 0) {
-      tokens[slot] = 0;
-      return false;
+    if (t < burst) {
+      let since = at[slot];
+      while (t < burst && (now - since | 0) >= refillMs) {
+        t++;
+        since += refillMs;
+      }
+      at[slot] = since;
+      if (t === 0) return false;
     }
     if (t === burst) at[slot] = now;
     tokens[slot] = t - 1;
@@ -4286,20 +4345,71 @@ var Session = class {
    * to keep up: it is dropped, as one that timed out.
    *
    * A player that had taken every earlier entry (the usual case) takes this one here, from
-   * `from`, with one copyWithin and no read of the ring; any other goes through #pump.
+   * `from`, with one copyWithin and no read of the ring; any other goes through #pump. The
+   * entry's bytes go into the ring only when some player will read them there: one that
+   * is behind, or one that does not take it here.
    */
   #broadcast(type, target, from, length) {
     const t = this.#state;
     const head = this.#ringHead;
     const end = head + ENTRY_HEADER + length | 0;
-    const b = t.ring;
+    const source = from - 1;
+    const bytes = length + 1;
+    this.#ringHead = end;
+    const active = t.activeMask;
+    let lapped = 0;
+    const behind = active & ~this.#current;
+    if (behind !== 0) {
+      this.#write(head, target, source, bytes);
+      for (let s = 0; behind >> s !== 0; s++)
+        if ((behind >> s & 1) !== 0 && (head - t.cursor[s] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+      if (lapped !== 0) this.#fallBehind(active & this.#current, head);
+    }
+    let direct = active & this.#current;
+    const others = active & ~direct;
+    for (let s = 0; others >> s !== 0; s++) {
+      if ((others >> s & 1) === 0) continue;
+      if ((lapped >> s & 1) !== 0) {
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.Laggards]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission.remove(s);
+      } else this.#pump(s);
+    }
+    if (t.kickPending && direct !== 0) {
+      const pendingKick = t.pendingKick;
+      let kicked = 0;
+      for (let s = 0; direct >> s !== 0; s++) if ((direct >> s & 1) !== 0 && pendingKick[s] !== 0) kicked |= 1 << s;
+      this.#fallBehind(kicked, head);
+      direct &= ~kicked;
+    }
+    direct &= ~t.botMask & recipients(target);
+    if (direct !== 0) {
+      const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+      const endpoints = t.endpoints;
+      const frontSince = t.frontSince;
+      const now = t.now;
+      for (let s = 0; direct >> s !== 0; s++) {
+        if ((direct >> s & 1) === 0) continue;
+        const ep = endpoints[s];
+        if (!ep.queueCopy(source, bytes, reserve)) {
+          this.#ringWaiting = true;
+          this.#fallBehind(1 << s, head);
+          continue;
+        }
+        if (ep.count === 1) frontSince[s] = now;
+      }
+    }
+    if (behind === 0 && (active & ~this.#current) !== 0) this.#write(head, target, source, bytes);
+  }
+  /** The ring entry at `head`: its length and target, then the type and payload from `source`, in one piece or, across the ring's end, two. */
+  #write(head, target, source, bytes) {
+    const b = this.#state.ring;
     const m = BROADCAST_BYTES - 1;
-    b[head & m] = length;
+    b[head & m] = bytes - 1;
     b[head + 1 & m] = target;
     const whole = this.#whole;
     const ring = this.#ringAt;
-    const source = from - 1;
-    const bytes = length + 1;
     const at = head + 2 & m;
     const first = BROADCAST_BYTES - at;
     if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
@@ -4307,66 +4417,32 @@ var Session = class {
       whole.copyWithin(ring + at, source, source + first);
       whole.copyWithin(ring, source + first, source + bytes);
     }
-    this.#ringHead = end;
-    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    const active = t.activeMask;
-    const bots = t.botMask;
-    const cursor = t.cursor;
-    const pendingKick = t.kickPending ? t.pendingKick : null;
-    const endpoints = t.endpoints;
-    let lapped = 0;
-    for (let s = 0; active >> s !== 0; s++) {
-      if ((active >> s & 1) === 0) continue;
-      const behind = head - cursor[s] | 0;
-      if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
-        for (let k = s; active >> k !== 0; k++)
-          if ((active >> k & 1) !== 0 && (head - cursor[k] | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
-      }
-      if ((lapped & 1 << s) !== 0) {
-        t.counters[Counter.Timeouts]++;
-        t.counters[Counter.Laggards]++;
-        t.host.log(LogEvent.Timeout, s, t.playerId(s));
-        this.#admission.remove(s);
-        continue;
-      }
-      if (behind !== 0 || lapped !== 0 && this.#ringHead !== end) {
-        this.#pump(s);
-        continue;
-      }
-      if (pendingKick !== null && pendingKick[s] !== 0) continue;
-      if ((bots >> s & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 127) !== s : target === s))) {
-        cursor[s] = end;
-        continue;
-      }
-      const ep = endpoints[s];
-      if (!ep.queueCopy(source, bytes, reserve)) {
-        this.#ringWaiting = true;
-        continue;
-      }
-      if (ep.count === 1) t.frontSince[s] = t.now;
-      cursor[s] = end;
-    }
+  }
+  /** The players in `mask`, current until now, read the ring from `at` on. */
+  #fallBehind(mask, at) {
+    const cursor = this.#state.cursor;
+    for (let s = 0; mask >> s !== 0; s++) if ((mask >> s & 1) !== 0) cursor[s] = at;
+    this.#current &= ~mask;
   }
   /** Each tick: players whose queues were full when an entry came take it now, if they have room. */
   pumpWaiting() {
     if (!this.#ringWaiting) return;
     this.#ringWaiting = false;
     const t = this.#state;
-    const head = this.#ringHead;
-    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && t.cursor[s] !== head) this.#pump(s);
+    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && (this.#current >> s & 1) === 0) this.#pump(s);
   }
   /**
-   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
-   * use the reserve). An entry is `length, type, target, payload`; target EVERYONE,
-   * EXCEPT | slot, or a slot.
+   * Moves ring entries for `slot`, a player that is behind, into its queue, in order, while
+   * it has room (a Leave may use the reserve). An entry is `length, type, target, payload`;
+   * target EVERYONE, EXCEPT | slot, or a slot. A player that takes them all is current again.
    */
   #pump(slot) {
     const t = this.#state;
     const head = this.#ringHead;
     let c = t.cursor[slot];
-    if (c === head || t.pendingKick[slot] !== 0) return;
-    if (t.bot[slot] !== 0) {
-      t.cursor[slot] = head;
+    if (t.pendingKick[slot] !== 0) return;
+    if (c === head || t.bot[slot] !== 0) {
+      this.#current |= 1 << slot;
       return;
     }
     const ep = t.endpoints[slot];
@@ -4379,7 +4455,7 @@ var Session = class {
     while ((head - c | 0) > 0) {
       const n = b[c & m];
       const target = b[c + 1 & m];
-      if (target === EVERYONE || (target >= EXCEPT ? (target & 127) !== slot : target === slot)) {
+      if ((recipients(target) >> slot & 1) !== 0) {
         const type = b[c + 2 & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
@@ -4398,6 +4474,7 @@ var Session = class {
       c = c + ENTRY_HEADER + n | 0;
     }
     t.cursor[slot] = c;
+    if (c === head) this.#current |= 1 << slot;
   }
   // ---------------------------------------------------------------- queued to one player
   #sendJoin(to, who) {

@@ -41,23 +41,31 @@ export { headerAck, headerRel, headerTimestamp, headerUnrel } from "../transport
 export function payloadSize(b: Uint8Array, o: number, type: number, end: number): number {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
-    if (o + fixed > end) return -1;
-    if (type === Msg.Name) {
-      for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return fixed;
-      return -3;
-    }
-    return fixed;
+    if (type === Msg.Name) return nameSize(b, o, end);
+    return o + fixed > end ? -1 : fixed;
   }
   if (type === Msg.Update) {
     if (o + 1 > end) return -1;
     const size = 1 + b[o] * UPDATE_ENTRY;
     return o + size > end ? -1 : size;
   }
-  // Chat: id, then at most CHAT_LENGTH bytes including the NUL.
+  return chatSize(b, o, end);
+}
+
+/** A Chat's payload size at `o` (id, then at most CHAT_LENGTH bytes including the NUL): -1 past `end`, -2 unterminated. */
+function chatSize(b: Uint8Array, o: number, end: number): number {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
-  for (let i = o + 4; i < end && i < limit; i++) if (b[i] === 0) return i + 1 - o;
+  const stop = end < limit ? end : limit;
+  for (let i = o + 4; i < stop; i++) if (b[i] === 0) return i + 1 - o;
   return -2;
+}
+
+/** A Name's payload size at `o` (id, then NAME_LENGTH bytes holding a NUL): -1 past `end`, -3 unterminated. */
+function nameSize(b: Uint8Array, o: number, end: number): number {
+  if (o + 4 + NAME_LENGTH > end) return -1;
+  for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
+  return -3;
 }
 
 /**
@@ -176,7 +184,8 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     }
     const type = b[p - 1];
     const row = type - TYPE_BASE;
-    if (row < 0 || row >= TYPE_ROWS || senders[row] === 0) {
+    const sender = row >= 0 && row < TYPE_ROWS ? senders[row] : 0;
+    if (sender === 0) {
       counters[Counter.UnknownType]++;
       return false;
     }
@@ -184,13 +193,18 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
       counters[Counter.WrongChannel]++;
       return false;
     }
-    if ((senders[row] & from) === 0) {
+    if ((sender & from) === 0) {
       counters[Counter.WrongDirection]++;
       return false;
     }
-    let size = sizes[row];
-    if (size < 0 || type === Msg.Name) size = payloadSize(b, p, type, length);
-    else if (p + size > length) size = -1;
+    let size: number;
+    if (type === Msg.Chat) size = chatSize(b, p, length);
+    else if (type === Msg.Name) size = nameSize(b, p, length);
+    else {
+      size = sizes[row];
+      if (size < 0) size = payloadSize(b, p, type, length);
+      else if (p + size > length) size = -1;
+    }
     if (size < 0) {
       countBadSize(size, counters);
       return false;
@@ -207,11 +221,11 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
   return true;
 }
 
-/** Scratch fields filled by the readers below; one instance per endpoint. */
 /** Printable ASCII, what chat lines and names may hold: PRINTABLE_FIRST..PRINTABLE_LAST. */
 export const PRINTABLE_FIRST = 0x20;
 export const PRINTABLE_LAST = 0x7e;
 
+/** Scratch fields filled by the readers below; one instance per endpoint. */
 export class Fields {
   id = 0;
   other = 0;
@@ -220,8 +234,71 @@ export class Fields {
   /** Offset and length of a byte string (chat text without NUL, name without padding). */
   textOffset = 0;
   textLength = 0;
-  /** Bytes of that string outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), counted in the same walk. */
+  /** Non-zero when that string holds a byte outside printable ASCII (PRINTABLE_FIRST..PRINTABLE_LAST), found in the same walk. */
   unprintable = 0;
+  /**
+   * The bytes the text readers last read and a DataView of them, through which they read
+   * four bytes at a time: made once for each buffer this Fields reads (an owner that reads
+   * one buffer makes it once), or given with `use`.
+   */
+  bytes: Uint8Array | null = null;
+  view: DataView | null = null;
+  /** The view's byteLength (on XS a getter costs about a call). */
+  viewLength = 0;
+
+  /** Read `bytes` through `view` (a DataView of the same bytes from the same offset 0), which the owner already has. */
+  use(bytes: Uint8Array, view: DataView): void {
+    this.bytes = bytes;
+    this.view = view;
+    this.viewLength = view.byteLength;
+  }
+
+  /** A DataView of `b` from its offset 0: the one made for it when `b` was the last buffer read, else a new one. */
+  viewOf(b: Uint8Array): DataView {
+    if (this.bytes !== b) this.use(b, new DataView(b.buffer, b.byteOffset, b.byteLength));
+    return this.view as DataView;
+  }
+}
+
+/** Bytes 0x80 and up, 0x7f (+1 reaches 0x80) and below 0x20 (−0x20 borrows) set their byte's top bit. */
+const TOP_BITS = 0x80808080 | 0;
+const ONES = 0x01010101;
+const SPACES = 0x20202020;
+
+/**
+ * A NUL-terminated string at `from` in `v`'s bytes, at most `max` bytes before its NUL (a
+ * multiple of 4): its length, and whether a byte before the NUL is outside printable
+ * ASCII, into `f`. Four bytes a read: on XS a DataView read costs about as much as one
+ * typed-array element, and a word whose bytes are all printable costs a few integer
+ * operations more; a word with a NUL or a byte outside is then looked at byte by byte.
+ * Past the end of the bytes, the string is unterminated: its length runs to the end and
+ * it counts as unprintable (the readers are for validated messages, which never do this).
+ */
+function readText(v: DataView, from: number, max: number, f: Fields): void {
+  const stop = from + max;
+  const length = f.viewLength;
+  const last = length - 4;
+  let bad = 0;
+  let at = from;
+  for (; at < stop; at += 4) {
+    // Little-endian: the string's first byte is the word's lowest. Near the end of the
+    // bytes, the last word shifted down to `at`, and past the end nothing: the zeros read
+    // as a NUL at or past the end.
+    const w = at <= last ? v.getInt32(at, true) : at < length ? v.getInt32(last, true) >>> ((at - last) << 3) : 0;
+    if (((w | (w - SPACES) | (w + ONES)) & TOP_BITS) === 0) continue;
+    for (let k = 0; k < 32; k += 8) {
+      const c = (w >> k) & 0xff;
+      if (c === 0) {
+        const n = at + (k >> 3) - from;
+        f.textLength = n;
+        f.unprintable = bad | (at + (k >> 3) >= length ? 1 : 0);
+        return;
+      }
+      if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad = 1;
+    }
+  }
+  f.textLength = max;
+  f.unprintable = bad;
 }
 
 /* Connect, Disconnect: no payload. */
@@ -254,16 +331,10 @@ export function writeChat(b: Uint8Array, o: number, id: number, text: Uint8Array
   return o + length + 1;
 }
 export function readChat(b: Uint8Array, o: number, f: Fields): void {
-  f.id = getU32(b, o);
+  const v = f.bytes === b ? (f.view as DataView) : f.viewOf(b);
+  f.id = v.getUint32(o);
   f.textOffset = o + 4;
-  let n = 0;
-  let bad = 0;
-  for (let c = b[o + 4]; c !== 0; c = b[o + 4 + n]) {
-    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
-    n++;
-  }
-  f.textLength = n;
-  f.unprintable = bad;
+  readText(v, o + 4, CHAT_LENGTH, f);
 }
 
 /* Add: 9 bytes
@@ -312,17 +383,10 @@ export function writeName(b: Uint8Array, o: number, id: number, name: Uint8Array
   return o + NAME_LENGTH;
 }
 export function readName(b: Uint8Array, o: number, f: Fields): void {
-  f.id = getU32(b, o);
+  const v = f.bytes === b ? (f.view as DataView) : f.viewOf(b);
+  f.id = v.getUint32(o);
   f.textOffset = o + 4;
-  let n = 0;
-  let bad = 0;
-  for (; n < NAME_LENGTH; n++) {
-    const c = b[o + 4 + n];
-    if (c === 0) break;
-    if (c < PRINTABLE_FIRST || c > PRINTABLE_LAST) bad++;
-  }
-  f.textLength = n;
-  f.unprintable = bad;
+  readText(v, o + 4, NAME_LENGTH, f);
 }
 
 /* Stats: 32 bytes, indexed by player slot, 0 for empty slots

@@ -45,6 +45,11 @@ const EXCEPT = 0x80;
 /** What follows a bot's name. */
 const BOT_SUFFIX = " [bot]";
 
+/** The players a ring entry's target names, a bit per slot: everyone, everyone but one, or one. */
+function recipients(target: number): number {
+  return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 0x7f)) : 1 << target;
+}
+
 /** ASCII letters fold to lower case; everything else compares as is. */
 function fold(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
@@ -56,6 +61,13 @@ export class Session {
   #admission: Admission | null = null;
   readonly #fields = new Fields();
   #ringHead = 0;
+  /**
+   * Players that have taken every ring entry (bit per slot): their cursor is the ring's
+   * head, whatever `cursor` holds, and a new entry goes straight into their queue; `cursor`
+   * is written when a player falls behind. A typed-array element costs hundreds of
+   * instructions on XS, a bit a few.
+   */
+  #current = 0;
   /** Some player's queue had no room for its next ring entry: pump again next tick. */
   #ringWaiting = false;
   /**
@@ -73,6 +85,7 @@ export class Session {
 
   constructor(state: ServerState) {
     this.#state = state;
+    this.#fields.use(state.rx, state.rxView);
     const ring = state.ring;
     const n = state.config.maxPlayers;
     // The state's view of the arena where it has one (the server's), so that no second view is made.
@@ -109,6 +122,7 @@ export class Session {
     t.selectAt[slot] = now;
     // The newcomer learns the roster from sendRoster; what others broadcast from now on, it reads.
     t.cursor[slot] = this.#ringHead;
+    this.#current |= 1 << slot;
     this.#defaultName(slot);
   }
 
@@ -155,7 +169,8 @@ export class Session {
     const f = this.#fields;
     readChat(rx, p, f);
     if (f.id !== id) return this.#spoofed(slot);
-    if (f.textLength === 0 || f.unprintable !== 0) {
+    const n = f.textLength;
+    if (n === 0 || f.unprintable !== 0) {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
@@ -163,12 +178,13 @@ export class Session {
       t.counters[Counter.Refused]++;
       return;
     }
-    const text = this.#rxAt + f.textOffset;
-    this.#whole.copyWithin(this.#lastChatAt, text, text + f.textLength);
-    t.lastChatLength = f.textLength;
+    const rxAt = this.#rxAt;
+    const text = rxAt + f.textOffset;
+    this.#whole.copyWithin(this.#lastChatAt, text, text + n);
+    t.lastChatLength = n;
     // What the player sent is what everyone gets: its type byte (before the payload, as
     // #broadcast wants it), its id (checked), the line and its NUL.
-    this.#broadcast(Msg.Chat, EVERYONE, this.#rxAt + p, chatPayloadSize(f.textLength));
+    this.#broadcast(Msg.Chat, EVERYONE, rxAt + p, chatPayloadSize(n));
     t.host.log(LogEvent.Chat, slot, id);
   }
 
@@ -240,13 +256,14 @@ export class Session {
   #take(tokens: Uint8Array, at: Int32Array, slot: number, burst: number, refillMs: number): boolean {
     const now = this.#state.now;
     let t = tokens[slot];
-    while (t < burst && ((now - at[slot]) | 0) >= refillMs) {
-      t++;
-      at[slot] += refillMs;
-    }
-    if (t === 0) {
-      tokens[slot] = 0;
-      return false;
+    if (t < burst) {
+      let since = at[slot];
+      while (t < burst && ((now - since) | 0) >= refillMs) {
+        t++;
+        since += refillMs;
+      }
+      at[slot] = since;
+      if (t === 0) return false;
     }
     // A full bucket starts its next refill from now.
     if (t === burst) at[slot] = now;
@@ -281,21 +298,84 @@ export class Session {
    * to keep up: it is dropped, as one that timed out.
    *
    * A player that had taken every earlier entry (the usual case) takes this one here, from
-   * `from`, with one copyWithin and no read of the ring; any other goes through #pump.
+   * `from`, with one copyWithin and no read of the ring; any other goes through #pump. The
+   * entry's bytes go into the ring only when some player will read them there: one that
+   * is behind, or one that does not take it here.
    */
   #broadcast(type: number, target: number, from: number, length: number): void {
     const t = this.#state;
     const head = this.#ringHead;
     const end = (head + ENTRY_HEADER + length) | 0;
-    const b = t.ring;
-    const m = BROADCAST_BYTES - 1;
-    b[head & m] = length;
-    b[(head + 1) & m] = target;
-    // The type and payload, in one piece or, across the ring's end, two.
-    const whole = this.#whole;
-    const ring = this.#ringAt;
     const source = from - 1;
     const bytes = length + 1;
+    this.#ringHead = end;
+    // Read once, not per player: each read is a property lookup, each typed-array element
+    // hundreds of instructions on XS; who is active and who is a bot are bits.
+    const active = t.activeMask;
+    // The players this entry laps, among those behind, before any is dropped.
+    let lapped = 0;
+    const behind = active & ~this.#current;
+    if (behind !== 0) {
+      this.#write(head, target, source, bytes);
+      for (let s = 0; behind >> s !== 0; s++)
+        if (((behind >> s) & 1) !== 0 && ((head - t.cursor[s]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << s;
+      // Dropping one puts its Leave into the ring after this entry: everyone then reads
+      // the ring from its cursor, in order.
+      if (lapped !== 0) this.#fallBehind(active & this.#current, head);
+    }
+    // Those behind (all of them after a lap), in slot order: dropped if lapped, else the ring.
+    let direct = active & this.#current;
+    const others = active & ~direct;
+    for (let s = 0; others >> s !== 0; s++) {
+      if (((others >> s) & 1) === 0) continue;
+      if (((lapped >> s) & 1) !== 0) {
+        // Lapped: dropped like a player that timed out (nothing is sent to it).
+        t.counters[Counter.Timeouts]++;
+        t.counters[Counter.Laggards]++;
+        t.host.log(LogEvent.Timeout, s, t.playerId(s));
+        this.#admission!.remove(s);
+      } else this.#pump(s);
+    }
+    // The others had taken every earlier entry, and take this one here, as #pump would:
+    // one to be kicked takes nothing more (it falls behind), a bot or one it is not for
+    // skips it, and one whose queue has no room falls behind.
+    if (t.kickPending && direct !== 0) {
+      const pendingKick = t.pendingKick;
+      let kicked = 0;
+      for (let s = 0; direct >> s !== 0; s++) if (((direct >> s) & 1) !== 0 && pendingKick[s] !== 0) kicked |= 1 << s;
+      this.#fallBehind(kicked, head);
+      direct &= ~kicked;
+    }
+    direct &= ~t.botMask & recipients(target);
+    if (direct !== 0) {
+      // What the message must leave free in a queue after it (a Leave may use the reserve).
+      const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+      const endpoints = t.endpoints;
+      const frontSince = t.frontSince;
+      const now = t.now;
+      for (let s = 0; direct >> s !== 0; s++) {
+        if (((direct >> s) & 1) === 0) continue;
+        const ep = endpoints[s];
+        if (!ep.queueCopy(source, bytes, reserve)) {
+          this.#ringWaiting = true;
+          this.#fallBehind(1 << s, head);
+          continue;
+        }
+        // Into an empty queue: the front's wait starts now.
+        if (ep.count === 1) frontSince[s] = now;
+      }
+    }
+    if (behind === 0 && (active & ~this.#current) !== 0) this.#write(head, target, source, bytes);
+  }
+
+  /** The ring entry at `head`: its length and target, then the type and payload from `source`, in one piece or, across the ring's end, two. */
+  #write(head: number, target: number, source: number, bytes: number): void {
+    const b = this.#state.ring;
+    const m = BROADCAST_BYTES - 1;
+    b[head & m] = bytes - 1;
+    b[(head + 1) & m] = target;
+    const whole = this.#whole;
+    const ring = this.#ringAt;
     const at = (head + 2) & m;
     const first = BROADCAST_BYTES - at;
     if (bytes <= first) whole.copyWithin(ring + at, source, source + bytes);
@@ -303,53 +383,13 @@ export class Session {
       whole.copyWithin(ring + at, source, source + first);
       whole.copyWithin(ring, source + first, source + bytes);
     }
-    this.#ringHead = end;
-    // What the message must leave free in a queue after it (a Leave may use the reserve).
-    const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-    // Read once, not per player: each read is a property lookup, each typed-array element
-    // hundreds of instructions on XS; who is active and who is a bot are bits.
-    const active = t.activeMask;
-    const bots = t.botMask;
-    const cursor = t.cursor;
-    const pendingKick = t.kickPending ? t.pendingKick : null;
-    const endpoints = t.endpoints;
-    // The players this entry laps, found (all at once, before any is dropped) at the first of them.
-    let lapped = 0;
-    for (let s = 0; active >> s !== 0; s++) {
-      if (((active >> s) & 1) === 0) continue;
-      const behind = (head - cursor[s]) | 0;
-      if (lapped === 0 && behind + ENTRY_HEADER + length > BROADCAST_BYTES) {
-        for (let k = s; active >> k !== 0; k++)
-          if (((active >> k) & 1) !== 0 && ((head - cursor[k]) | 0) + ENTRY_HEADER + length > BROADCAST_BYTES) lapped |= 1 << k;
-      }
-      if ((lapped & (1 << s)) !== 0) {
-        // Lapped: dropped like a player that timed out (nothing is sent to it).
-        t.counters[Counter.Timeouts]++;
-        t.counters[Counter.Laggards]++;
-        t.host.log(LogEvent.Timeout, s, t.playerId(s));
-        this.#admission!.remove(s);
-        continue;
-      }
-      // Behind, or a lapped player's Leave has gone into the ring since: the ring, in order.
-      if (behind !== 0 || (lapped !== 0 && this.#ringHead !== end)) {
-        this.#pump(s);
-        continue;
-      }
-      // What #pump would do with this one entry.
-      if (pendingKick !== null && pendingKick[s] !== 0) continue;
-      if (((bots >> s) & 1) !== 0 || !(target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== s : target === s))) {
-        cursor[s] = end;
-        continue;
-      }
-      const ep = endpoints[s];
-      if (!ep.queueCopy(source, bytes, reserve)) {
-        this.#ringWaiting = true;
-        continue;
-      }
-      // Into an empty queue: the front's wait starts now.
-      if (ep.count === 1) t.frontSince[s] = t.now;
-      cursor[s] = end;
-    }
+  }
+
+  /** The players in `mask`, current until now, read the ring from `at` on. */
+  #fallBehind(mask: number, at: number): void {
+    const cursor = this.#state.cursor;
+    for (let s = 0; mask >> s !== 0; s++) if (((mask >> s) & 1) !== 0) cursor[s] = at;
+    this.#current &= ~mask;
   }
 
   /** Each tick: players whose queues were full when an entry came take it now, if they have room. */
@@ -357,23 +397,22 @@ export class Session {
     if (!this.#ringWaiting) return;
     this.#ringWaiting = false;
     const t = this.#state;
-    const head = this.#ringHead;
-    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && t.cursor[s] !== head) this.#pump(s);
+    for (let s = 0; s < t.config.maxPlayers; s++) if (t.active[s] !== 0 && ((this.#current >> s) & 1) === 0) this.#pump(s);
   }
 
   /**
-   * Moves ring entries for `slot` into its queue, in order, while it has room (a Leave may
-   * use the reserve). An entry is `length, type, target, payload`; target EVERYONE,
-   * EXCEPT | slot, or a slot.
+   * Moves ring entries for `slot`, a player that is behind, into its queue, in order, while
+   * it has room (a Leave may use the reserve). An entry is `length, type, target, payload`;
+   * target EVERYONE, EXCEPT | slot, or a slot. A player that takes them all is current again.
    */
   #pump(slot: number): void {
     const t = this.#state;
     const head = this.#ringHead;
     let c = t.cursor[slot];
-    if (c === head || t.pendingKick[slot] !== 0) return;
-    if (t.bot[slot] !== 0) {
+    if (t.pendingKick[slot] !== 0) return;
+    if (c === head || t.bot[slot] !== 0) {
       // A bot reads nothing: it knows what it needs from the game's tables.
-      t.cursor[slot] = head;
+      this.#current |= 1 << slot;
       return;
     }
     const ep = t.endpoints[slot];
@@ -386,7 +425,7 @@ export class Session {
     while (((head - c) | 0) > 0) {
       const n = b[c & m];
       const target = b[(c + 1) & m];
-      if (target === EVERYONE || (target >= EXCEPT ? (target & 0x7f) !== slot : target === slot)) {
+      if (((recipients(target) >> slot) & 1) !== 0) {
         const type = b[(c + 2) & m];
         if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
@@ -406,6 +445,7 @@ export class Session {
       c = (c + ENTRY_HEADER + n) | 0;
     }
     t.cursor[slot] = c;
+    if (c === head) this.#current |= 1 << slot;
   }
 
   // ---------------------------------------------------------------- queued to one player

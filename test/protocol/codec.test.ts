@@ -232,6 +232,100 @@ describe("codec: every message round-trips", () => {
   });
 });
 
+describe("codec: a chat line's or a name's length and printability, read four bytes at a time", () => {
+  /** A Chat payload (id 7, `line`, NUL, then `after`) at `at` in a buffer that ends right after it. */
+  function chat(at: number, line: number[], after: number[] = []): Uint8Array {
+    const b = new Uint8Array(at + 4 + line.length + 1 + after.length).fill(0xee);
+    setU32(b, at, 7);
+    b.set(line, at + 4);
+    b[at + 4 + line.length] = 0;
+    b.set(after, at + 5 + line.length);
+    return b;
+  }
+  const printable = (c: number): boolean => c >= 0x20 && c <= 0x7e;
+
+  it("every byte value at each of 9 places of lines of 1 to 9 bytes, each ending its buffer", () => {
+    const f = new Fields();
+    for (let n = 1; n <= 9; n++) {
+      for (let place = 0; place < n; place++) {
+        for (let c = 1; c < 256; c++) {
+          const line = Array.from({ length: n }, (_, i) => (i === place ? c : 0x41 + i));
+          for (const at of [0, 1, 2, 3]) {
+            const b = chat(at, line);
+            readChat(b, at, f);
+            assert.equal(f.id, 7);
+            assert.equal(f.textOffset, at + 4);
+            assert.equal(f.textLength, n, `length ${n}, 0x${c.toString(16)} at ${place}, offset ${at}`);
+            assert.equal(f.unprintable !== 0, !printable(c), `length ${n}, 0x${c.toString(16)} at ${place}, offset ${at}`);
+          }
+        }
+      }
+    }
+  });
+
+  it("bytes after the NUL are not the line's", () => {
+    const f = new Fields();
+    for (let n = 0; n <= 8; n++) {
+      const b = chat(2, Array.from({ length: n }, () => 0x7e), [0x7f, 0x01, 0xff, 0x80, 0x00, 0x1f]);
+      readChat(b, 2, f);
+      assert.equal(f.textLength, n);
+      assert.equal(f.unprintable, 0);
+    }
+  });
+
+  it("an empty line, and one of 127 characters", () => {
+    const f = new Fields();
+    readChat(chat(0, []), 0, f);
+    assert.deepEqual([f.textLength, f.unprintable], [0, 0]);
+    readChat(chat(5, Array.from({ length: 127 }, (_, i) => 0x20 + (i % 95))), 5, f);
+    assert.deepEqual([f.textLength, f.unprintable], [127, 0]);
+  });
+
+  it("a line without a NUL before the end of its bytes is unprintable (readers take validated messages; this one is not)", () => {
+    const f = new Fields();
+    for (let n = 1; n <= 6; n++) {
+      const b = chat(1, Array.from({ length: n }, () => 0x61)).subarray(0, 1 + 4 + n);
+      readChat(b, 1, f);
+      assert.equal(f.textLength, n);
+      assert.notEqual(f.unprintable, 0);
+    }
+  });
+
+  it("one Fields reading two buffers in turn, and a view its owner gives it", () => {
+    const f = new Fields();
+    const a = chat(0, [0x61, 0x62, 0x63]);
+    const b = chat(3, [0x61, 0x07]);
+    for (let k = 0; k < 3; k++) {
+      readChat(a, 0, f);
+      assert.deepEqual([f.textLength, f.unprintable], [3, 0]);
+      readChat(b, 3, f);
+      assert.deepEqual([f.textLength, f.unprintable !== 0], [2, true]);
+    }
+    const whole = new Uint8Array(64);
+    const part = whole.subarray(16, 32);
+    part.set(chat(0, [0x68, 0x69]));
+    f.use(part, new DataView(whole.buffer, 16, 16));
+    readChat(part, 0, f);
+    assert.deepEqual([f.textLength, f.unprintable], [2, 0]);
+  });
+
+  it("a name: up to 31 characters, a NUL at once is empty, the padding is not the name's", () => {
+    const f = new Fields();
+    for (let n = 0; n < NAME_LENGTH; n++) {
+      for (const c of [0x41, 0x1f, 0x7f, 0xc3]) {
+        const b = new Uint8Array(4 + NAME_LENGTH);
+        setU32(b, 0, 9);
+        for (let i = 0; i < n; i++) b[4 + i] = i === n - 1 ? c : 0x7a;
+        if (n + 1 < NAME_LENGTH) b[4 + n + 1] = 0x07; // after the NUL: not the name's
+        readName(b, 0, f);
+        assert.equal(f.id, 9);
+        assert.equal(f.textLength, n);
+        assert.equal(f.unprintable !== 0, n > 0 && !printable(c), `${n} characters, the last 0x${c.toString(16)}`);
+      }
+    }
+  });
+});
+
 describe("codec: golden packets", () => {
   it("a client's Connect packet", () => {
     const golden = hex(

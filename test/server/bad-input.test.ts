@@ -149,6 +149,40 @@ describe("server: bad input is dropped, counted, and touches nobody else", () =>
     assert.deepEqual(snapshot(s, 1), before);
   });
 
+  it("badChat: a Chat with a control byte", () => {
+    const { s } = twoPlayers();
+    const before = snapshot(s, 1);
+    const queued = s.endpoints[1].count;
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010000 68076900"); // "h\ai"
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badChat: 1 });
+    assert.equal(s.misbehaviour[0], 1);
+    assert.equal(s.endpoints[1].count, queued, "no Chat broadcast");
+    assert.deepEqual(snapshot(s, 1), before);
+  });
+
+  it("badChat: 0x7f, 0x80 or 0xff anywhere in a 9-character line", () => {
+    for (const bad of [0x7f, 0x80, 0xff]) {
+      for (let at = 0; at < 9; at++) {
+        const { s } = twoPlayers();
+        const line = Array.from({ length: 9 }, (_, i) => (i === at ? bad : 0x61 + i).toString(16).padStart(2, "0")).join("");
+        const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010000", line, "00");
+        s.receive(p, p.length, A, PORT);
+        assert.deepEqual(drops(s.counters), { badChat: 1 }, `0x${bad.toString(16)} at ${at}`);
+      }
+    }
+  });
+
+  it("badChat: an empty Chat", () => {
+    const { s } = twoPlayers();
+    const queued = s.endpoints[1].count;
+    const p = hex("f27087c5 ffffffff 00000000 01 00", "00000001 69 00010000 00");
+    s.receive(p, p.length, A, PORT);
+    assert.deepEqual(drops(s.counters), { badChat: 1 });
+    assert.equal(s.misbehaviour[0], 1);
+    assert.equal(s.endpoints[1].count, queued, "no Chat broadcast");
+  });
+
   it("badName: a Name with a non-printable byte", () => {
     const { s } = twoPlayers();
     const before = snapshot(s, 1);
