@@ -72,8 +72,8 @@ describe("the app's build and the hot loops' C", () => {
     // mcconfig writes a build variable's spaces escaped: the flags are separated by tabs.
     const flags = (manifest: string): string[] => (readBuild(join(ROOT, manifest), "esp32", SDK).vars.C_FLAGS_SUBPLATFORM ?? "").split("\t");
     const firmware = flags(VARIANTS.wifi.manifest);
-    assert.ok(firmware.includes("-O2") && firmware.includes("-finline-functions"), firmware.join(" "));
-    // -O2 merges string constants into a section that XS's strings-in-flash attribute also names.
+    assert.ok(firmware.includes("-O3"), firmware.join(" "));
+    // -O3 merges string constants into a section that XS's strings-in-flash attribute also names.
     assert.ok(firmware.includes("-fno-merge-constants"), firmware.join(" "));
     assert.ok(!firmware.some((f) => / /.test(f)), "no flag holds a space");
     for (const v of ["wired", "emulator"] as const) assert.deepEqual(flags(VARIANTS[v].manifest), firmware, v);
