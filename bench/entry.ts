@@ -11,8 +11,8 @@
  */
 import { DEFAULT_CASE, Replay, countReplay, timeReplay, type CaseOptions } from "../harness/trace";
 import { Counter } from "../modules/protocol/counters";
-import type { Kernels, NativeFactory } from "../modules/native";
-import { compileKernels, wasmNative } from "../modules/native-wasm";
+import type { Kernels, MemoryFactory, NativeFactory } from "../modules/native";
+import { compileKernels, wasmMemory, wasmNative } from "../modules/native-wasm";
 
 declare const xs:
   | { now(): number; floatOps(): number; args: string[]; run(tick: (() => void) | null, intervalMs?: number): void; kernels?: Kernels }
@@ -41,6 +41,7 @@ function main(): void {
     if (typeof LWAR_WASM === "undefined") throw new Error("no LWAR_WASM: the bytes of dist/web/kernels.wasm go first");
     const compiled = compileKernels(LWAR_WASM);
     (globalThis as { lwarNative?: NativeFactory }).lwarNative = (config) => wasmNative(compiled, config);
+    (globalThis as { lwarMemory?: MemoryFactory }).lwarMemory = (bytes) => wasmMemory(compiled, bytes);
   }
   const words = new Int32Array(BENCH_TRACE.length);
   for (let i = 0; i < words.length; i++) words[i] = BENCH_TRACE[i];

@@ -488,6 +488,9 @@ var WasmKernels = class _WasmKernels {
   mark(layout, m0, m1, _m2, _m3, mask) {
     this.#x.mark(this.#at(layout, m0, m1), mask);
   }
+  transport(layout, m0, m1, _m2, _m3, run, i, a, b, c, d) {
+    return this.#x.transport(this.#at(layout, m0, m1), run, i, a, b, c, d);
+  }
   /**
    * The layout's address, once it is clear that the layout and every array are in this
    * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
@@ -698,6 +701,23 @@ var NATIVE_LAYOUT = {
     arrays: "dirty pending",
     words: "words"
   },
+  /**
+   * The transport (modules/transport/endpoint.ts, receive.ts): the delivery state of
+   * `endpoints` peers (ENDPOINT_WORDS each in `state`), their reliable queues (`queueBytes`
+   * each, back to back in `queues`), the buffer packets are written into (`out`) and the
+   * statistics sink (`counters`, at `sentIndex` and `resentIndex`), and when each queue's
+   * front began to wait (`front`, one int32 a peer: a broadcast into an empty queue and an
+   * ack that moves the front stamp it with their time). `sizes` is the payload
+   * size of each message type from `typeBase`, -1 for a text: `textPrefix` bytes, then up to
+   * `textMax` bytes ending at a NUL. The runs are what a call does; the codes, what a fill
+   * or a queueing says besides its offset.
+   */
+  transport: {
+    arrays: "state queues out counters front",
+    words: "endpoints queueBytes maxPacket typeBase types resendMs appId sentIndex resentIndex textPrefix textMax sizes*0",
+    runs: "reset receiveReset queue queueCopy broadcast commit acknowledge receive receiveAt acceptReliable acceptUnreliable wantsSend owed due dueMask fill repeat ping",
+    codes: "tooBig badType unmeasured badSpan badSeq badCommit"
+  },
   /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
     arrays: SHIP_ARRAYS,
@@ -744,6 +764,12 @@ function wordCount(layout) {
 function platformNative(config) {
   const g = globalThis;
   if (g.lwarNative !== void 0) return g.lwarNative(config);
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
+}
+function platformMemory(bytes) {
+  const g = globalThis;
+  if (g.lwarMemory !== void 0) return g.lwarMemory(bytes);
   if (g.lwarKernels != null) return { kernels: g.lwarKernels };
   return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
 }
@@ -2098,8 +2124,9 @@ var Channel = class {
   maxPacket;
   sizes;
   typeBase;
-  measure;
-  /** The statistics sink (a one-element scratch array when there is none). */
+  textPrefix;
+  textMax;
+  /** The statistics sink, or null. */
   counters;
   sentIndex;
   resentIndex;
@@ -2120,7 +2147,8 @@ var Channel = class {
     const queueBytes = config.queueBytes;
     const appId = config.appId;
     const sizes = config.sizes;
-    const measure = config.measure ?? null;
+    const textPrefix = config.textPrefix ?? -1;
+    const textMax = config.textMax ?? -1;
     const counters = config.counters ?? null;
     const sentIndex = config.sentIndex ?? -1;
     const resentIndex = config.resentIndex ?? -1;
@@ -2130,7 +2158,9 @@ var Channel = class {
     if (!Number.isInteger(appId) || appId < 0 || appId > 4294967295) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
     if (!(config.resendMs > 0)) throw new RangeError(`resendMs of ${config.resendMs}`);
     if (!(sizes instanceof Int16Array) || sizes.length === 0) throw new TypeError("sizes must be a non-empty Int16Array");
-    if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
+    if (sizes.some((n) => n < -1)) throw new RangeError("a payload size below -1 (-1 marks a text)");
+    if (sizes.some((n) => n < 0) && !(Number.isInteger(textPrefix) && textPrefix >= 0 && Number.isInteger(textMax) && textMax > 0))
+      throw new TypeError("a text type (size -1) needs textPrefix and textMax");
     if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
       throw new RangeError("counters needs sentIndex and resentIndex within it");
     for (const i of [r.badAck, r.duplicate, r.outOfOrder, r.received, r.stale, r.future])
@@ -2141,10 +2171,11 @@ var Channel = class {
     this.maxPacket = maxPacket;
     this.sizes = sizes;
     this.typeBase = config.typeBase ?? 0;
-    this.measure = measure;
-    this.counters = counters ?? new Uint32Array(1);
-    this.sentIndex = counters !== null ? sentIndex : 0;
-    this.resentIndex = counters !== null ? resentIndex : 0;
+    this.textPrefix = textPrefix;
+    this.textMax = textMax;
+    this.counters = counters;
+    this.sentIndex = counters !== null ? sentIndex : -1;
+    this.resentIndex = counters !== null ? resentIndex : -1;
     this.badAckIndex = r.badAck;
     this.duplicateIndex = r.duplicate;
     this.outOfOrderIndex = r.outOfOrder;
@@ -2158,105 +2189,246 @@ var Channel = class {
   }
 };
 
-// modules/transport/endpoint.ts
+// modules/transport/verdicts.ts
 var CURRENT = 0;
 var STALE = 1;
-var FUTURE = 2;
-var FUTURE_SLACK_MS = 1e3;
 var PROCESS = 0;
-var DUPLICATE = 1;
 var OUT_OF_ORDER = 2;
+var SHAPE_NONE = 1;
+var SHAPE_ONE_UNRELIABLE = 2;
+var SHAPE_ANY = 3;
+var RECEIVE_BAD_ACK = 1;
+var RECEIVE_STOPPED = 4;
+var RECEIVE_CURRENT = 8;
+
+// modules/transport/endpoint.ts
+var FAILURES = ["cannot fit a packet", "is of no known type, or not of its type's size", "", "span", "first seqno", "type or size"];
+var EndpointTable = class {
+  channel;
+  kernels;
+  binding;
+  /** The state words of every peer, and the same bytes as doubles (`srtt`). */
+  words;
+  doubles;
+  queues;
+  out;
+  /** When each peer's queue front began to wait (EndpointPlace.front). */
+  front;
+  /** A packet buffer in `out`, for a fill into a buffer outside it (copied out after). */
+  packet;
+  /** Whether the owner placed the table (its packets and broadcasts come from `out`). */
+  placed;
+  endpoints = [];
+  /**
+   * `n` peers on `channel`: in `place` when given (`native` must then be the loops that
+   * reach it), else in memory of their own from `native` (the platform's when absent).
+   * Start-up only.
+   */
+  constructor(channel, n, native = null, place = null) {
+    const ch = channel instanceof Channel ? channel : new Channel(channel);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 16)) throw new RangeError(`an endpoint table of ${n} peers (1..16)`);
+    const q = ch.queueBytes;
+    const stride = 22 /* Stride */;
+    const maxPacket = ch.maxPacket;
+    let opts = native;
+    let state;
+    let queues;
+    let out;
+    let packet;
+    let front;
+    let scratch = null;
+    if (place !== null) {
+      if (opts === null || opts.kernels == null) throw new RangeError("an endpoint table in its owner's memory needs the owner's native loops (NativeOptions.kernels)");
+      state = place.state;
+      queues = place.queues;
+      out = place.out;
+      front = place.front;
+      if (front.length !== n || front.buffer !== queues.buffer) throw new RangeError(`endpoint table: a front of ${front.length} words for ${n} peers, or in another buffer`);
+      if (state.length !== n * stride >> 1 || queues.length !== n * q || out.byteOffset !== 0 || out.buffer !== queues.buffer)
+        throw new RangeError(`endpoint table: state of ${state.length} doubles and queues of ${queues.length} bytes for ${n} peers, out from byte 0 of their buffer`);
+      packet = out.subarray(0, 0);
+    } else {
+      const bytes = 4 * n * stride + 4 * n + n * q + maxPacket + 8;
+      if (opts === null) opts = platformMemory(bytes + 1024);
+      if (opts === null || opts.kernels == null)
+        throw new RangeError("an Endpoint needs the platform's native loops: on Node, installNodeKernels() (hosts/node/kernels.ts)");
+      const memory2 = opts.memory ?? null;
+      const buffer = memory2 !== null ? memory2.buffer : new ArrayBuffer(bytes);
+      const at = memory2 !== null ? memory2.take(bytes) : 0;
+      state = new Float64Array(buffer, at, n * stride >> 1);
+      front = new Int32Array(buffer, at + 4 * n * stride, n);
+      queues = new Uint8Array(buffer, at + 4 * n * stride + 4 * n, n * q);
+      out = new Uint8Array(buffer);
+      const p = at + 4 * n * stride + 4 * n + n * q;
+      packet = new Uint8Array(buffer, p, maxPacket);
+      scratch = new Uint32Array(buffer, p + maxPacket + 3 & ~3, 1);
+    }
+    const kernels = opts.kernels;
+    const counters = ch.counters ?? scratch ?? new Uint32Array(front.buffer, front.byteOffset, 1);
+    const memory = opts.memory ?? null;
+    if (memory !== null && counters.buffer !== memory.buffer)
+      throw new RangeError("the channel's counters must be in the native memory its endpoints are in (carve them from it)");
+    this.channel = ch;
+    this.kernels = kernels;
+    this.words = new Int32Array(state.buffer, state.byteOffset, n * stride);
+    this.doubles = state;
+    this.queues = queues;
+    this.out = out;
+    this.packet = packet;
+    this.front = front;
+    this.placed = place !== null;
+    const sizes = ch.sizes;
+    const b = new Binding(NATIVE_LAYOUT.transport, { state: this.words, queues, out, counters, front }, sizes.length, opts);
+    const w = b.words;
+    const s = b.scalars;
+    w[s + 0 /* Endpoints */] = n;
+    w[s + 1 /* QueueBytes */] = q;
+    w[s + 2 /* MaxPacket */] = maxPacket;
+    w[s + 3 /* TypeBase */] = ch.typeBase;
+    w[s + 4 /* Types */] = sizes.length;
+    w[s + 5 /* ResendMs */] = ch.resendMs;
+    w[s + 6 /* AppId */] = ch.appId | 0;
+    w[s + 7 /* SentIndex */] = ch.counters !== null ? ch.sentIndex : -1;
+    w[s + 8 /* ResentIndex */] = ch.counters !== null ? ch.resentIndex : -1;
+    w[s + 9 /* TextPrefix */] = ch.textPrefix;
+    w[s + 10 /* TextMax */] = ch.textMax;
+    for (let i = 0; i < sizes.length; i++) w[s + 11 /* Sizes */ + i] = sizes[i];
+    this.binding = b;
+    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(ch, this, i));
+  }
+  /** The peers of `mask` (bit i: peer i) that are due a packet, and (<< 16) those of them owed one now (`due`, `owed`). */
+  dueMask(mask, now) {
+    const b = this.binding;
+    return this.kernels.transport(b.layout, b.m0, b.m1, b.m2, b.m3, 14 /* DueMask */, mask, now | 0, 0, 0, 0);
+  }
+  /**
+   * The message at `from` in `out` (its type byte and payload, `bytes` in all) queued for each
+   * peer of `mask` that keeps `reserve` bytes free after it: returns those that took it, and
+   * (<< 16) those of them whose queue was empty, whose `front` it stamps with `now`. The
+   * owner's own messages only: the type and size are not checked against the channel's
+   * table, only against a packet's room.
+   */
+  broadcast(mask, from, bytes, reserve, now) {
+    if (!this.placed || bytes > this.channel.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1)
+      throw new RangeError(`copy of ${bytes} bytes: the queues are not in their owner's memory, or it cannot fit a packet`);
+    const b = this.binding;
+    return this.kernels.transport(b.layout, b.m0, b.m1, b.m2, b.m3, 4 /* Broadcast */, mask, from, bytes, reserve, now | 0);
+  }
+  /** Bytes of the preallocated buffers (for the memory budget). */
+  poolBytes() {
+    return this.words.byteLength + this.queues.byteLength + this.packet.byteLength;
+  }
+};
 var Endpoint = class {
-  // Fields come hottest first: XS finds a property by walking the object's list in order,
-  // so a field read on every due(), fill() or ack costs least near the top.
-  /** Messages queued (unacknowledged). */
-  count = 0;
-  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
-  ackDue = false;
+  // What every call passes, hottest first: XS finds a property by walking the object's list.
+  k;
+  layout;
+  m0;
+  m1;
+  m2;
+  m3;
+  /** This peer's index in its table, and where its state words start. */
+  i;
+  o;
+  w;
   /** The payload rules (shared, immutable). */
   channel;
-  /** The first `sentCount` queued messages (`sentBytes` bytes) have gone out at least once. */
-  sentCount = 0;
-  /** When a packet carrying reliable messages last went out. */
-  lastReliableSend = 0;
-  /** Bytes queued: the next message goes at this offset of `buf`. */
-  usedBytes = 0;
-  /** Seqno of the message at the front of the queue. */
-  firstSeq = 0;
   /** Encoded queued messages, each `seqno u32, type u8, payload`. */
   buf;
-  sentBytes = 0;
-  /** The packet buffer fill() last wrote, and its offset in `whole`'s buffer, -1 when it is not carved from it (look). */
-  lastOut = null;
-  lastBase = -1;
-  /** A DataView of all of `whole`'s buffer: fill() writes the header's three words with a call each, and its two counts with one. */
-  wholeView;
-  /** Seqno of the last reliable message processed from the peer (our ack). */
-  lastProcessed = 4294967295;
-  /** The message being timed for an RTT sample, and when it first went out (ms mod 2^32). */
-  probing = false;
-  probeSeq = 0;
-  probeSent = 0;
-  /** Seqno of the next message queued. */
-  nextSeq = 0;
-  /** When the peer was last heard (`heard`). */
-  lastHeard = 0;
-  /**
-   * A message of variable size went into the queue through queue() since the last fill:
-   * its payload was written after its size was given, so fill() measures the messages never
-   * sent (a Chat without its NUL throws there, before anything goes out).
-   */
-  unmeasured = false;
-  /**
-   * A view of the whole buffer that `buf` and the owner's packet buffer are carved from,
-   * and where `buf` starts in it: fill() then copies a run of messages into the packet with
-   * one native copyWithin instead of a loop over bytes. null: copy byte by byte.
-   */
-  whole;
-  at;
-  /** Statistics: messages sent for the first time and resent since `reset`. */
-  sent = 0;
-  resent = 0;
-  /** Messages the last fill() put in its packet. */
-  filledMessages = 0;
-  /** Newest unreliable timestamp applied from the peer (as it was passed in), and our time when it was. */
-  hasTimestamp = false;
-  newestTimestamp = 0;
-  newestAt = 0;
-  /** Bytes of `buf`. */
-  capacityBytes;
   /** A DataView on `buf`, for writing 32-bit fields into queued messages with one call. */
   view;
-  /** Smoothed RTT in ms, 0 before the first sample. */
-  srtt = 0;
+  /** Bytes of `buf`. */
+  capacityBytes;
+  table;
+  /** The packet buffer fill() last wrote, and its offset in the table's `out`, -1 when it is outside it. */
+  lastOut = null;
+  lastBase = -1;
   /** Largest type byte and payload one message may have: what fits a packet after the headers. */
   maxMessage;
   /**
-   * `channel`: the payload rules (a Channel shares them between endpoints; a plain config
-   * is checked into one of this endpoint's own). `storage`, if given, is the queue's buffer
-   * (a view from the owner's Arena, `queueBytes` long); `whole`, a view of all of that
-   * Arena's buffer (the owner's packets should come from it too); `wholeView`, a DataView
-   * of the same buffer that the owner shares between its endpoints (else each makes its own).
+   * A peer of `table` at index `i`; with a channel or config alone, a table of one of its own
+   * on the platform's native loops.
    */
-  constructor(channel, storage, whole, wholeView) {
-    const ch = channel instanceof Channel ? channel : new Channel(channel);
-    const capacityBytes = ch.queueBytes;
-    if (storage !== void 0 && storage.length !== capacityBytes) throw new RangeError(`queue storage of ${storage.length} bytes, ${capacityBytes} wanted`);
+  constructor(channel, table2 = null, i = 0) {
+    const t = table2 ?? new EndpointTable(channel, 1);
+    if (table2 === null) {
+      const made = t.endpoints[0];
+      t.endpoints[0] = this;
+      void made;
+    }
+    const ch = t.channel;
+    const b = t.binding;
+    this.k = t.kernels;
+    this.layout = b.layout;
+    this.m0 = b.m0;
+    this.m1 = b.m1;
+    this.m2 = b.m2;
+    this.m3 = b.m3;
+    this.i = i;
+    this.o = i * 22 /* Stride */;
+    this.w = t.words;
     this.channel = ch;
-    this.capacityBytes = capacityBytes;
-    this.buf = storage ?? new Uint8Array(capacityBytes);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, capacityBytes);
-    const shared = whole !== void 0 && storage !== void 0 && whole.buffer === storage.buffer && whole.byteOffset === 0;
-    this.whole = shared ? whole : null;
-    this.wholeView = !shared ? null : wholeView !== void 0 && wholeView.buffer === whole.buffer && wholeView.byteOffset === 0 ? wholeView : new DataView(whole.buffer);
-    this.at = shared ? storage.byteOffset : 0;
+    this.capacityBytes = ch.queueBytes;
+    this.buf = t.queues.subarray(i * ch.queueBytes, (i + 1) * ch.queueBytes);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.table = t;
     this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
-  /** Size of the queued message at `o` (header included): the table, or measure(). */
-  queued(o) {
-    const ch = this.channel;
-    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
-    return fixed >= 0 ? RELIABLE_HEADER + fixed : ch.measure(this.buf, o);
+  /** One native call on this peer. */
+  run(what, a, b, c, d) {
+    return this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, what, this.i, a, b, c, d);
+  }
+  // ---------------------------------------------------------------- the state, read
+  /** Messages queued (unacknowledged). */
+  get count() {
+    return this.w[this.o + 2 /* Count */];
+  }
+  /** A reliable message was processed since our last packet: the peer wants an ack soon. */
+  get ackDue() {
+    return this.w[this.o + 3 /* AckDue */] !== 0;
+  }
+  /** The first `sentCount` queued messages have gone out at least once. */
+  get sentCount() {
+    return this.w[this.o + 4 /* SentCount */];
+  }
+  /** Bytes queued: the next message goes at this offset of `buf`. */
+  get usedBytes() {
+    return this.w[this.o + 6 /* UsedBytes */];
+  }
+  /** Seqno of the message at the front of the queue. */
+  get firstSeq() {
+    return this.w[this.o + 7 /* FirstSeq */] >>> 0;
+  }
+  /** Seqno of the next message queued. */
+  get nextSeq() {
+    return this.w[this.o + 8 /* NextSeq */] >>> 0;
+  }
+  /** Seqno of the last reliable message processed from the peer (our ack). */
+  get lastProcessed() {
+    return this.w[this.o + 9 /* LastProcessed */] >>> 0;
+  }
+  /** When the peer was last heard (the receive step, `heard`). */
+  get lastHeard() {
+    return this.w[this.o + 11 /* LastHeard */];
+  }
+  /** Statistics: messages sent for the first time and resent since `reset`. */
+  get sent() {
+    return this.w[this.o + 16 /* Sent */];
+  }
+  get resent() {
+    return this.w[this.o + 17 /* Resent */];
+  }
+  /** Messages the last fill() put in its packet. */
+  get filledMessages() {
+    return this.w[this.o + 18 /* FilledMessages */];
+  }
+  /** Newest unreliable timestamp applied from the peer (signed 32-bit, as it came). */
+  get newestTimestamp() {
+    return this.w[this.o + 20 /* NewestTimestamp */];
+  }
+  /** Smoothed RTT in ms, 0 before the first sample. */
+  get srtt() {
+    return this.table.doubles[this.o + 0 /* Srtt */ >> 1];
   }
   /** Bytes of the preallocated buffers (for the memory budget). */
   poolBytes() {
@@ -2265,41 +2437,23 @@ var Endpoint = class {
   // ---------------------------------------------------------------- life cycle
   /** Forget everything; the next seqno sent is `initialSeq` and the peer's first is expected at `peerInitialSeq`. */
   reset(now, initialSeq = 0, peerInitialSeq = 0) {
-    const s = this;
-    s.usedBytes = 0;
-    s.count = 0;
-    s.sentCount = 0;
-    this.sentBytes = 0;
-    s.firstSeq = initialSeq >>> 0;
-    s.nextSeq = initialSeq >>> 0;
-    this.unmeasured = false;
-    this.resetReceive(peerInitialSeq);
-    s.srtt = 0;
-    this.probing = false;
-    this.lastReliableSend = now;
-    s.lastHeard = now;
-    s.sent = 0;
-    s.resent = 0;
+    this.run(0 /* Reset */, now | 0, initialSeq | 0, peerInitialSeq | 0, 0);
   }
   /**
    * Forget what was received: the peer's next reliable message is expected at
    * `peerInitialSeq`, and any unreliable timestamp is current again. The queue stays.
    */
   resetReceive(peerInitialSeq) {
-    const s = this;
-    s.lastProcessed = peerInitialSeq - 1 >>> 0;
-    s.newestTimestamp = 0;
-    this.hasTimestamp = false;
-    s.ackDue = false;
+    this.run(1 /* ReceiveReset */, peerInitialSeq | 0, 0, 0, 0);
   }
   /** Start the RTT estimate at `ms` (from an earlier connection, say) instead of the first sample. */
   seedRtt(ms) {
     if (!(ms >= 0)) throw new RangeError(`RTT of ${ms} ms`);
-    this.srtt = ms;
+    this.table.doubles[this.o + 0 /* Srtt */ >> 1] = ms;
   }
   /** The peer was heard from at `now` (the owner decides what counts: a valid packet, say). */
   heard(now) {
-    this.lastHeard = now;
+    this.w[this.o + 11 /* LastHeard */] = now;
   }
   // ---------------------------------------------------------------- queueing
   /** Free bytes in the queue. */
@@ -2318,44 +2472,20 @@ var Endpoint = class {
    * fixed-size type given another size.
    */
   queue(type, payload) {
-    const ch = this.channel;
-    if (RELIABLE_HEADER + payload > ch.maxPacket - HEADER_SIZE) throw new RangeError(`message of ${payload} bytes cannot fit a packet`);
-    const fixed = ch.sizes[type - ch.typeBase];
-    if (fixed === void 0 || fixed >= 0 && fixed !== payload) throw new RangeError(`type ${type} with a payload of ${payload} bytes`);
-    const s = this;
-    const o = s.usedBytes;
-    if (o + RELIABLE_HEADER + payload > this.capacityBytes) return -1;
-    this.view.setUint32(o, s.nextSeq);
-    this.buf[o + 4] = type;
-    if (fixed < 0) this.unmeasured = true;
-    s.count++;
-    s.usedBytes = o + RELIABLE_HEADER + payload;
-    s.nextSeq = s.nextSeq + 1 >>> 0;
-    return o + RELIABLE_HEADER;
+    const o = this.run(2 /* Queue */, type, payload, 0, 0);
+    if (o < -1) throw new RangeError(`type ${type} with a payload of ${payload} bytes: ${FAILURES[-2 - o]}`);
+    return o;
   }
   /**
-   * Append a message copied from the owner's arena: its type byte and payload, `bytes` bytes
-   * in all, lie at `from` in `whole` (the view the endpoint was made with). Leaves at least
-   * `reserve` bytes free after it; returns false, queueing nothing, when they do not fit.
-   * queue() and the copy in one call, for an owner that sends one message to many peers (on
-   * XS it saves the type byte's write, the size table's read and a call per peer). The
-   * owner's own messages only: the type and size are not checked against the channel's
-   * table, only against a packet's room. Throws when the queue is not in the arena.
+   * Append a message copied from the owner's memory: its type byte and payload, `bytes`
+   * bytes in all, lie at `from` in the table's `out`. Leaves at least `reserve` bytes free
+   * after it; returns false, queueing nothing, when they do not fit. The owner's own
+   * messages only (see `EndpointTable.broadcast`). Throws when the table is not the owner's.
    */
   queueCopy(from, bytes, reserve) {
-    const whole = this.whole;
-    if (whole === null || bytes > this.maxMessage) throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's arena, or it cannot fit a packet`);
-    const s = this;
-    const o = s.usedBytes;
-    const end = o + RELIABLE_HEADER - 1 + bytes;
-    if (end + reserve > this.capacityBytes) return false;
-    const at = this.at + o;
-    this.wholeView.setUint32(at, s.nextSeq);
-    whole.copyWithin(at + RELIABLE_HEADER - 1, from, from + bytes);
-    s.count++;
-    s.usedBytes = end;
-    s.nextSeq = s.nextSeq + 1 >>> 0;
-    return true;
+    if (!this.table.placed || bytes > this.maxMessage)
+      throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's memory, or it cannot fit a packet`);
+    return this.run(3 /* QueueCopy */, from, bytes, reserve, 0) !== 0;
   }
   /**
    * For a writer that appends messages itself: the offset in `buf` where it may write
@@ -2364,32 +2494,19 @@ var Endpoint = class {
    * `nextSeq + 1`, ... in order.
    */
   reserve(bytes) {
-    return this.usedBytes + bytes <= this.capacityBytes ? this.usedBytes : -1;
+    const used = this.usedBytes;
+    return used + bytes <= this.capacityBytes ? used : -1;
   }
   /**
    * Take in `messages` messages a writer appended after `usedBytes` (see `reserve`), which
    * now end at offset `end`. Their seqnos must be the next ones; the next message queued
    * gets the seqno after them. The writer is trusted with their boundaries (the native
-   * entity sync: what it writes is tested byte for byte); what is checked here costs no
-   * walk: the span, the first message's seqno, and a lone message's type and size.
+   * entity sync: what it writes is tested byte for byte); what is checked costs no walk:
+   * the span, the first message's seqno, and a lone message's type and size.
    */
   commit(end, messages) {
-    const s = this;
-    const used = s.usedBytes;
-    if (!(end <= this.capacityBytes && (messages === 0 ? end === used : messages > 0 && end - used >= messages * RELIABLE_HEADER)))
-      throw new RangeError(`commit of ${messages} messages ending at ${end}: queue at ${used} of ${this.capacityBytes}`);
-    const next = s.nextSeq;
-    if (messages !== 0 && this.view.getUint32(used) !== next)
-      throw new RangeError(`commit of ${messages} messages ending at ${end}: the first is not the next seqno`);
-    if (messages === 1) {
-      const ch = this.channel;
-      const fixed = ch.sizes[this.buf[used + 4] - ch.typeBase];
-      if (fixed === void 0 || fixed >= 0 && end - used !== RELIABLE_HEADER + fixed)
-        throw new RangeError(`commit of a message ending at ${end}: of no known type, or not ${end - used} bytes long`);
-    }
-    s.usedBytes = end;
-    s.count += messages;
-    s.nextSeq = next + messages >>> 0;
+    const r = this.run(5 /* Commit */, end, messages, 0, 0);
+    if (r < 0) throw new RangeError(`commit of ${messages} messages ending at ${end}: a bad ${FAILURES[-2 - r]} (queue at ${this.usedBytes} of ${this.capacityBytes})`);
   }
   /**
    * Apply an ack from the peer. Messages up to and including `ack` leave the queue;
@@ -2397,39 +2514,11 @@ var Endpoint = class {
    * something never sent (the caller counts it).
    */
   acknowledge(ack, now) {
-    const s = this;
-    const n = (ack - s.firstSeq | 0) + 1;
-    if (n <= 0) return true;
-    if (n > s.sentCount) return false;
-    if (this.probing && (this.probeSeq - s.firstSeq | 0) < n) {
-      this.probing = false;
-      const rtt = (now >>> 0) - this.probeSent >>> 0;
-      s.srtt = s.srtt === 0 ? rtt > 0 ? rtt : 0.5 : s.srtt + (rtt - s.srtt) / 8;
-    }
-    const buf = this.buf;
-    let bytes = 0;
-    if (n === s.sentCount) bytes = this.sentBytes;
-    else {
-      const ch = this.channel;
-      const sizes = ch.sizes;
-      const typeBase = ch.typeBase;
-      for (let i = 0; i < n; i++) {
-        const fixed = sizes[buf[bytes + 4] - typeBase];
-        bytes += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(bytes);
-      }
-    }
-    buf.copyWithin(0, bytes, s.usedBytes);
-    s.usedBytes -= bytes;
-    s.count -= n;
-    s.sentCount -= n;
-    this.sentBytes -= bytes;
-    s.firstSeq = s.firstSeq + n >>> 0;
-    return true;
+    return this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 6 /* Acknowledge */, this.i, ack | 0, now | 0, 0, 0) !== 0;
   }
   /** Smoothed RTT, as an integer in 0..65535. */
   ping() {
-    const p = Math.round(this.srtt);
-    return p > 65535 ? 65535 : p;
+    return this.run(17 /* Ping */, 0, 0, 0, 0);
   }
   // ---------------------------------------------------------------- receiving
   /**
@@ -2437,20 +2526,10 @@ var Endpoint = class {
    * cursor (received); DUPLICATE and OUT_OF_ORDER are dropped.
    */
   acceptReliable(seq, counters) {
-    const s = this;
-    const last = s.lastProcessed;
-    if (seq === last + 1 >>> 0) {
-      s.lastProcessed = seq;
-      s.ackDue = true;
-      counters[this.channel.receivedIndex]++;
-      return PROCESS;
-    }
-    if ((seq - last | 0) > 0) {
-      counters[this.channel.outOfOrderIndex]++;
-      return OUT_OF_ORDER;
-    }
-    counters[this.channel.duplicateIndex]++;
-    return DUPLICATE;
+    const v = this.run(9 /* AcceptReliable */, seq | 0, 0, 0, 0);
+    const ch = this.channel;
+    counters[v === PROCESS ? ch.receivedIndex : v === OUT_OF_ORDER ? ch.outOfOrderIndex : ch.duplicateIndex]++;
+    return v;
   }
   /**
    * Whether unreliable messages stamped `timestamp` are current: CURRENT (and it becomes the
@@ -2461,16 +2540,7 @@ var Endpoint = class {
    * messages of any other verdict than CURRENT through `dropUnreliable`.
    */
   acceptUnreliable(timestamp, now) {
-    if (this.hasTimestamp) {
-      const ahead = timestamp - this.newestTimestamp | 0;
-      if (ahead < 0) return STALE;
-      const elapsed = now - this.newestAt;
-      if (ahead > elapsed + FUTURE_SLACK_MS + (elapsed >> 6)) return FUTURE;
-    }
-    this.newestTimestamp = timestamp;
-    this.newestAt = now;
-    this.hasTimestamp = true;
-    return CURRENT;
+    return this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 10 /* AcceptUnreliable */, this.i, timestamp | 0, now | 0, 0, 0);
   }
   /** Count the `messages` unreliable messages of a datagram that acceptUnreliable found STALE (each) or FUTURE (once). */
   dropUnreliable(verdict, messages, counters) {
@@ -2483,9 +2553,7 @@ var Endpoint = class {
    * would carry a never-sent message, or unacked ones have waited `resendMs`.
    */
   wantsSend(now, resendMs) {
-    if (this.count === 0) return false;
-    if (this.count > this.sentCount && this.sentBytes + this.queued(this.sentBytes) <= this.channel.maxPacket - HEADER_SIZE) return true;
-    return now - this.lastReliableSend >= resendMs;
+    return this.run(11 /* WantsSend */, now | 0, resendMs | 0, 0, 0) !== 0;
   }
   /**
    * Whether the peer is owed an ack, or messages sent and not acknowledged have waited the
@@ -2493,164 +2561,36 @@ var Endpoint = class {
    * anyway (messages never sent can).
    */
   owed(now) {
-    return this.ackDue || this.sentCount !== 0 && now - this.lastReliableSend >= this.channel.resendMs;
+    return this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 12 /* Owed */, this.i, now | 0, 0, 0, 0) !== 0;
   }
   /**
    * Whether a packet should go out now: the peer is owed an ack, or `wantsSend` with the
    * channel's resend interval.
    */
   due(now) {
-    if (this.ackDue) return true;
-    const count = this.count;
-    if (count === 0) return false;
-    const ch = this.channel;
-    if (now - this.lastReliableSend >= ch.resendMs) return true;
-    if (!(count > this.sentCount)) return false;
-    const o = this.sentBytes;
-    const fixed = ch.sizes[this.buf[o + 4] - ch.typeBase];
-    return o + (fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(o)) <= ch.maxPacket - HEADER_SIZE;
+    return this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 13 /* Due */, this.i, now | 0, 0, 0, 0) !== 0;
   }
   /**
    * Start a packet in `out`: header with our ack and `timestamp`, then every queued
    * message that fits, oldest first (from message `first`, for a final flush that must
    * carry the whole queue over several packets). Returns the offset after them; the caller
-   * may add unreliable messages and must then call `finishPacket`.
+   * may add unreliable messages and must then call `finishPacket`. A packet in the table's
+   * `out` is written in place; another is written in the table's own packet and copied.
    */
   fill(out, now, timestamp, first = 0) {
-    const s = this;
-    const ch = this.channel;
     if (out !== this.lastOut) this.look(out);
-    const ack = s.lastProcessed;
     const base = this.lastBase;
-    const wv = this.wholeView;
     if (base >= 0) {
-      wv.setInt32(base + HEADER_APP_ID, ch.idI32);
-      wv.setInt32(base + HEADER_ACK, ack | 0);
-      wv.setInt32(base + HEADER_TIMESTAMP, timestamp | 0);
-    } else {
-      const hi = ch.idHigh;
-      const lo = ch.idLow;
-      const id = HEADER_APP_ID;
-      out[id] = hi >> 8;
-      out[id + 1] = hi;
-      out[id + 2] = lo >> 8;
-      out[id + 3] = lo;
-      const a = HEADER_ACK;
-      out[a] = ack >>> 24;
-      out[a + 1] = ack >>> 16;
-      out[a + 2] = ack >>> 8;
-      out[a + 3] = ack;
-      const ts = HEADER_TIMESTAMP;
-      out[ts] = timestamp >>> 24;
-      out[ts + 1] = timestamp >>> 16;
-      out[ts + 2] = timestamp >>> 8;
-      out[ts + 3] = timestamp;
-      out[HEADER_UNREL] = 0;
+      const end2 = this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 15 /* Fill */, this.i, base, now | 0, timestamp | 0, first);
+      if (end2 < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
+      return end2;
     }
-    s.ackDue = false;
-    const count = s.count;
-    if (count === 0) {
-      if (base >= 0) wv.setInt16(base + HEADER_REL, 0);
-      else out[HEADER_REL] = 0;
-      s.filledMessages = 0;
-      return HEADER_SIZE;
-    }
-    const sentCount = s.sentCount;
-    const used = s.usedBytes;
-    if (sentCount === 0 && first === 0 && base >= 0 && !this.unmeasured && HEADER_SIZE + used <= ch.maxPacket) {
-      const at = this.at;
-      this.whole.copyWithin(base + HEADER_SIZE, at, at + used);
-      s.sent += count;
-      ch.counters[ch.sentIndex] += count;
-      if (!this.probing) {
-        this.probing = true;
-        this.probeSeq = s.firstSeq;
-        this.probeSent = now >>> 0;
-      }
-      s.sentCount = count;
-      this.sentBytes = used;
-      this.lastReliableSend = now;
-      wv.setInt16(base + HEADER_REL, count << 8);
-      s.filledMessages = count;
-      return HEADER_SIZE + used;
-    }
-    const start2 = HEADER_SIZE;
-    const max = ch.maxPacket;
-    let from;
-    let begin;
-    let i;
-    if (first === 0 && start2 + used <= max) {
-      if (this.unmeasured) {
-        if (count > sentCount) {
-          const buf = this.buf;
-          const sizes = ch.sizes;
-          const typeBase = ch.typeBase;
-          let at = this.sentBytes;
-          for (let k = sentCount; k < count; k++) {
-            const fixed = sizes[buf[at + 4] - typeBase];
-            at += fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(at);
-          }
-          if (at !== used) throw new RangeError(`queued messages end at ${at}, the queue at ${used}`);
-        }
-        this.unmeasured = false;
-      }
-      begin = 0;
-      from = used;
-      i = count;
-    } else {
-      const buf = this.buf;
-      const sizes = ch.sizes;
-      const typeBase = ch.typeBase;
-      from = 0;
-      for (let k = 0; k < first; k++) from += this.queued(from);
-      begin = from;
-      let o = start2;
-      for (i = first; i < count; i++) {
-        const fixed = sizes[buf[from + 4] - typeBase];
-        const len = fixed >= 0 ? RELIABLE_HEADER + fixed : this.queued(from);
-        if (o + len > max) break;
-        from += len;
-        o += len;
-      }
-    }
-    if (from === begin) {
-    } else if (base >= 0) {
-      const at = this.at;
-      this.whole.copyWithin(base + start2, at + begin, at + from);
-    } else {
-      const buf = this.buf;
-      for (let k = begin, d = start2; k < from; k++, d++) out[d] = buf[k];
-    }
-    let probing = this.probing;
-    if (sentCount > first) {
-      const resentEnd = i < sentCount ? i : sentCount;
-      if (resentEnd > first) {
-        s.resent += resentEnd - first;
-        ch.counters[ch.resentIndex] += resentEnd - first;
-        if (probing) {
-          const probe = this.probeSeq - s.firstSeq | 0;
-          if (probe >= first && probe < resentEnd) this.probing = probing = false;
-        }
-      }
-    }
-    if (i > sentCount) {
-      const firstNew = sentCount > first ? sentCount : first;
-      s.sent += i - firstNew;
-      ch.counters[ch.sentIndex] += i - firstNew;
-      if (!probing) {
-        this.probing = true;
-        this.probeSeq = s.firstSeq + firstNew >>> 0;
-        this.probeSent = now >>> 0;
-      }
-      s.sentCount = i;
-      this.sentBytes = from;
-    }
-    const n = i - first;
-    if (n > 0) this.lastReliableSend = now;
-    if (base >= 0) wv.setInt16(base + HEADER_REL, n << 8);
-    else out[HEADER_REL] = n;
-    s.filledMessages = n;
-    return start2 + from - begin;
+    const packet = this.table.packet;
+    if (packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
+    const end = this.run(15 /* Fill */, packet.byteOffset - this.table.out.byteOffset, now | 0, timestamp | 0, first);
+    if (end < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
+    out.set(packet.subarray(0, end));
+    return end;
   }
   /**
    * The messages the last fill() put in its packet went out once more, in another packet of
@@ -2660,29 +2600,18 @@ var Endpoint = class {
    * caller keeps the first packet's start instead of writing it again.
    */
   repeat() {
-    const n = this.filledMessages;
-    if (n === 0) return;
-    const ch = this.channel;
-    this.resent += n;
-    ch.counters[ch.resentIndex] += n;
-    if (this.probing && (this.probeSeq - this.firstSeq | 0) < n) this.probing = false;
+    this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 16 /* Repeat */, this.i, 0, 0, 0, 0);
   }
-  /** Remember `out` for fill(): whether it is carved from the queue's buffer, and where it starts there. Once per owner buffer. */
+  /** Remember `out` for fill(): whether it lies in the table's `out` (and where), else -1. Once per owner buffer. */
   look(out) {
-    const whole = this.whole;
+    const t = this.table;
     this.lastOut = out;
-    this.lastBase = whole !== null && out.buffer === whole.buffer ? out.byteOffset : -1;
+    const inside = out.buffer === t.out.buffer && out.byteOffset >= t.out.byteOffset && out.byteOffset + out.length <= t.out.byteOffset + t.out.length;
+    this.lastBase = inside && out.length >= t.channel.maxPacket ? out.byteOffset - t.out.byteOffset : -1;
   }
 };
 
 // modules/transport/receive.ts
-var SHAPE_NONE = 1;
-var SHAPE_ONE_UNRELIABLE = 2;
-var SHAPE_ANY = 3;
-var RECEIVE_BAD_ACK = 1;
-var RECEIVE_NEW_ACK = 2;
-var RECEIVE_STOPPED = 4;
-var RECEIVE_CURRENT = 8;
 var ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
 var ReceiveStep = class {
   view;
@@ -2690,6 +2619,9 @@ var ReceiveStep = class {
   offsets;
   counters;
   owner;
+  /** The table `out` whose offset of `packet` is `#base` (-1: not in it). */
+  #out = null;
+  #base = -1;
   constructor(view, packet, offsets, counters, owner) {
     this.view = view;
     this.packet = packet;
@@ -2706,6 +2638,14 @@ var ReceiveStep = class {
     if (bytes === this.packet) return;
     this.packet = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#out = null;
+  }
+  /** Where `packet` lies in the `out` of `ep`'s table, or -1: looked up when the table or the packet changes. */
+  #place(ep) {
+    const out = ep.table.out;
+    const p = this.packet;
+    this.#out = out;
+    this.#base = p.buffer === out.buffer && p.byteOffset >= out.byteOffset && p.byteOffset + HEADER_SIZE <= out.byteOffset + out.length ? p.byteOffset - out.byteOffset : -1;
   }
   /**
    * The step on the datagram in `packet`, validated by the owner as of `shape` (for
@@ -2713,24 +2653,32 @@ var ReceiveStep = class {
    * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
    */
   run(ep, shape, now, tag) {
-    let result = 0;
     const v = this.view;
-    const ack = v.getInt32(HEADER_ACK);
-    if ((ack - ep.firstSeq | 0) >= 0) {
-      if (!ep.acknowledge(ack, now)) {
-        this.counters[ep.channel.badAckIndex]++;
-        return RECEIVE_BAD_ACK;
-      }
-      result = RECEIVE_NEW_ACK;
+    if (ep.table.out !== this.#out) this.#place(ep);
+    const base = this.#base;
+    const r = base >= 0 ? ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, 8 /* ReceiveAt */, ep.i, base, now | 0, shape, 0) : ep.k.transport(
+      ep.layout,
+      ep.m0,
+      ep.m1,
+      ep.m2,
+      ep.m3,
+      7 /* Receive */,
+      ep.i,
+      v.getInt32(HEADER_ACK),
+      shape === SHAPE_ONE_UNRELIABLE ? v.getInt32(HEADER_TIMESTAMP) : 0,
+      now | 0,
+      shape
+    );
+    if (r === RECEIVE_BAD_ACK) {
+      this.counters[ep.channel.badAckIndex]++;
+      return RECEIVE_BAD_ACK;
     }
-    ep.lastHeard = now;
-    if (shape === SHAPE_NONE) return result;
-    if (shape === SHAPE_ONE_UNRELIABLE) {
-      const verdict2 = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-      if (verdict2 === CURRENT) return result | RECEIVE_CURRENT;
-      ep.dropUnreliable(verdict2, 1, this.counters);
-      return result;
+    if (shape !== SHAPE_ANY) {
+      if (r < 16) return r;
+      ep.dropUnreliable(r >> 4, 1, this.counters);
+      return r & 15;
     }
+    const result = r;
     const packet = this.packet;
     const offsets = this.offsets;
     const counters = this.counters;
@@ -2738,10 +2686,16 @@ var ReceiveStep = class {
     const rel = packet[HEADER_REL];
     const unrel = packet[HEADER_UNREL];
     let processed = 0;
+    const ch = ep.channel;
     for (let m = 0; m < rel; m++) {
       const p = offsets[m];
       const seq = v.getUint32(p - RELIABLE_HEADER);
-      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
+      const verdict2 = ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, 9 /* AcceptReliable */, ep.i, seq | 0, 0, 0, 0);
+      if (verdict2 !== PROCESS) {
+        counters[verdict2 === OUT_OF_ORDER ? ch.outOfOrderIndex : ch.duplicateIndex]++;
+        continue;
+      }
+      counters[ch.receivedIndex]++;
       processed++;
       if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
     }
@@ -2792,31 +2746,27 @@ function payloadSize(b, o, type, end) {
     const size = 1 + b[o] * UPDATE_ENTRY;
     return o + size > end ? -1 : size;
   }
-  return chatSize(b, o, end);
+  return chatSize(b, null, o, end);
 }
-function chatSize(b, o, end) {
+function chatSize(b, v, o, end) {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
   const stop = end < limit ? end : limit;
-  for (let i = o + 4; i < stop; i++) if (b[i] === 0) return i + 1 - o;
+  let i = o + 4;
+  if (i + 4 <= stop) {
+    const view = v !== null ? v : new DataView(b.buffer, b.byteOffset, b.byteLength);
+    for (; i + 4 <= stop; i += 4) {
+      const w = view.getInt32(i, true);
+      if ((w - ONES & ~w & TOP_BITS) !== 0) break;
+    }
+  }
+  for (; i < stop; i++) if (b[i] === 0) return i + 1 - o;
   return -2;
 }
 function nameSize(b, o, end) {
   if (o + 4 + NAME_LENGTH > end) return -1;
   for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
   return -3;
-}
-function queuedSize(b, o) {
-  const type = b[o + 4];
-  const p = o + RELIABLE_HEADER;
-  const fixed = typeTable().size[type - TYPE_BASE];
-  if (fixed >= 0) return RELIABLE_HEADER + fixed;
-  if (type === Msg.Update) return RELIABLE_HEADER + 1 + b[p] * UPDATE_ENTRY;
-  const end = p + 4 + CHAT_LENGTH;
-  let i = p + 4;
-  while (i < end && b[i] !== 0) i++;
-  if (i === end) throw new RangeError("a queued Chat has no NUL: it was not written by writeChat");
-  return i + 1 - o;
 }
 function countBadSize(size, counters) {
   if (size === -2) counters[Counter.UnterminatedChat]++;
@@ -2841,7 +2791,7 @@ function shapeFromClient(v, length) {
   }
   return SHAPE_OTHER;
 }
-function validatePacket(b, length, from, counters, offsets) {
+function validatePacket(b, length, from, counters, offsets, view = null) {
   if (length < HEADER_SIZE) {
     counters[Counter.TooShort]++;
     return false;
@@ -2885,7 +2835,7 @@ function validatePacket(b, length, from, counters, offsets) {
       return false;
     }
     let size;
-    if (type === Msg.Chat) size = chatSize(b, p, length);
+    if (type === Msg.Chat) size = chatSize(b, view, p, length);
     else if (type === Msg.Name) size = nameSize(b, p, length);
     else {
       size = sizes[row];
@@ -3027,7 +2977,8 @@ function lwarChannel(queueBytes, resendMs, counters = null) {
     maxPacket: MAX_PACKET,
     sizes: typeTable().size,
     typeBase: TYPE_BASE,
-    measure: queuedSize,
+    textPrefix: 4,
+    textMax: CHAT_LENGTH,
     queueBytes,
     resendMs,
     counters,
@@ -3856,6 +3807,12 @@ var Admission = class {
 };
 
 // modules/server/receive.ts
+var CHAT = Msg.Chat;
+var NAME = Msg.Name;
+var SELECTION = Msg.Selection;
+var DISCONNECT = Msg.Disconnect;
+var CONNECT = Msg.Connect;
+var INPUT = Msg.Input;
 var Receiver = class {
   #state;
   #admission;
@@ -3871,7 +3828,6 @@ var Receiver = class {
   #input;
   #rxView;
   #rx;
-  #frontSince;
   #announced;
   constructor(state, admission, session) {
     this.#state = state;
@@ -3883,7 +3839,6 @@ var Receiver = class {
     this.#input = state.input;
     this.#rxView = state.rxView;
     this.#rx = state.rx;
-    this.#frontSince = state.frontSince;
     this.#announced = state.announced;
   }
   /**
@@ -3903,41 +3858,39 @@ var Receiver = class {
       this.#inputAt[slot] = now;
       this.#input[slot] = readInputView(this.#rxView, this.#rx, INPUT_AT);
     }
-    if ((r & RECEIVE_NEW_ACK) !== 0) this.#frontSince[slot] = now;
     if ((r & RECEIVE_STOPPED) === 0 && this.#state.unannounced !== 0 && this.#announced[slot] === 0) this.#announceAcknowledged(slot, ep);
   }
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
   reliable(slot, type, p) {
-    this.#reliable(slot, this.#state.playerId(slot), type, p);
     const t = this.#state;
+    this.#reliable(slot, t.playerId(slot), type, p);
     return (t.activeMask >> slot & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
   /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
   unreliable(slot, type, p) {
-    if (type !== Msg.Input) return;
+    if (type !== INPUT) return;
     const t = this.#state;
     t.inputAt[slot] = t.now;
     t.input[slot] = readInputView(t.rxView, t.rx, p);
   }
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot, ep) {
-    if (ep.firstSeq !== 0 && this.#state.announced[slot] === 0) this.#session.announce(slot);
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
   }
   /** One reliable message from `slot` (player `id`), its payload at `p` in `state.rx`, in order. */
   #reliable(slot, id, type, p) {
     switch (type) {
-      case Msg.Connect:
-        return;
-      // already admitted; a later Connect changes nothing
-      case Msg.Disconnect:
-        return this.#admission.disconnect(slot);
-      case Msg.Chat:
-        this.#announceAcknowledged(slot, this.#state.endpoints[slot]);
+      case CHAT:
+        this.#announceAcknowledged(slot, this.#endpoints[slot]);
         return this.#session.chat(slot, id, p);
-      case Msg.Name:
+      case NAME:
         return this.#session.rename(slot, id, p);
-      case Msg.Selection:
+      case SELECTION:
         return this.#session.select(slot, id, p);
+      case DISCONNECT:
+        return this.#admission.disconnect(slot);
+      case CONNECT:
+        return;
     }
   }
 };
@@ -3999,6 +3952,8 @@ var ServerState = class {
   address;
   port;
   endpoints;
+  /** The endpoints' table: which players are due a packet, and a broadcast's copies, in one call each. */
+  endpointTable;
   /** The reason of a kick decided for the slot (KickReason), 0 for none. */
   pendingKick;
   /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */
@@ -4386,18 +4341,10 @@ var Session = class {
     direct &= ~t.botMask & recipients(target);
     if (direct !== 0) {
       const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-      const endpoints = t.endpoints;
-      const frontSince = t.frontSince;
-      const now = t.now;
-      for (let s = 0; direct >> s !== 0; s++) {
-        if ((direct >> s & 1) === 0) continue;
-        const ep = endpoints[s];
-        if (!ep.queueCopy(source, bytes, reserve)) {
-          this.#ringWaiting = true;
-          this.#fallBehind(1 << s, head);
-          continue;
-        }
-        if (ep.count === 1) frontSince[s] = now;
+      const full = direct & ~t.endpointTable.broadcast(direct, source, bytes, reserve, t.now);
+      if (full !== 0) {
+        this.#ringWaiting = true;
+        this.#fallBehind(full, head);
       }
     }
     if (behind === 0 && (active & ~this.#current) !== 0) this.#write(head, target, source, bytes);
@@ -4773,6 +4720,7 @@ var UpdateWriter = class {
     const next = this.#lastTick < 0 ? into : into + now - this.#lastTick;
     this.#lastTick = now;
     const interval = cfg.updateIntervalMs;
+    const due = stepped || peers === 0 ? 0 : t.endpointTable.dueMask(peers, now);
     for (let s = 0; peers >> s !== 0; s++) {
       const bit = 1 << s;
       if ((peers & bit) === 0) continue;
@@ -4782,12 +4730,10 @@ var UpdateWriter = class {
         this.#statsDue &= ~bit;
         continue;
       }
-      if (stepped) continue;
-      const ep = endpoints[s];
-      if (!ep.due(now)) continue;
+      if ((due & bit) === 0) continue;
       const soon = (this.#updated & bit) === 0 ? next >= offset[s] || next >= interval : next - interval >= offset[s];
-      if (soon && !ep.owed(now)) continue;
-      const o = this.fill(ep, now);
+      if (soon && (due >> 16 & bit) === 0) continue;
+      const o = this.fill(endpoints[s], now);
       t.send(o, t.address[s], t.port[s]);
     }
   }
@@ -4893,9 +4839,12 @@ var Server = class {
     if (q < MAX_PACKET + ANNOUNCE_SIZE + t.leaveReserve)
       throw new ConfigError(`config.reliableQueueBytes must be at least ${MAX_PACKET + ANNOUNCE_SIZE + t.leaveReserve} for ${n} players`);
     const queues = [];
+    let allQueues = new Uint8Array(0);
+    let endpointState = new Float64Array(0);
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes, memory);
+      endpointState = a.f64(n * 22 /* Stride */ >> 1, `reliable queues (${n} × ${q} B)`);
       t.port = a.i32(n, "player tables");
       t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
       t.joinedAt = a.i32(n, "player tables");
@@ -4938,7 +4887,8 @@ var Server = class {
       t.tx = a.u8(MAX_PACKET, "packet buffers (rx, tx), message offsets");
       a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
       t.encoded = a.u8(cap, "update entries, encoded once per change");
-      for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
+      allQueues = a.u8(n * q, `reliable queues (${n} × ${q} B)`);
+      for (let i = 0; i < n; i++) queues[i] = allQueues.subarray(i * q, (i + 1) * q);
     }
     a.done();
     this.#arena = a;
@@ -4963,9 +4913,10 @@ var Server = class {
     t.whole = whole;
     t.wholeView = wholeView;
     const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
-    this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole, wholeView));
+    const table2 = new EndpointTable(channel, n, native ?? { kernels: null }, { state: endpointState, queues: allQueues, out: whole, front: t.frontSince });
+    this.endpoints = table2.endpoints;
     t.endpoints = this.endpoints;
+    t.endpointTable = table2;
     this.port.fill(-1);
     typeTable();
     t.now = host.now();
@@ -5062,7 +5013,7 @@ var Server = class {
     }
     const t = this.#state;
     const shape = shapeFromClient(t.rxView, length);
-    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets)) return;
+    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets, t.rxView)) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {

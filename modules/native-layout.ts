@@ -28,6 +28,16 @@ const SHIP_WORDS =
   "shipBase headings forward backward left right shooting gridHalf gridShift gridSide octMin tMask dShift sShift " +
   "planetBit planetBits bodies farPull arenaRadius turn*4 thrust*4 maxSpeed*4 clampScale*4 steps dither touching cos sin";
 
+/**
+ * One endpoint's delivery state (modules/transport/endpoint.ts), a run of words per endpoint
+ * in the transport binding's `state` array, `ENDPOINT_STRIDE` words apart. `srtt` is a
+ * double (two words, the first at an even index: the array is 8-byte aligned); the rest are
+ * int32, seqnos and times wrapping as uint32 and JavaScript's `| 0` do.
+ */
+export const ENDPOINT_WORDS =
+  "srtt*2 count ackDue sentCount sentBytes usedBytes firstSeq nextSeq lastProcessed lastReliableSend lastHeard " +
+  "probing probeSeq probeSent unmeasured sent resent filledMessages hasTimestamp newestTimestamp newestAt";
+
 export const NATIVE_LAYOUT = {
   /** PriorityPlanner: plan, commit, notify (modules/server/updates.ts); the last four words are plan's results. */
   plan: {
@@ -57,6 +67,25 @@ export const NATIVE_LAYOUT = {
   mark: {
     arrays: "dirty pending",
     words: "words",
+  },
+  /**
+   * The transport (modules/transport/endpoint.ts, receive.ts): the delivery state of
+   * `endpoints` peers (ENDPOINT_WORDS each in `state`), their reliable queues (`queueBytes`
+   * each, back to back in `queues`), the buffer packets are written into (`out`) and the
+   * statistics sink (`counters`, at `sentIndex` and `resentIndex`), and when each queue's
+   * front began to wait (`front`, one int32 a peer: a broadcast into an empty queue and an
+   * ack that moves the front stamp it with their time). `sizes` is the payload
+   * size of each message type from `typeBase`, -1 for a text: `textPrefix` bytes, then up to
+   * `textMax` bytes ending at a NUL. The runs are what a call does; the codes, what a fill
+   * or a queueing says besides its offset.
+   */
+  transport: {
+    arrays: "state queues out counters front",
+    words: "endpoints queueBytes maxPacket typeBase types resendMs appId sentIndex resentIndex textPrefix textMax sizes*0",
+    runs:
+      "reset receiveReset queue queueCopy broadcast commit acknowledge receive receiveAt acceptReliable acceptUnreliable " +
+      "wantsSend owed due dueMask fill repeat ping",
+    codes: "tooBig badType unmeasured badSpan badSeq badCommit",
   },
   /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {

@@ -26,6 +26,7 @@ interface KernelExports {
   ship(layout: number, slot: number): number;
   game(layout: number, run: number): number;
   mark(layout: number, mask: number): void;
+  transport(layout: number, run: number, i: number, a: number, b: number, c: number, d: number): number;
   /** Where the C's stack and data end: the memory above is ours. */
   __heap_base: { value: number };
 }
@@ -40,6 +41,7 @@ interface WasmApi {
   Memory: new (size: { initial: number; maximum: number }) => WasmMemory;
   Instance: new (module: CompiledKernels, imports: object) => { exports: unknown };
   instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: unknown } }>;
+  compile(bytes: Uint8Array): Promise<CompiledKernels>;
 }
 
 /** dist/web/kernels.wasm compiled: made once per process, instantiated once per match. */
@@ -58,6 +60,11 @@ function wasm(): WasmApi {
 /** Compile the bytes of dist/web/kernels.wasm (synchronous: start-up only). */
 export function compileKernels(bytes: Uint8Array): CompiledKernels {
   return new (wasm().Module)(bytes);
+}
+
+/** Compile the bytes of kernels.wasm without blocking (a browser's main thread). */
+export function compileKernelsAsync(bytes: Uint8Array): Promise<CompiledKernels> {
+  return wasm().compile(bytes);
 }
 
 /**
@@ -133,6 +140,10 @@ export class WasmKernels implements Kernels {
     this.#x.mark(this.#at(layout, m0, m1), mask);
   }
 
+  transport(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, run: number, i: number, a: number, b: number, c: number, d: number): number {
+    return this.#x.transport(this.#at(layout, m0, m1), run, i, a, b, c, d);
+  }
+
   /**
    * The layout's address, once it is clear that the layout and every array are in this
    * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
@@ -148,5 +159,11 @@ export class WasmKernels implements Kernels {
 /** Native options for one match of `config` on a new instance of `module`. Start-up only. */
 export function wasmNative(module: CompiledKernels, config: Config): NativeOptions {
   const kernels = WasmKernels.create(module, nativeMemoryBytes(config));
+  return { kernels, memory: kernels.memory };
+}
+
+/** Native options with `bytes` of memory for the arrays, on a new instance of `module` (a client, the chat relay, a lone Endpoint). Start-up only. */
+export function wasmMemory(module: CompiledKernels, bytes: number): NativeOptions {
+  const kernels = WasmKernels.create(module, bytes);
   return { kernels, memory: kernels.memory };
 }

@@ -69,6 +69,12 @@ export interface Kernels {
    * done, or what the JavaScript must do first), with the details in the layout's words.
    */
   game(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, run: number): number;
+  /**
+   * The transport (modules/transport/endpoint.ts, modules/kernels/transport.c): `run`
+   * (TransportRun) on peer `i` (a mask of peers for a broadcast or dueMask) with up to four
+   * integers. Returns what that run returns.
+   */
+  transport(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, run: number, i: number, a: number, b: number, c: number, d: number): number;
 }
 
 /** The kernels by name. */
@@ -103,6 +109,31 @@ export function platformNative(config: Config): NativeOptions | null {
   if (g.lwarNative !== undefined) return g.lwarNative(config);
   if (g.lwarKernels != null) return { kernels: g.lwarKernels };
   return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
+}
+
+/** Makes native options whose memory holds at least `bytes` for the arrays: what a host installs as `globalThis.lwarMemory`. */
+export type MemoryFactory = (bytes: number) => NativeOptions;
+
+/**
+ * The platform's native loops for an owner that is not a match (a client, the chat relay, a
+ * lone Endpoint), with `bytes` of memory for its arrays where the loops reach only one
+ * memory: `globalThis.lwarMemory` (Node's and the page's WebAssembly: a new instance), else
+ * the XS kernels (any buffer will do there), else null. Start-up only.
+ */
+export function platformMemory(bytes: number): NativeOptions | null {
+  const g = globalThis as { lwarMemory?: MemoryFactory; lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
+  if (g.lwarMemory !== undefined) return g.lwarMemory(bytes);
+  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
+  return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
+}
+
+/**
+ * `n` words for an array the native loops write, a counters sink say: in `native`'s memory
+ * when it has one (WebAssembly), else an array of its own. Start-up only.
+ */
+export function nativeWords(native: NativeOptions | null, n: number): Uint32Array {
+  const memory = native?.memory ?? null;
+  return memory !== null ? new Uint32Array(memory.buffer, memory.take(4 * n), n) : new Uint32Array(n);
 }
 
 /** The kernels of `options`; throws when there are none (`who` says what needs them). Start-up only. */

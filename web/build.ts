@@ -24,7 +24,7 @@ export const PAGE_GZIP_BUDGET = 60 * 1024;
  */
 export async function buildWeb(wasm: Uint8Array | null = null): Promise<PageFile[]> {
   const result = await build({
-    entryPoints: [WEB + "main.ts"],
+    entryPoints: [WEB + "boot.ts"],
     bundle: true,
     minify: true,
     format: "iife",

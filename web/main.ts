@@ -27,6 +27,7 @@ import { WatchSource } from "../modules/client/watch";
 import { WATCH_WS_PATH } from "../modules/watch";
 import { ShipStepper } from "../modules/game/ship-stepper";
 import { WasmKernels } from "../modules/native-wasm";
+import { pageKernels } from "./boot";
 import { Sound } from "./sound";
 import { inputDelaySteps, type Predictor } from "./predict";
 import { flow, sideways, upright, type Box } from "./flow";
@@ -180,23 +181,13 @@ let toastUntil = 0;
 /** The big-screen view (/watch): the whole arena, no slot, nothing sent. */
 const watching = isWatchPage(location.pathname, location.search);
 let watchSource: WatchSource | null = null;
-/** The game's ship loop, for our own ship's prediction: kernels.wasm, loaded once (`loadStepper`). */
+/** The game's ship loop, for our own ship's prediction: an instance of kernels.wasm, which ./boot.ts compiled. */
 let stepper: ShipStepper | null = null;
-let session = watching ? openWatch() : open(false);
-if (!watching) void loadStepper();
-
-/** kernels.wasm, the server's own loops as WebAssembly; without it the ship is drawn where the server says. */
-async function loadStepper(): Promise<void> {
-  try {
-    const response = await fetch("/kernels.wasm");
-    if (!response.ok) return;
-    const kernels = await WasmKernels.load(new Uint8Array(await response.arrayBuffer()), 0);
-    stepper = new ShipStepper(kernels, kernels.memory);
-    session.world.own.stepper = stepper;
-  } catch {
-    // An old browser or a failed fetch: no prediction.
-  }
+if (!watching && pageKernels !== null) {
+  const kernels = WasmKernels.create(pageKernels, 0);
+  stepper = new ShipStepper(kernels, kernels.memory);
 }
+let session = watching ? openWatch() : open(false);
 if (watching) {
   stage = "watch";
   retryAt = -1;

@@ -1,11 +1,15 @@
 /**
  * The chat relay on Moddable: an ECMA-419 UDP socket and a repeating timer around
  * relay.ts. The port comes from the manifest's config (mcconfig ... port=N to change it).
+ * The transport's state lives in C (modules/kernels/transport.c, built into the app by
+ * hosts/moddable/kernels.c): main hands it to the transport before the relay is made.
  */
 import UDP from "embedded:io/socket/udp";
 import Timer from "timer";
 import Time from "time";
 import config from "mc/config";
+import { transport } from "../../hosts/moddable/kernels";
+import type { Kernels } from "../../modules/native";
 import { ChatRelay, type ChatHost } from "./relay";
 
 const TICK_MS = 10;
@@ -61,6 +65,8 @@ class RelayHost implements ChatHost {
 }
 
 export default function main(): void {
+  // The native loops the transport finds (modules/native.ts, platformMemory): only its own.
+  (globalThis as { lwarKernels?: Pick<Kernels, "transport"> }).lwarKernels = { transport };
   const port = Number(config.port ?? 32423);
   new RelayHost(port);
   trace(`chat relay: UDP port ${port}\n`);

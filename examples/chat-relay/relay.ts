@@ -16,7 +16,7 @@
  * Host-free: a host gives datagrams to `receive` and calls `tick` every few ms (main.ts on
  * Moddable, the in-memory link in the tests). Everything is allocated in the constructors.
  */
-import { Endpoint, finishPacket, ReceiveStep, type Receiving, SHAPE_ANY } from "../../modules/transport/index";
+import { Endpoint, EndpointTable, finishPacket, ReceiveStep, type Receiving, SHAPE_ANY } from "../../modules/transport/index";
 import {
   Counter, CHAT_LENGTH, chatPayloadSize, createCounters, Fields, FROM_CLIENT, FROM_SERVER, getU32, headerRel,
   lwarChannel, MAX_MESSAGES, MAX_PACKET, Msg, readChat, readId, RELIABLE_HEADER, validatePacket, writeChat, writeId,
@@ -73,9 +73,10 @@ export class ChatRelay implements Receiving {
     this.#id = new Uint32Array(o.maxClients);
     this.#drop = new Uint8Array(o.maxClients);
     this.#step = new ReceiveStep(new DataView(this.#tx.buffer), this.#tx, this.#offsets, this.counters, this);
-    const channel = lwarChannel(o.queueBytes, o.resendMs);
+    // The clients' delivery state and queues, one table (on Node, one WebAssembly memory).
+    const table = new EndpointTable(lwarChannel(o.queueBytes, o.resendMs), o.maxClients);
     for (let s = 0; s < o.maxClients; s++) {
-      this.#endpoints.push(new Endpoint(channel));
+      this.#endpoints.push(table.endpoints[s]);
       this.#address.push("");
     }
   }

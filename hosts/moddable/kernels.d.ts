@@ -9,3 +9,4 @@ export declare const notify: Kernels["notify"];
 export declare const ship: Kernels["ship"];
 export declare const mark: Kernels["mark"];
 export declare const game: Kernels["game"];
+export declare const transport: Kernels["transport"];

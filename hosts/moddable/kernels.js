@@ -12,3 +12,4 @@ export function notify() @ "xs_lwar_notify";
 export function ship() @ "xs_lwar_ship";
 export function mark() @ "xs_lwar_mark";
 export function game() @ "xs_lwar_game";
+export function transport() @ "xs_lwar_transport";

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../modules/config";
-import type { NativeFactory, NativeOptions } from "../../modules/native";
-import { compileKernels, type CompiledKernels, wasmNative } from "../../modules/native-wasm";
+import type { MemoryFactory, NativeFactory, NativeOptions } from "../../modules/native";
+import { compileKernels, type CompiledKernels, wasmMemory, wasmNative } from "../../modules/native-wasm";
 
 /** dist/web/kernels.wasm, with the page: beside the server's bundle (dist/lwar-xs.js), or two folders up from this file. */
 export const KERNELS_WASM = new URL(import.meta.url.endsWith(".ts") ? "../../dist/web/kernels.wasm" : "./web/kernels.wasm", import.meta.url);
@@ -34,8 +34,14 @@ export function nodeNative(config: Config): NativeOptions {
   return wasmNative(nodeKernels(), config);
 }
 
-/** Make the WebAssembly loops the platform's for every match made from now on. */
+/** Native options with `bytes` of memory for an owner that is not a match (a client, the chat relay): a new instance. */
+export function nodeMemory(bytes: number): NativeOptions {
+  return wasmMemory(nodeKernels(), bytes);
+}
+
+/** Make the WebAssembly loops the platform's for every match, client and endpoint made from now on. */
 export function installNodeKernels(): void {
   nodeKernels();
   (globalThis as { lwarNative?: NativeFactory }).lwarNative = nodeNative;
+  (globalThis as { lwarMemory?: MemoryFactory }).lwarMemory = nodeMemory;
 }

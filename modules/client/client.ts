@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config";
 import type { Core, Host } from "../host";
-import { Counter, createCounters } from "../protocol/counters";
+import { COUNTER_COUNT, Counter } from "../protocol/counters";
 import {
   CHAT_LENGTH, FROM_SERVER, MAX_PACKET, MAX_PLAYERS, Msg, NAME_LENGTH,
   UPDATE_ENTRY, typeTable,
@@ -16,7 +16,8 @@ import {
   updateEntryVx, updateEntryVy, updateEntryX, updateEntryY, validatePacket, MAX_MESSAGES, writeChat, writeInput,
   writeName, writeSelection,
 } from "../protocol/codec";
-import { Endpoint, finishPacket } from "../transport/endpoint";
+import { type NativeOptions, nativeWords, platformMemory } from "../native";
+import { type Endpoint, EndpointTable, finishPacket } from "../transport/endpoint";
 import { HEADER_REL, HEADER_UNREL } from "../transport/frame";
 import { RECEIVE_BAD_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving, SHAPE_ANY } from "../transport/receive";
 import { lwarChannel } from "../protocol/channel";
@@ -94,6 +95,11 @@ export type NameListener = (id: number, name: Uint8Array, offset: number, length
 export interface ClientOptions {
   /** Input (and keepalive) period; ~20 Hz by default. */
   inputIntervalMs?: number;
+  /**
+   * The transport's native loops and the memory they reach (modules/native.ts); absent, the
+   * platform's (`platformMemory`: on Node and in the page, a WebAssembly instance of its own).
+   */
+  native?: NativeOptions | null;
 }
 
 export class Client implements Core, Receiving {
@@ -216,8 +222,10 @@ export class Client implements Core, Receiving {
     this.host = host;
     this.serverAddress = serverAddress;
     this.serverPort = serverPort;
-    this.counters = createCounters();
-    this.endpoint = new Endpoint(lwarChannel(config.reliableQueueBytes, config.resendIntervalMs, this.counters));
+    // The counters and the endpoint in the memory the transport's C reaches.
+    const native = options?.native ?? platformMemory(clientMemoryBytes(config));
+    this.counters = nativeWords(native, COUNTER_COUNT);
+    this.endpoint = new EndpointTable(lwarChannel(config.reliableQueueBytes, config.resendIntervalMs, this.counters), 1, native).endpoints[0];
     this.present = new Uint8Array(MAX_PLAYERS);
     this.playerIds = new Uint32Array(MAX_PLAYERS);
     this.names = new Uint8Array(MAX_PLAYERS * NAME_LENGTH);
@@ -430,7 +438,7 @@ export class Client implements Core, Receiving {
     const rx = this.#rx;
     for (let i = 0; i < length; i++) rx[i] = bytes[i];
     const offsets = this.#offsets;
-    if (!validatePacket(rx, length, FROM_SERVER, counters, offsets)) return;
+    if (!validatePacket(rx, length, FROM_SERVER, counters, offsets, this.#step.view)) return;
     if (this.state === ClientState.Idle || this.state >= ClientState.Closed) return;
     const now = this.host.now();
     const ep = this.endpoint;
@@ -677,6 +685,11 @@ export class Client implements Core, Receiving {
   get now(): number {
     return this.#now;
   }
+}
+
+/** Bytes of native memory a client of `config` takes: its counters and its endpoint (the state, the queue, a packet). */
+export function clientMemoryBytes(config: Config): number {
+  return 4 * COUNTER_COUNT + 256 + config.reliableQueueBytes + MAX_PACKET + 64;
 }
 
 export function createClient(config: Config, host: Host, serverAddress: string, serverPort: number, options?: ClientOptions): Client {

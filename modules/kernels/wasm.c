@@ -7,6 +7,7 @@
  */
 #include "loops.c"
 #include "game.c"
+#include "transport.c"
 
 #define LW_EXPORT(name) __attribute__((export_name(name)))
 
@@ -62,4 +63,10 @@ LW_EXPORT("game") int32_t lw_wasm_game(int32_t *layout, int32_t run)
 {
 	lw_mem m = lw_at(layout);
 	return lw_game(&m, run);
+}
+
+LW_EXPORT("transport") int32_t lw_wasm_transport(int32_t *layout, int32_t run, int32_t i, int32_t a, int32_t b, int32_t c, int32_t d)
+{
+	lw_mem m = lw_at(layout);
+	return lw_transport(&m, run, i, a, b, c, d);
 }

@@ -1,11 +1,10 @@
 /**
  * lwar's settings for a transport Endpoint (modules/transport/endpoint.ts): its app id,
  * its packet size, and its reliable messages' sizes from the one type table, Chat (the one
- * of variable size) measured by `queuedSize`.
+ * of variable size) a text: its sender's id, then its line up to the NUL within CHAT_LENGTH.
  */
 import { Channel } from "../transport/channel";
-import { queuedSize } from "./codec";
-import { APP_ID, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
+import { APP_ID, CHAT_LENGTH, MAX_PACKET, TYPE_BASE, typeTable } from "./constants";
 import { Counter } from "./counters";
 
 /** Where the transport's receive step counts in lwar's counters (createCounters()). */
@@ -22,7 +21,8 @@ const LWAR_RECEIVE_INDEX = Object.freeze({
  */
 export function lwarChannel(queueBytes: number, resendMs: number, counters: Uint32Array | null = null): Channel {
   return new Channel({
-    appId: APP_ID, maxPacket: MAX_PACKET, sizes: typeTable().size, typeBase: TYPE_BASE, measure: queuedSize, queueBytes, resendMs,
+    appId: APP_ID, maxPacket: MAX_PACKET, sizes: typeTable().size, typeBase: TYPE_BASE, textPrefix: 4, textMax: CHAT_LENGTH, queueBytes,
+    resendMs,
     counters, sentIndex: Counter.ReliableSent, resentIndex: Counter.ReliableResent, receiveIndex: LWAR_RECEIVE_INDEX,
   });
 }

@@ -14,10 +14,17 @@
 import { Msg } from "../protocol/constants";
 import { INPUT_AT, readInputView, SHAPE_ACK_INPUT } from "../protocol/codec";
 import type { Endpoint } from "../transport/endpoint";
-import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, ReceiveStep, type Receiving } from "../transport/receive";
+import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_STOPPED, ReceiveStep, type Receiving } from "../transport/receive";
 import type { Admission } from "./admission";
 import type { Session } from "./session";
 import type { ServerState } from "./state";
+
+const CHAT = Msg.Chat;
+const NAME = Msg.Name;
+const SELECTION = Msg.Selection;
+const DISCONNECT = Msg.Disconnect;
+const CONNECT = Msg.Connect;
+const INPUT = Msg.Input;
 
 export class Receiver implements Receiving {
   readonly #state: ServerState;
@@ -34,7 +41,6 @@ export class Receiver implements Receiving {
   readonly #input: Uint8Array;
   readonly #rxView: DataView;
   readonly #rx: Uint8Array;
-  readonly #frontSince: Int32Array;
   readonly #announced: Uint8Array;
 
   constructor(state: ServerState, admission: Admission, session: Session) {
@@ -47,7 +53,6 @@ export class Receiver implements Receiving {
     this.#input = state.input;
     this.#rxView = state.rxView;
     this.#rx = state.rx;
-    this.#frontSince = state.frontSince;
     this.#announced = state.announced;
   }
 
@@ -69,8 +74,7 @@ export class Receiver implements Receiving {
       this.#inputAt[slot] = now;
       this.#input[slot] = readInputView(this.#rxView, this.#rx, INPUT_AT);
     }
-    // A new front of the queue starts its wait now.
-    if ((r & RECEIVE_NEW_ACK) !== 0) this.#frontSince[slot] = now;
+    // (A new front of the queue started its wait now: the step stamped state.frontSince.)
     // Its Join acknowledged, by this packet or before: the others hear of it now (not if it
     // left or is to be kicked in this packet).
     if ((r & RECEIVE_STOPPED) === 0 && this.#state.unannounced !== 0 && this.#announced[slot] === 0) this.#announceAcknowledged(slot, ep);
@@ -78,14 +82,14 @@ export class Receiver implements Receiving {
 
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
   reliable(slot: number, type: number, p: number): boolean {
-    this.#reliable(slot, this.#state.playerId(slot), type, p);
     const t = this.#state;
+    this.#reliable(slot, t.playerId(slot), type, p);
     return ((t.activeMask >> slot) & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
 
   /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
   unreliable(slot: number, type: number, p: number): void {
-    if (type !== Msg.Input) return;
+    if (type !== INPUT) return;
     const t = this.#state;
     t.inputAt[slot] = t.now;
     t.input[slot] = readInputView(t.rxView, t.rx, p);
@@ -93,24 +97,25 @@ export class Receiver implements Receiving {
 
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot: number, ep: Endpoint): void {
-    if (ep.firstSeq !== 0 && this.#state.announced[slot] === 0) this.#session.announce(slot);
+    if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
   }
 
   /** One reliable message from `slot` (player `id`), its payload at `p` in `state.rx`, in order. */
   #reliable(slot: number, id: number, type: number, p: number): void {
+    // The types as module constants: on XS `Msg.Chat` walks the frozen table's properties.
     switch (type) {
-      case Msg.Connect:
-        return; // already admitted; a later Connect changes nothing
-      case Msg.Disconnect:
-        return this.#admission.disconnect(slot);
-      case Msg.Chat:
+      case CHAT:
         // The others hear of the sender before its line.
-        this.#announceAcknowledged(slot, this.#state.endpoints[slot]);
+        this.#announceAcknowledged(slot, this.#endpoints[slot]);
         return this.#session.chat(slot, id, p);
-      case Msg.Name:
+      case NAME:
         return this.#session.rename(slot, id, p);
-      case Msg.Selection:
+      case SELECTION:
         return this.#session.select(slot, id, p);
+      case DISCONNECT:
+        return this.#admission.disconnect(slot);
+      case CONNECT:
+        return; // already admitted; a later Connect changes nothing
     }
   }
 }

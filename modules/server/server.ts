@@ -24,7 +24,8 @@ import {
   RELIABLE_HEADER, UPDATE_ENTRY, typeTable,
 } from "../protocol/constants";
 import { MAX_MESSAGES, SHAPE_OTHER, shapeFromClient, validatePacket, writeId } from "../protocol/codec";
-import { Endpoint } from "../transport/endpoint";
+import { type Endpoint, EndpointTable } from "../transport/endpoint";
+import { EndpointWord } from "../native-words";
 import { lwarChannel } from "../protocol/channel";
 import { EntityTable, type EntityListener } from "../game/entities";
 import { KickReason, LogEvent } from "./events";
@@ -121,9 +122,12 @@ export class Server implements DirectCore, EntityListener, Players {
     // the fields marked `!` (here and in the state) are assigned in that loop.
     // Widest elements first.
     const queues: Uint8Array[] = [];
+    let allQueues: Uint8Array = new Uint8Array(0);
+    let endpointState: Float64Array = new Float64Array(0);
     let a = Arena.measuring();
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) a = new Arena(a.bytes, memory);
+      endpointState = a.f64((n * EndpointWord.Stride) >> 1, `reliable queues (${n} × ${q} B)`);
       t.port = a.i32(n, "player tables");
       t.cursor = a.i32(n, "session broadcasts (ring, cursors)");
       t.joinedAt = a.i32(n, "player tables");
@@ -167,7 +171,8 @@ export class Server implements DirectCore, EntityListener, Players {
       // Right after tx: the Update entry cache (update-writer.ts), so that one view spans both.
       a.u8(cap * UPDATE_ENTRY, "update entries, encoded once per change");
       t.encoded = a.u8(cap, "update entries, encoded once per change");
-      for (let i = 0; i < n; i++) queues[i] = a.u8(q, `reliable queues (${n} × ${q} B)`);
+      allQueues = a.u8(n * q, `reliable queues (${n} × ${q} B)`);
+      for (let i = 0; i < n; i++) queues[i] = allQueues.subarray(i * q, (i + 1) * q);
     }
     a.done();
     this.#arena = a;
@@ -193,9 +198,10 @@ export class Server implements DirectCore, EntityListener, Players {
     t.whole = whole;
     t.wholeView = wholeView;
     const channel = lwarChannel(q, config.resendIntervalMs, this.counters);
-    this.endpoints = [];
-    for (let i = 0; i < n; i++) this.endpoints.push(new Endpoint(channel, queues[i], whole, wholeView));
+    const table = new EndpointTable(channel, n, native ?? { kernels: null }, { state: endpointState, queues: allQueues, out: whole, front: t.frontSince });
+    this.endpoints = table.endpoints;
     t.endpoints = this.endpoints;
+    t.endpointTable = table;
     this.port.fill(-1);
     typeTable();
     t.now = host.now();
@@ -310,7 +316,7 @@ export class Server implements DirectCore, EntityListener, Players {
     // garbage that names a player's address. Invalid ones are dropped and counted, nothing more.
     // An ack or an ack + Input is valid as recognised; any other is checked in full.
     const shape = shapeFromClient(t.rxView, length);
-    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets)) return;
+    if (shape === SHAPE_OTHER && !validatePacket(t.rx, length, FROM_CLIENT, counters, t.offsets, t.rxView)) return;
     t.now = now;
     let slot = this.#admission.find(address, port);
     if (slot < 0) {

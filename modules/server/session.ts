@@ -350,19 +350,12 @@ export class Session {
     if (direct !== 0) {
       // What the message must leave free in a queue after it (a Leave may use the reserve).
       const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
-      const endpoints = t.endpoints;
-      const frontSince = t.frontSince;
-      const now = t.now;
-      for (let s = 0; direct >> s !== 0; s++) {
-        if (((direct >> s) & 1) === 0) continue;
-        const ep = endpoints[s];
-        if (!ep.queueCopy(source, bytes, reserve)) {
-          this.#ringWaiting = true;
-          this.#fallBehind(1 << s, head);
-          continue;
-        }
-        // Into an empty queue: the front's wait starts now.
-        if (ep.count === 1) frontSince[s] = now;
+      // One native call copies it into every queue (modules/kernels/transport.c) and starts
+      // the wait of a front it put into an empty queue (frontSince): back come those that took it.
+      const full = direct & ~t.endpointTable.broadcast(direct, source, bytes, reserve, t.now);
+      if (full !== 0) {
+        this.#ringWaiting = true;
+        this.#fallBehind(full, head);
       }
     }
     if (behind === 0 && (active & ~this.#current) !== 0) this.#write(head, target, source, bytes);

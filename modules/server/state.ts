@@ -16,7 +16,7 @@ import type { Host } from "../host";
 import { Counter } from "../protocol/counters";
 import { Msg, RELIABLE_HEADER } from "../protocol/constants";
 import type { EntityTable } from "../game/entities";
-import type { Endpoint } from "../transport/endpoint";
+import type { Endpoint, EndpointTable } from "../transport/endpoint";
 import type { Simulation } from "../sim";
 import { KickReason } from "./events";
 
@@ -86,6 +86,8 @@ export class ServerState {
   readonly address: string[];
   port!: Int32Array;
   endpoints!: Endpoint[];
+  /** The endpoints' table: which players are due a packet, and a broadcast's copies, in one call each. */
+  endpointTable!: EndpointTable;
   /** The reason of a kick decided for the slot (KickReason), 0 for none. */
   pendingKick!: Uint8Array;
   /** 1 once the player acknowledged its Join; then (and only then) the others are told of it. */

@@ -110,6 +110,9 @@ export class UpdateWriter {
     const next = this.#lastTick < 0 ? into : into + now - this.#lastTick;
     this.#lastTick = now;
     const interval = cfg.updateIntervalMs;
+    // Who is due a packet for its reliables, and who of them is owed one now (an ack, a
+    // resend): one native call for every player (modules/kernels/transport.c).
+    const due = stepped || peers === 0 ? 0 : t.endpointTable.dueMask(peers, now);
     for (let s = 0; peers >> s !== 0; s++) {
       const bit = 1 << s;
       if ((peers & bit) === 0) continue;
@@ -122,15 +125,13 @@ export class UpdateWriter {
       // A step's Adds and Removes, and any ack or resend due, wait for the next tick too:
       // there they ride in the player's Update packet when its turn comes, and the step's
       // tick, the heaviest, sends nothing.
-      if (stepped) continue;
-      const ep = endpoints[s];
-      if (!ep.due(now)) continue;
+      if ((due & bit) === 0) continue;
       // Messages never sent, with no ack owed and no resend due, wait for the player's Update
       // packet when its turn comes on the next tick (its offset in this cycle, the cycle's
       // end, or its offset in the next): one packet instead of two, 10 ms later.
       const soon = (this.#updated & bit) === 0 ? next >= offset[s] || next >= interval : next - interval >= offset[s];
-      if (soon && !ep.owed(now)) continue;
-      const o = this.fill(ep, now);
+      if (soon && ((due >> 16) & bit) === 0) continue;
+      const o = this.fill(endpoints[s], now);
       t.send(o, t.address[s], t.port[s]);
     }
   }

@@ -39,19 +39,16 @@ export interface EndpointConfig {
   /** Largest datagram, header included; DEFAULT_MAX_PACKET if absent. */
   readonly maxPacket?: number;
   /**
-   * Payload bytes of each reliable message type, at `sizes[type - typeBase]`; a negative
-   * entry marks a type of variable size, which `measure` sizes. A table lookup per message
-   * keeps the hot loops free of calls.
+   * Payload bytes of each reliable message type, at `sizes[type - typeBase]`; -1 marks a
+   * text: `textPrefix` bytes, then a text that ends at a NUL within `textMax` bytes (the
+   * queue finds a message's end from its bytes).
    */
   readonly sizes: Int16Array;
   /** The type at row 0 of `sizes` (0 if absent). */
   readonly typeBase?: number;
-  /**
-   * Size of the queued variable-size message at `at` in `queue` (seqno and type included),
-   * read from its bytes. Called only for types whose `sizes` entry is negative; required
-   * when there are any. A plain function: it is called without a `this`.
-   */
-  readonly measure?: ((queue: Uint8Array, at: number) => number) | null;
+  /** A text's fixed bytes before its text, and the most bytes its text takes, NUL included: required when a type is a text. */
+  readonly textPrefix?: number;
+  readonly textMax?: number;
   /**
    * Optional statistics sink, shared by any number of endpoints: fill() adds the messages
    * it sends for the first time to `counters[sentIndex]` and those it sends again to
@@ -75,9 +72,10 @@ export class Channel {
   readonly maxPacket: number;
   readonly sizes: Int16Array;
   readonly typeBase: number;
-  readonly measure: ((queue: Uint8Array, at: number) => number) | null;
-  /** The statistics sink (a one-element scratch array when there is none). */
-  readonly counters: Uint32Array;
+  readonly textPrefix: number;
+  readonly textMax: number;
+  /** The statistics sink, or null. */
+  readonly counters: Uint32Array | null;
   readonly sentIndex: number;
   readonly resentIndex: number;
   /** The receive step's indices (EndpointConfig.receiveIndex), as numbers: one property read each. */
@@ -98,7 +96,8 @@ export class Channel {
     const queueBytes = config.queueBytes;
     const appId = config.appId;
     const sizes = config.sizes;
-    const measure = config.measure ?? null;
+    const textPrefix = config.textPrefix ?? -1;
+    const textMax = config.textMax ?? -1;
     const counters = config.counters ?? null;
     const sentIndex = config.sentIndex ?? -1;
     const resentIndex = config.resentIndex ?? -1;
@@ -108,7 +107,9 @@ export class Channel {
     if (!Number.isInteger(appId) || appId < 0 || appId > 0xffffffff) throw new RangeError(`app id ${appId} is not a 32-bit unsigned integer`);
     if (!(config.resendMs > 0)) throw new RangeError(`resendMs of ${config.resendMs}`);
     if (!(sizes instanceof Int16Array) || sizes.length === 0) throw new TypeError("sizes must be a non-empty Int16Array");
-    if (measure === null && sizes.some((n) => n < 0)) throw new TypeError("a type of variable size needs measure()");
+    if (sizes.some((n) => n < -1)) throw new RangeError("a payload size below -1 (-1 marks a text)");
+    if (sizes.some((n) => n < 0) && !(Number.isInteger(textPrefix) && textPrefix >= 0 && Number.isInteger(textMax) && textMax > 0))
+      throw new TypeError("a text type (size -1) needs textPrefix and textMax");
     if (counters !== null && !(counters instanceof Uint32Array && sentIndex >= 0 && resentIndex >= 0 && sentIndex < counters.length && resentIndex < counters.length))
       throw new RangeError("counters needs sentIndex and resentIndex within it");
     for (const i of [r.badAck, r.duplicate, r.outOfOrder, r.received, r.stale, r.future])
@@ -119,10 +120,11 @@ export class Channel {
     this.maxPacket = maxPacket;
     this.sizes = sizes;
     this.typeBase = config.typeBase ?? 0;
-    this.measure = measure;
-    this.counters = counters ?? new Uint32Array(1);
-    this.sentIndex = counters !== null ? sentIndex : 0;
-    this.resentIndex = counters !== null ? resentIndex : 0;
+    this.textPrefix = textPrefix;
+    this.textMax = textMax;
+    this.counters = counters;
+    this.sentIndex = counters !== null ? sentIndex : -1;
+    this.resentIndex = counters !== null ? resentIndex : -1;
     this.badAckIndex = r.badAck;
     this.duplicateIndex = r.duplicate;
     this.outOfOrderIndex = r.outOfOrder;

@@ -5,7 +5,7 @@
  */
 export { Channel, DEFAULT_MAX_PACKET, type EndpointConfig, RECEIVE_COUNTS, RECEIVE_INDEX, type ReceiveIndex } from "./channel";
 export {
-  CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
+  CURRENT, DUPLICATE, Endpoint, type EndpointPlace, EndpointTable, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
 } from "./endpoint";
 export {
   HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, headerAck, headerRel, headerTimestamp, headerUnrel,

@@ -20,8 +20,12 @@
  * call with its arguments is a good share of such a datagram's cost). Offsets into the
  * header come from ./frame.ts.
  */
-import { CURRENT, type Endpoint, PROCESS } from "./endpoint";
+import { TransportRun } from "../native-words";
+import { CURRENT, type Endpoint, OUT_OF_ORDER, PROCESS } from "./endpoint";
 import { HEADER_ACK, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL, RELIABLE_HEADER, UNRELIABLE_HEADER } from "./frame";
+import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE } from "./verdicts";
+
+export { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, RECEIVE_STOPPED, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE };
 
 /** What the owner does with the messages the step accepts. */
 export interface Receiving {
@@ -34,24 +38,6 @@ export interface Receiving {
   /** An unreliable message whose stamp is current: its `type`, its payload at `p`, the datagram's `timestamp` (signed 32-bit). */
   unreliable(tag: number, type: number, p: number, timestamp: number): void;
 }
-
-/** A datagram's shape as its owner's validation found it: no message; one unreliable message at the header's end; anything (counts and offsets read). */
-export const SHAPE_NONE = 1;
-export const SHAPE_ONE_UNRELIABLE = 2;
-export const SHAPE_ANY = 3;
-
-/** Bits of `ReceiveStep.run`'s result. BAD_ACK alone: the datagram was dropped, counted. */
-export const RECEIVE_BAD_ACK = 1;
-/** The ack moved the queue's front. */
-export const RECEIVE_NEW_ACK = 2;
-/** The owner stopped the step (`reliable` returned false). */
-export const RECEIVE_STOPPED = 4;
-/**
- * SHAPE_ONE_UNRELIABLE: the message's stamp is current, and the message (at
- * ONE_UNRELIABLE_AT, its type byte before it) is the owner's to act on: for this shape the
- * step calls nothing, so that the commonest datagram costs one call.
- */
-export const RECEIVE_CURRENT = 8;
 
 /** Where the unreliable message of a SHAPE_ONE_UNRELIABLE datagram starts: after the header and its type byte. */
 export const ONE_UNRELIABLE_AT = HEADER_SIZE + UNRELIABLE_HEADER;
@@ -68,6 +54,9 @@ export class ReceiveStep {
   readonly offsets: Uint16Array;
   readonly counters: Uint32Array;
   readonly owner: Receiving;
+  /** The table `out` whose offset of `packet` is `#base` (-1: not in it). */
+  #out: Uint8Array | null = null;
+  #base = -1;
 
   constructor(view: DataView, packet: Uint8Array, offsets: Uint16Array, counters: Uint32Array, owner: Receiving) {
     this.view = view;
@@ -86,6 +75,15 @@ export class ReceiveStep {
     if (bytes === this.packet) return;
     this.packet = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#out = null;
+  }
+
+  /** Where `packet` lies in the `out` of `ep`'s table, or -1: looked up when the table or the packet changes. */
+  #place(ep: Endpoint): void {
+    const out = ep.table.out;
+    const p = this.packet;
+    this.#out = out;
+    this.#base = p.buffer === out.buffer && p.byteOffset >= out.byteOffset && p.byteOffset + HEADER_SIZE <= out.byteOffset + out.length ? p.byteOffset - out.byteOffset : -1;
   }
 
   /**
@@ -94,29 +92,28 @@ export class ReceiveStep {
    * `now`. `tag` goes back to the owner with each message. Returns RECEIVE_* bits.
    */
   run(ep: Endpoint, shape: number, now: number, tag: number): number {
-    let result = 0;
     const v = this.view;
-    // Signed: acks compare modulo 2^32, and XS keeps a signed word an integer.
-    const ack = v.getInt32(HEADER_ACK);
-    // The ack (compared modulo 2^32): most datagrams acknowledge nothing new and call nothing
-    // here; one past the queue's front cuts it (Endpoint.acknowledge), and one of a seqno
-    // never sent drops the datagram, counted, the peer not heard. Then the peer was heard:
-    // the transport's own write of the field `heard` sets.
-    if (((ack - ep.firstSeq) | 0) >= 0) {
-      if (!ep.acknowledge(ack, now)) {
-        this.counters[ep.channel.badAckIndex]++;
-        return RECEIVE_BAD_ACK;
-      }
-      result = RECEIVE_NEW_ACK;
+    // The header's ack, the peer heard, and for a datagram of one unreliable message its
+    // stamp: one native call (modules/kernels/transport.c), which reads the header itself
+    // when the packet lies in the memory of the endpoint's table (the server's receive buffer).
+    if (ep.table.out !== this.#out) this.#place(ep);
+    const base = this.#base;
+    const r =
+      base >= 0
+        ? ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, TransportRun.ReceiveAt, ep.i, base, now | 0, shape, 0)
+        : ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, TransportRun.Receive, ep.i, v.getInt32(HEADER_ACK),
+            shape === SHAPE_ONE_UNRELIABLE ? v.getInt32(HEADER_TIMESTAMP) : 0, now | 0, shape);
+    if (r === RECEIVE_BAD_ACK) {
+      this.counters[ep.channel.badAckIndex]++;
+      return RECEIVE_BAD_ACK;
     }
-    (ep as { lastHeard: number }).lastHeard = now;
-    if (shape === SHAPE_NONE) return result;
-    if (shape === SHAPE_ONE_UNRELIABLE) {
-      const verdict = ep.acceptUnreliable(v.getInt32(HEADER_TIMESTAMP), now);
-      if (verdict === CURRENT) return result | RECEIVE_CURRENT;
-      ep.dropUnreliable(verdict, 1, this.counters);
-      return result;
+    if (shape !== SHAPE_ANY) {
+      // A stamp that is not current comes back as its verdict, four bits up.
+      if (r < 16) return r;
+      ep.dropUnreliable(r >> 4, 1, this.counters);
+      return r & 15;
     }
+    const result = r;
     const packet = this.packet;
     const offsets = this.offsets;
     const counters = this.counters;
@@ -124,10 +121,17 @@ export class ReceiveStep {
     const rel = packet[HEADER_REL];
     const unrel = packet[HEADER_UNREL];
     let processed = 0;
+    const ch = ep.channel;
     for (let m = 0; m < rel; m++) {
       const p = offsets[m];
       const seq = v.getUint32(p - RELIABLE_HEADER);
-      if (ep.acceptReliable(seq, counters) !== PROCESS) continue;
+      // Endpoint.acceptReliable, its call inlined.
+      const verdict = ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, TransportRun.AcceptReliable, ep.i, seq | 0, 0, 0, 0);
+      if (verdict !== PROCESS) {
+        counters[verdict === OUT_OF_ORDER ? ch.outOfOrderIndex : ch.duplicateIndex]++;
+        continue;
+      }
+      counters[ch.receivedIndex]++;
       processed++;
       if (!owner.reliable(tag, packet[p - 1], p, seq)) return result | RECEIVE_STOPPED;
     }

@@ -199,9 +199,13 @@ describe("examples/chat-relay's manifest", () => {
     assert.deepEqual(missing, [], "every module but main is preloaded");
   });
 
-  it("uses the transport and the codec only: no server, no game, no host of ours", () => {
-    const foreign = ours().reached.filter((m) => !(m.startsWith("examples/chat-relay/") || m.startsWith("modules/transport/") || m.startsWith("modules/protocol/") || m === "modules/input"));
+  it("uses the transport, the codec and the native loops only: no server, no game, no host of ours", () => {
+    // The transport's state is native: its binding (modules/native*) and the XS functions main hands it (hosts/moddable/kernels).
+    const NATIVE = ["modules/native", "modules/native-layout", "modules/native-words", "hosts/moddable/kernels"];
+    const { reached } = ours();
+    const foreign = reached.filter((m) => !(m.startsWith("examples/chat-relay/") || m.startsWith("modules/transport/") || m.startsWith("modules/protocol/") || m === "modules/input" || NATIVE.includes(m)));
     assert.deepEqual(foreign, []);
+    assert.deepEqual(NATIVE.filter((m) => !reached.includes(m)), [], "main installs the native transport");
   });
 });
 

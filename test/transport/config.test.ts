@@ -1,35 +1,33 @@
 /**
  * The Endpoint as another application configures it: its own app id, packet size and
- * message sizes (a table, and measure() for a variable-size type), and the API that keeps
+ * message sizes (a table, and a text that ends at its NUL), and the API that keeps
  * its state private: reserve/commit for writers that append messages themselves, due(),
  * heard(), resetReceive(), seedRtt(), the counters sink, and the checks on misuse.
  */
 import assert from "node:assert/strict";
 import {
-  Channel, CURRENT, Endpoint, finishPacket, type EndpointConfig, HEADER_ACK, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS,
+  Channel, CURRENT, Endpoint, EndpointTable, finishPacket, type EndpointConfig, HEADER_ACK, HEADER_SIZE, headerAck, headerRel, headerTimestamp, PROCESS,
   RECEIVE_BAD_ACK, RECEIVE_COUNTS, RECEIVE_INDEX, ReceiveStep, RELIABLE_HEADER, SHAPE_NONE, STALE,
 } from "../../modules/transport/index";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { lwarChannel } from "../../modules/protocol/channel";
 import { Msg } from "../../modules/protocol/constants";
+import { nativeWords } from "../../modules/native";
+import { carvePlace, testMemory } from "../helpers/endpoints";
 
 /*
  * A made-up application: types 1..3.
  *   1  Ping   fixed, 2 bytes
- *   2  Text   variable: u8 length, then that many bytes
+ *   2  Text   a text: u8 sender, then the text and its NUL, 32 bytes at most
  *   3  Bye    fixed, 0 bytes
  */
 const PING = 1;
 const TEXT = 2;
 const BYE = 3;
-
-/** Size of the queued Text at `at`, its 5-byte header included. */
-function textSize(queue: Uint8Array, at: number): number {
-  return RELIABLE_HEADER + 1 + queue[at + RELIABLE_HEADER];
-}
+const TEXT_MAX = 32;
 
 function appConfig(over: Partial<EndpointConfig> = {}): EndpointConfig {
-  return { appId: 0x1234abcd, queueBytes: 256, resendMs: 50, maxPacket: 64, sizes: Int16Array.of(0, 2, -1, 0), measure: textSize, ...over };
+  return { appId: 0x1234abcd, queueBytes: 256, resendMs: 50, maxPacket: 64, sizes: Int16Array.of(0, 2, -1, 0), textPrefix: 1, textMax: TEXT_MAX, ...over };
 }
 
 function ping(ep: Endpoint, value: number): void {
@@ -39,11 +37,13 @@ function ping(ep: Endpoint, value: number): void {
   ep.buf[o + 1] = value;
 }
 
-function text(ep: Endpoint, s: string): void {
-  const o = ep.queue(TEXT, 1 + s.length);
+/** A Text from `sender`: its payload is the sender, `s` and a NUL. */
+function text(ep: Endpoint, s: string, sender = 9): void {
+  const o = ep.queue(TEXT, 1 + s.length + 1);
   assert.ok(o >= 0);
-  ep.buf[o] = s.length;
+  ep.buf[o] = sender;
   for (let i = 0; i < s.length; i++) ep.buf[o + 1 + i] = s.charCodeAt(i);
+  ep.buf[o + 1 + s.length] = 0;
 }
 
 describe("Endpoint: an application's own configuration", () => {
@@ -60,36 +60,38 @@ describe("Endpoint: an application's own configuration", () => {
     assert.equal(headerTimestamp(out), 0x01020304);
   });
 
-  it("sizes fixed types from the table and variable ones with measure(), and packs no more than maxPacket", () => {
+  it("sizes fixed types from the table and texts to their NUL, and packs no more than maxPacket", () => {
     const ep = new Endpoint(appConfig());
     const out = new Uint8Array(64);
     ep.reset(0);
     ping(ep, 0x0102); //          7 bytes
-    text(ep, "hello world"); //  17 bytes
+    text(ep, "hello world"); //  18 bytes
     ep.queue(BYE, 0); //          5 bytes
-    text(ep, "x".repeat(30)); // 36 bytes: 14 + 29 + 36 = 79 > 64
-    assert.equal(ep.usedBytes, 65);
+    text(ep, "x".repeat(30)); // 37 bytes: 14 + 30 + 37 = 81 > 64
+    assert.equal(ep.usedBytes, 67);
     const end = ep.fill(out, 10, 10);
     assert.equal(headerRel(out), 3, "the long Text waits for the next packet");
-    assert.equal(end, HEADER_SIZE + 29);
+    assert.equal(end, HEADER_SIZE + 30);
     assert.equal(out[HEADER_SIZE + 4], PING);
     assert.equal(out[HEADER_SIZE + 7 + 4], TEXT);
-    assert.equal(out[HEADER_SIZE + 7 + 5], 11);
-    assert.equal(out[HEADER_SIZE + 24 + 4], BYE);
+    assert.equal(out[HEADER_SIZE + 7 + 5], 9, "the Text's sender");
+    assert.equal(String.fromCharCode(...out.subarray(HEADER_SIZE + 7 + 6, HEADER_SIZE + 7 + 17)), "hello world");
+    assert.equal(out[HEADER_SIZE + 7 + 17], 0, "and its NUL");
+    assert.equal(out[HEADER_SIZE + 25 + 4], BYE);
     assert.equal(ep.acknowledge(1, 20), true, "acks the Ping and the first Text");
-    assert.equal(ep.usedBytes, 41);
+    assert.equal(ep.usedBytes, 42);
     assert.equal(ep.buf[4], BYE);
     assert.equal(ep.buf[5 + 4], TEXT);
     const end2 = ep.fill(out, 30, 30);
     assert.equal(headerRel(out), 2);
-    assert.equal(end2, HEADER_SIZE + 41);
+    assert.equal(end2, HEADER_SIZE + 42);
     assert.equal(ep.acknowledge(3, 40), true);
     assert.equal(ep.count, 0);
     assert.equal(ep.usedBytes, 0);
   });
 
   it("a typeBase shifts the table: row 0 is that type", () => {
-    const ep = new Endpoint(appConfig({ sizes: Int16Array.of(4), typeBase: 200, measure: null }));
+    const ep = new Endpoint(appConfig({ sizes: Int16Array.of(4), typeBase: 200, textPrefix: undefined, textMax: undefined }));
     ep.reset(0);
     assert.ok(ep.queue(200, 4) >= 0);
     assert.throws(() => ep.queue(201, 4), RangeError);
@@ -123,21 +125,58 @@ describe("Endpoint: misuse of the configuration throws", () => {
     assert.throws(() => new Endpoint(appConfig({ appId: 1.5 })), RangeError);
   });
 
-  it("a variable-size type without measure()", () => {
-    assert.throws(() => new Endpoint(appConfig({ measure: null })), TypeError);
+  it("a text type (size -1) without a valid textPrefix and textMax; a size below -1", () => {
+    assert.throws(() => new Endpoint(appConfig({ textPrefix: undefined, textMax: undefined })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ textPrefix: undefined })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ textMax: undefined })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ textPrefix: -1 })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ textPrefix: 1.5 })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ textMax: 0 })), TypeError);
+    assert.throws(() => new Endpoint(appConfig({ sizes: Int16Array.of(0, 2, -2, 0) })), RangeError);
+    // A table without a text needs neither; a text may have no fixed bytes before it.
+    assert.ok(new Endpoint(appConfig({ sizes: Int16Array.of(0, 2, 3, 0), textPrefix: undefined, textMax: undefined })));
+    assert.ok(new Endpoint(appConfig({ textPrefix: 0 })));
   });
 
   it("no resend interval", () => {
     assert.throws(() => new Endpoint(appConfig({ resendMs: 0 })), RangeError);
   });
 
-  it("storage of another size than the queue", () => {
-    assert.throws(() => new Endpoint(appConfig(), new Uint8Array(255)), RangeError);
+  it("a table of no peers or too many, or placed in arrays not of its sizes, or without the loops that reach them", () => {
+    const native = testMemory(8192);
+    const channel = new Channel(appConfig({ counters: nativeWords(native, 4), sentIndex: 1, resentIndex: 3 }));
+    assert.throws(() => new EndpointTable(channel, 0), RangeError);
+    assert.throws(() => new EndpointTable(channel, 17), RangeError);
+    const { place } = carvePlace(native, channel, 2, 64);
+    const { state, queues, out, front } = place;
+    const misplaced = [
+      { ...place, state: state.subarray(1) }, //                      a peer's state short
+      { ...place, queues: queues.subarray(0, queues.length - 1) }, // a queue of 255 bytes
+      { ...place, queues: new Uint8Array(2 * 256) }, //               queues in another buffer
+      { ...place, out: out.subarray(8) }, //                          out not from byte 0
+      { ...place, front: front.subarray(1) }, //                      a front word short
+      { ...place, front: new Int32Array(2) }, //                      fronts in another buffer
+    ];
+    for (const p of misplaced) assert.throws(() => new EndpointTable(channel, 2, native, p), RangeError);
+    assert.throws(() => new EndpointTable(channel, 3, native, place), RangeError, "arrays for 2 peers, not 3");
+    assert.throws(() => new EndpointTable(channel, 2, null, place), RangeError, "no loops");
+    assert.throws(() => new EndpointTable(channel, 2, { memory: native.memory }, place), RangeError, "no loops");
+    const table = new EndpointTable(channel, 2, native, place);
+    assert.equal(table.endpoints[1].buf.byteOffset, queues.byteOffset + 256, "the peers' queues back to back");
   });
 
   it("a counters sink without indices inside it", () => {
-    assert.throws(() => new Endpoint(appConfig({ counters: new Uint32Array(2) })), RangeError);
-    assert.throws(() => new Endpoint(appConfig({ counters: new Uint32Array(2), sentIndex: 0, resentIndex: 2 })), RangeError);
+    assert.throws(() => new Channel(appConfig({ counters: new Uint32Array(2) })), RangeError);
+    assert.throws(() => new Channel(appConfig({ counters: new Uint32Array(2), sentIndex: 0, resentIndex: 2 })), RangeError);
+  });
+
+  it("a counters sink outside the native memory of its endpoints", () => {
+    const config = appConfig({ counters: new Uint32Array(4), sentIndex: 1, resentIndex: 3 });
+    assert.ok(new Channel(config), "a good sink");
+    assert.throws(() => new Endpoint(config), RangeError, "but not in the endpoint's memory");
+    const native = testMemory(8192);
+    assert.throws(() => new EndpointTable(appConfig({ counters: nativeWords(testMemory(64), 4), sentIndex: 1, resentIndex: 3 }), 1, native), RangeError, "in another memory");
+    assert.ok(new EndpointTable(appConfig({ counters: nativeWords(native, 4), sentIndex: 1, resentIndex: 3 }), 1, native), "in the same one");
   });
 
   it("a fixed-size type queued with another size", () => {
@@ -145,6 +184,18 @@ describe("Endpoint: misuse of the configuration throws", () => {
     ep.reset(0);
     assert.throws(() => ep.queue(PING, 3), RangeError);
     assert.equal(ep.count, 0, "and nothing was queued");
+  });
+
+  it("a queued Text without its NUL within textMax throws at the fill instead of running on", () => {
+    const ep = new Endpoint(appConfig());
+    const out = new Uint8Array(64);
+    ep.reset(0);
+    text(ep, "y".repeat(TEXT_MAX - 1)); // the longest text: 31 bytes and its NUL
+    assert.equal(ep.fill(out, 1, 1), HEADER_SIZE + RELIABLE_HEADER + 1 + TEXT_MAX);
+    const broken = new Endpoint(appConfig());
+    broken.reset(0);
+    text(broken, "y".repeat(TEXT_MAX)); // its NUL one byte too far
+    assert.throws(() => broken.fill(out, 1, 1), RangeError);
   });
 });
 
@@ -293,22 +344,27 @@ describe("Endpoint: state behind methods", () => {
   });
 
   it("the counters sink: fill() adds first sends and resends of every endpoint sharing it", () => {
-    const counters = new Uint32Array(4);
+    // The sink and the endpoints in one native memory: two of one table, one of another.
+    const native = testMemory(8192);
+    const counters = nativeWords(native, 4);
     const config = appConfig({ counters, sentIndex: 1, resentIndex: 3 });
-    const a = new Endpoint(config);
-    const b = new Endpoint(config);
+    const [a, b] = new EndpointTable(config, 2, native).endpoints;
+    const c = new EndpointTable(config, 1, native).endpoints[0];
     const out = new Uint8Array(64);
     a.reset(0);
     b.reset(0);
+    c.reset(0);
     ping(a, 1);
     ping(a, 2);
     ping(b, 3);
+    ping(c, 4);
     a.fill(out, 0, 0);
     b.fill(out, 0, 0);
-    assert.deepEqual(Array.from(counters), [0, 3, 0, 0]);
+    c.fill(out, 0, 0);
+    assert.deepEqual(Array.from(counters), [0, 4, 0, 0]);
     a.fill(out, 100, 100);
-    assert.deepEqual(Array.from(counters), [0, 3, 0, 2]);
-    assert.equal(a.sent + b.sent, 3);
+    assert.deepEqual(Array.from(counters), [0, 4, 0, 2]);
+    assert.equal(a.sent + b.sent + c.sent, 4);
     assert.equal(a.resent, 2);
   });
 

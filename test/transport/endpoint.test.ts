@@ -6,11 +6,13 @@ import assert from "node:assert/strict";
 import { getU32, setU32 } from "../../modules/protocol/bytes";
 import { HEADER_SIZE, MAX_PACKET, Msg, NO_ACK, RELIABLE_HEADER } from "../../modules/protocol/constants";
 import { headerAck, headerRel, validatePacket, writeChat, writeName } from "../../modules/protocol/codec";
-import { Counter, createCounters } from "../../modules/protocol/counters";
+import { COUNTER_COUNT, Counter, createCounters } from "../../modules/protocol/counters";
 import {
-  CURRENT, DUPLICATE, Endpoint, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
+  CURRENT, DUPLICATE, Endpoint, EndpointTable, finishPacket, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE,
 } from "../../modules/transport/endpoint";
 import { lwarChannel } from "../../modules/protocol/channel";
+import { nativeWords } from "../../modules/native";
+import { placedTable, testMemory } from "../helpers/endpoints";
 
 const FROM_ANY = 3;
 
@@ -193,49 +195,63 @@ describe("Endpoint: messages of every size, found from their bytes", () => {
   });
 });
 
-describe("Endpoint: queueCopy, a message copied from the owner's arena", () => {
-  /** An arena holding a source area (64 bytes) and then a queue of 9 × 60 bytes, as a server carves them. */
-  function arena(): { whole: Uint8Array; ep: Endpoint } {
-    const whole = new Uint8Array(64 + 540);
-    const ep = new Endpoint(lwarChannel(540, 100), whole.subarray(64), whole, new DataView(whole.buffer));
+/** Largest type byte and payload a message may have: what fits a packet after the headers. */
+const MAX_MESSAGE = MAX_PACKET - HEADER_SIZE - RELIABLE_HEADER + 1;
+
+describe("Endpoint: queueCopy, a message copied from the owner's memory", () => {
+  /**
+   * A queue of 9 × 60 bytes placed in native memory as a server places its players', and
+   * after it a source area and a packet buffer (`tx`, where the table's packets go): `src` is
+   * the source's offset in `whole`, the buffer's every byte.
+   */
+  function arena(): { whole: Uint8Array; src: number; tx: Uint8Array; ep: Endpoint } {
+    const native = testMemory(4096);
+    const placed = placedTable(lwarChannel(540, 100, nativeWords(native, COUNTER_COUNT)), 1, MAX_MESSAGE + MAX_PACKET, native);
+    const ep = placed.table.endpoints[0];
     ep.reset(0, 0xffffffff, 0);
-    return { whole, ep };
+    return { whole: placed.whole, src: placed.freeAt, tx: placed.free.subarray(MAX_MESSAGE), ep };
   }
 
   it("queues the type and payload as queue() and a copy would, with the next seqno, through the wrap", () => {
-    const { whole, ep } = arena();
-    whole[10] = Msg.Join;
-    setU32(whole, 11, 0x01020304);
-    assert.equal(ep.queueCopy(10, 5, 0), true);
-    assert.equal(ep.queueCopy(10, 5, 0), true);
+    const { whole, src, tx, ep } = arena();
+    whole[src + 10] = Msg.Join;
+    setU32(whole, src + 11, 0x01020304);
+    assert.equal(ep.queueCopy(src + 10, 5, 0), true);
+    assert.equal(ep.queueCopy(src + 10, 5, 0), true);
     assert.equal(ep.count, 2);
     assert.equal(ep.usedBytes, 18);
     assert.equal(ep.nextSeq, 1);
     assert.deepEqual([getU32(ep.buf, 0), ep.buf[4], getU32(ep.buf, 5)], [0xffffffff, Msg.Join, 0x01020304]);
     assert.deepEqual([getU32(ep.buf, 9), ep.buf[13], getU32(ep.buf, 14)], [0, Msg.Join, 0x01020304]);
-    const out = new Uint8Array(MAX_PACKET);
-    const end = ep.fill(out, 5, 5);
-    assert.equal(headerRel(out), 2);
-    assert.ok(validatePacket(out, end, FROM_ANY, createCounters()), "the packet it makes is well formed");
+    const end = ep.fill(tx, 5, 5);
+    assert.equal(headerRel(tx), 2);
+    assert.ok(validatePacket(tx, end, FROM_ANY, createCounters()), "the packet it makes is well formed");
   });
 
   it("queues nothing when the message and the reserve after it do not fit", () => {
-    const { whole, ep } = arena();
-    whole[0] = Msg.Join;
-    for (let i = 0; i < 59; i++) assert.equal(ep.queueCopy(0, 5, 0), true);
+    const { whole, src, ep } = arena();
+    whole[src] = Msg.Join;
+    for (let i = 0; i < 59; i++) assert.equal(ep.queueCopy(src, 5, 0), true);
     assert.equal(ep.usedBytes, 531);
-    assert.equal(ep.queueCopy(0, 5, 1), false, "9 bytes fit, 9 + a reserve of 1 do not");
+    assert.equal(ep.queueCopy(src, 5, 1), false, "9 bytes fit, 9 + a reserve of 1 do not");
     assert.equal(ep.usedBytes, 531);
     assert.equal(ep.count, 59);
-    assert.equal(ep.queueCopy(0, 5, 0), true, "9 fit exactly");
+    assert.equal(ep.queueCopy(src, 5, 0), true, "9 fit exactly");
     assert.equal(ep.usedBytes, 540);
   });
 
-  it("throws for a queue outside its owner's arena, and for a message no packet can carry", () => {
+  it("throws for a queue outside its owner's memory, and for a message no packet can carry", () => {
+    const { whole, src, tx, ep } = arena();
+    for (let i = 0; i < MAX_MESSAGE; i++) whole[src + i] = i;
     const plain = new Endpoint(lwarChannel(1024, 100));
-    assert.throws(() => plain.queueCopy(0, 5, 0), /not in its owner's arena/);
-    const { ep } = arena();
-    assert.throws(() => ep.queueCopy(0, MAX_PACKET, 0), /cannot fit a packet/);
+    assert.throws(() => plain.queueCopy(0, 5, 0), RangeError, "a table the owner did not place");
+    assert.equal(plain.count, 0);
+    assert.throws(() => ep.queueCopy(src, MAX_MESSAGE + 1, 0), RangeError, "one byte more than a packet carries");
+    assert.equal(ep.count, 0);
+    assert.equal(ep.queueCopy(src, MAX_MESSAGE, 0), true, "the longest message a packet carries");
+    assert.equal(ep.fill(tx, 1, 1), MAX_PACKET, "and fills a packet");
+    assert.equal(headerRel(tx), 1);
+    assert.deepEqual(tx.subarray(HEADER_SIZE + 4, MAX_PACKET), whole.subarray(src, src + MAX_MESSAGE), "copied as it was (the owner's bytes are not checked)");
   });
 });
 
@@ -246,7 +262,7 @@ describe("Endpoint: misuse", () => {
     const o = ep.reserve(11);
     setU32(ep.buf, o, ep.nextSeq);
     ep.buf[o + 4] = Msg.Join; // 4 bytes of payload: the message ends at 9, not 11
-    assert.throws(() => ep.commit(o + 11, 1), /not 11 bytes long/);
+    assert.throws(() => ep.commit(o + 11, 1), /^RangeError: commit of 1 messages ending at 11: a bad type or size/);
     assert.equal(ep.usedBytes, 0);
     assert.equal(ep.count, 0);
   });
@@ -257,11 +273,12 @@ describe("Endpoint: misuse", () => {
     const o = ep.reserve(18);
     setU32(ep.buf, o, ep.nextSeq + 1);
     ep.buf[o + 4] = Msg.Remove;
-    assert.throws(() => ep.commit(o + 18, 2), /not the next seqno/);
+    assert.throws(() => ep.commit(o + 18, 2), /^RangeError: commit of 2 messages ending at 18: a bad first seqno/);
     setU32(ep.buf, o, ep.nextSeq);
-    assert.throws(() => ep.commit(o + 9, 2), /commit of 2 messages ending at 9/);
+    assert.throws(() => ep.commit(o + 9, 2), /^RangeError: commit of 2 messages ending at 9: a bad span/);
     ep.buf[o + 4] = 0;
-    assert.throws(() => ep.commit(o + 9, 1), /of no known type/);
+    assert.throws(() => ep.commit(o + 9, 1), /^RangeError: commit of 1 messages ending at 9: a bad type or size/, "a lone one of no known type");
+    assert.equal(ep.count, 0);
     ep.buf[o + 4] = Msg.Remove;
     ep.commit(o + 18, 2);
     assert.equal(ep.count, 2);
@@ -272,9 +289,12 @@ describe("Endpoint: misuse", () => {
     const ep = new Endpoint(lwarChannel(1024, 100));
     const out = new Uint8Array(MAX_PACKET);
     ep.reset(0);
-    const o = ep.queue(Msg.Chat, 4 + 127 + 1);
+    // Queued as "hi!" and its NUL, but the text never written: its NUL is nowhere.
+    const o = ep.queue(Msg.Chat, 4 + 3 + 1);
     ep.buf.fill(0x41, o + 4, ep.buf.length);
-    assert.throws(() => ep.fill(out, 1, 1), /queued Chat has no NUL/);
+    assert.throws(() => ep.fill(out, 1, 1), /^RangeError: queued messages do not end where the queue does \(13\): a text without its NUL/);
+    ep.buf[o + 4 + 3] = 0;
+    assert.equal(ep.fill(out, 2, 2), HEADER_SIZE + 13, "with its NUL, the same queue goes out");
   });
 });
 
@@ -415,9 +435,11 @@ describe("Endpoint: round-trip time (Karn's rule)", () => {
   });
 
   it("repeat() after a fill leaves the endpoint as a second fill would: resent counted, the probe voided", () => {
-    const counters = createCounters();
+    // The sink the two endpoints share, in the native memory they are in.
+    const native = testMemory(8192);
+    const counters = nativeWords(native, COUNTER_COUNT);
     const make = (): Endpoint => {
-      const ep = new Endpoint(lwarChannel(1024, 100, counters));
+      const ep = new EndpointTable(lwarChannel(1024, 100, counters), 1, native).endpoints[0];
       ep.reset(0);
       push(ep, 0);
       push(ep, 1);
@@ -536,13 +558,15 @@ describe("Endpoint: when to send", () => {
   });
 });
 
-describe("Endpoint: a packet carved from the queue's arena", () => {
+describe("Endpoint: a packet carved from the queue's memory", () => {
   it("gets the bytes a separate buffer gets, and leaves the same state, on every path of fill", () => {
-    const counters = createCounters();
-    // Arena: the packet buffer, then the queue, as a server carves them.
-    const whole = new Uint8Array(MAX_PACKET + 2048);
-    const shared = new Endpoint(lwarChannel(2048, 100, counters), whole.subarray(MAX_PACKET), whole, new DataView(whole.buffer));
-    const tx = whole.subarray(0, MAX_PACKET);
+    // The queue, then the packet buffer, placed in native memory as a server places them.
+    const native = testMemory(8192);
+    const counters = nativeWords(native, COUNTER_COUNT);
+    const placed = placedTable(lwarChannel(2048, 100, counters), 1, MAX_PACKET, native);
+    const shared = placed.table.endpoints[0];
+    const tx = placed.free;
+    assert.ok(placed.table.placed && tx.buffer === placed.table.out.buffer, "the packet is written in place");
     const plain = new Endpoint(lwarChannel(2048, 100));
     const out = new Uint8Array(MAX_PACKET);
     const both = [shared, plain];

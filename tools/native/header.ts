@@ -10,11 +10,13 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BindingLayout, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
+import { type BindingLayout, ENDPOINT_WORDS, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
 
 export { wordCount };
 import { AddAt, MAX_PLAYERS, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
-import { HEADER_UNREL } from "../../modules/transport/frame";
+import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL } from "../../modules/transport/frame";
+import { CURRENT, DUPLICATE, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/verdicts";
+import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE } from "../../modules/transport/verdicts";
 import { NO_PLAYER } from "../../modules/game/entities";
 import { GameCounter } from "../../modules/game/world";
 import { Counter } from "../../modules/protocol/counters";
@@ -82,6 +84,15 @@ export function renderHeader(): string {
   for (const [k, v] of Object.entries(UpdateEntryAt)) out.push(`#define LW_ENTRY_${cName(k)} ${v}`);
   for (const [k, v] of Object.entries(AddAt)) out.push(`#define LW_ADD_${k === "size" ? "SIZE" : cName(k)} ${v}`);
   out.push(`#define LW_REMOVE_SIZE ${REMOVE_SIZE}`);
+  out.push("", "/* The transport's framing (modules/transport/frame.ts) and verdicts (modules/transport/verdicts.ts) */");
+  for (const [k, v] of Object.entries({ HEADER_SIZE, HEADER_APP_ID, HEADER_ACK, HEADER_TIMESTAMP, HEADER_REL, FUTURE_SLACK_MS }))
+    out.push(`#define LW_${k} ${v}`);
+  for (const [k, v] of Object.entries({ CURRENT, STALE, FUTURE, PROCESS, DUPLICATE, OUT_OF_ORDER, RECEIVE_BAD_ACK, RECEIVE_NEW_ACK, RECEIVE_CURRENT }))
+    out.push(`#define LW_${k} ${v}`);
+  for (const [k, v] of Object.entries({ SHAPE_NONE, SHAPE_ONE_UNRELIABLE, SHAPE_ANY })) out.push(`#define LW_${k} ${v}`);
+  const ep = endpointRows();
+  out.push("", "/* One endpoint's state words (modules/native-layout.ts, ENDPOINT_WORDS) */");
+  out.push(`enum { ${ep.map(([w, at]) => `EP_${cName(w)} = ${at}`).join(", ")}, EP_STRIDE = ${endpointStride()} };`);
   out.push("", "/* The owner of entities that belong to nobody (modules/game/entities.ts) */");
   out.push(`#define LW_NO_PLAYER 0x${(NO_PLAYER >>> 0).toString(16)}u`);
   out.push("", "/* The priority planner's due-tick wheel and bit sets (modules/server/updates.ts) */");
@@ -106,8 +117,23 @@ export function renderHeader(): string {
   return wrap(out).join("\n");
 }
 
+/** ENDPOINT_WORDS as rows, like a binding's words. */
+function endpointRows(): Array<[string, number, number]> {
+  return wordRows({ arrays: "", words: ENDPOINT_WORDS });
+}
+
+/** Words from one endpoint's state to the next: even, so that every endpoint's double is 8-byte aligned. */
+export function endpointStride(): number {
+  const n = wordCount({ arrays: "", words: ENDPOINT_WORDS });
+  return n + (n & 1);
+}
+
 export function renderWords(): string {
   const out: string[] = [`/** ${GENERATED} */`];
+  out.push("", "/** One endpoint's state words (ENDPOINT_WORDS), from its first; Stride words to the next endpoint's. */");
+  out.push("export const enum EndpointWord {");
+  for (const [w, at] of endpointRows()) out.push(`  ${tsName(w)} = ${at},`);
+  out.push(`  Stride = ${endpointStride()},`, "}");
   for (const [key, layout] of Object.entries(NATIVE_LAYOUT) as Array<[string, BindingLayout]>) {
     const p = tsName(key);
     const ws = wordRows(layout);

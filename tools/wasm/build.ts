@@ -21,7 +21,7 @@ export const WASM_SOURCE = join(ROOT, "modules", "kernels", "wasm.c");
 /** With the page, which serves it; the Node server reads it there too. */
 export const WASM_PATH = join(ROOT, "dist", "web", "kernels.wasm");
 
-export const CFLAGS = ["--target=wasm32", "-O2", "-ffreestanding", "-nostdlib", "-Wall", "-Wextra", "-Werror"];
+export const CFLAGS = ["--target=wasm32", "-mbulk-memory", "-O2", "-ffreestanding", "-nostdlib", "-Wall", "-Wextra", "-Werror"];
 export const LDFLAGS = ["--no-entry", "--import-memory", "--stack-first", "-z", "stack-size=8192", "--export=__heap_base", "--strip-all"];
 
 /** The first of `names` that runs, or null. */

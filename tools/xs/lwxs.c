@@ -510,6 +510,7 @@ extern void xs_lwar_notify(txMachine* the);
 extern void xs_lwar_mark(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
 extern void xs_lwar_game(txMachine* the);
+extern void xs_lwar_transport(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -542,6 +543,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "mark", xs_lwar_mark, 6);
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
 	lwDefine(the, &xsVar(2), "game", xs_lwar_game, 6);
+	lwDefine(the, &xsVar(2), "transport", xs_lwar_transport, 11);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
