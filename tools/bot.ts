@@ -8,6 +8,7 @@ import { Counter } from "../modules/protocol/counters";
 import { BEHAVIOURS } from "../harness/behaviours";
 import { runBots, type Bot, type BotSummary } from "./botlib";
 import { defineCommand, EXIT_FAILURE, EXIT_OK } from "../cli";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 export const botCommand = defineCommand({
   name: "bot",
@@ -58,6 +59,8 @@ export function describeBots(s: BotSummary, host: string, port: number): { line:
 }
 
 async function main(): Promise<void> {
+  // Clients run the transport's C as WebAssembly (hosts/node/kernels.ts).
+  installNodeKernels();
   const v = botCommand.parse();
   const tty = process.stdout.isTTY;
   const stop = new AbortController();

@@ -17,6 +17,7 @@ import { makeConfig } from "../modules/config";
 import { serve } from "../hosts/node/serve";
 import { buildWeb } from "../web/build";
 import { CHROMIUM, closeCrowd, crowd, DESKTOP, launchChromium, PHONE_PORTRAIT, player, settled, sleep, snap, until } from "./screens";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -32,6 +33,8 @@ export const screenshotsCommand = defineCommand({
 });
 
 async function main(): Promise<void> {
+  // Clients run the transport's C as WebAssembly (hosts/node/kernels.ts).
+  installNodeKernels();
   const values = screenshotsCommand.parse();
   if (!existsSync(CHROMIUM)) screenshotsCommand.fail(`no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set LWAR_CHROMIUM)`);
   const out = resolve(values.out);

@@ -20,6 +20,7 @@ import { defineCommand } from "../cli";
 import { describeFlows, HOSTILE, Relay, type Flow, type Impairment } from "./relay";
 import { bundle } from "./xs/bundle";
 import { APP_SLOTS, runXs, type XsResult } from "./xs/run";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const XS_DRIVER = fileURLToPath(new URL("./soak/xs-server.ts", import.meta.url));
@@ -455,6 +456,8 @@ export const soakCommand = defineCommand({
 });
 
 async function main(): Promise<void> {
+  // Clients run the transport's C as WebAssembly (hosts/node/kernels.ts).
+  installNodeKernels();
   const v = soakCommand.parse();
   if (v.jitter > v.delay) soakCommand.usage(`--jitter must be at most --delay (${v.delay}), got ${v.jitter}`);
   const options: SoakOptions = {

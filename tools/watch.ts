@@ -22,6 +22,7 @@ import { NodeHost } from "../hosts/node/host";
 import { WatchSource } from "../modules/client/watch";
 import { WATCH_WS_PATH } from "../modules/watch";
 import { WebSocket } from "ws";
+import { installNodeKernels } from "../hosts/node/kernels";
 
 export interface RenderOptions {
   /** Terminal size in character cells. */
@@ -305,6 +306,8 @@ export const watchCommand = defineCommand({
 });
 
 async function main(): Promise<void> {
+  // Clients run the transport's C as WebAssembly (hosts/node/kernels.ts).
+  installNodeKernels();
   const v = watchCommand.parse();
   const address = v.host;
   const port = v.port;

@@ -249,7 +249,8 @@ export class Client implements Core, Receiving {
     this.#rx = new Uint8Array(MAX_PACKET);
     this.#offsets = new Uint16Array(MAX_MESSAGES);
     this.#step = new ReceiveStep(new DataView(this.#rx.buffer), this.#rx, this.#offsets, this.counters, this);
-    this.#tx = new Uint8Array(MAX_PACKET);
+    // The packet buffer in the endpoint's own memory: fill() writes there in place.
+    this.#tx = this.endpoint.table.packet;
     this.#inputInterval = options?.inputIntervalMs ?? 50;
     this.#chatText = new Uint8Array(CHAT_PENDING * CHAT_LENGTH);
     this.#chatLength = new Uint8Array(CHAT_PENDING);

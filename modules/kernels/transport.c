@@ -79,8 +79,8 @@ static inline int32_t lw_fixed(const int32_t *w, int32_t type)
 
 /*
  * Size of the queued message at `o`, header included: the table's, or a text's to its NUL.
- * A text without a NUL in its reach measures one byte past the reach's end, which no queue
- * of well-formed messages adds up to (fill finds it out).
+ * A text without a NUL in its reach measures past the queue's end, which no queue of
+ * well-formed messages adds up to (fill finds it out).
  */
 static int32_t lw_queued(const lw_ep *e, int32_t o)
 {
@@ -92,7 +92,7 @@ static int32_t lw_queued(const lw_ep *e, int32_t o)
 		int32_t i = p;
 		if (end > e->w[TRANSPORT_WORD_QUEUE_BYTES]) end = e->w[TRANSPORT_WORD_QUEUE_BYTES];
 		while (i < end && e->q[i] != 0) i++;
-		return i + 1 - o;
+		return (i < end ? i + 1 : e->w[TRANSPORT_WORD_QUEUE_BYTES] + 1) - o;
 	}
 }
 

@@ -485,7 +485,10 @@ export class Endpoint {
     if (packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
     const end = this.run(TransportRun.Fill, packet.byteOffset - this.table.out.byteOffset, now | 0, timestamp | 0, first);
     if (end < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
-    out.set(packet.subarray(0, end));
+    // Copied without a new view: the whole packet buffer when `out` can take it (the bytes
+    // past `end` are the caller's to overwrite), else byte by byte.
+    if (out.length >= packet.length) out.set(packet);
+    else for (let i = 0; i < end; i++) out[i] = packet[i];
     return end;
   }
 

@@ -173,8 +173,13 @@ describe("Endpoint: misuse of the configuration throws", () => {
   it("a counters sink outside the native memory of its endpoints", () => {
     const config = appConfig({ counters: new Uint32Array(4), sentIndex: 1, resentIndex: 3 });
     assert.ok(new Channel(config), "a good sink");
-    assert.throws(() => new Endpoint(config), RangeError, "but not in the endpoint's memory");
     const native = testMemory(8192);
+    if (native.memory == null) {
+      // XS: the loops reach any buffer, so any sink will do.
+      assert.ok(new Endpoint(config));
+      return;
+    }
+    assert.throws(() => new Endpoint(config), RangeError, "but not in the endpoint's memory");
     assert.throws(() => new EndpointTable(appConfig({ counters: nativeWords(testMemory(64), 4), sentIndex: 1, resentIndex: 3 }), 1, native), RangeError, "in another memory");
     assert.ok(new EndpointTable(appConfig({ counters: nativeWords(native, 4), sentIndex: 1, resentIndex: 3 }), 1, native), "in the same one");
   });

@@ -46,6 +46,7 @@ import { describeFuzzRelay, fuzzRelay } from "../fuzz/relay";
 import { runBots } from "../botlib";
 import WebSocket from "ws";
 import { WATCH_KIND, WATCH_PATH, WATCH_WS_PATH } from "../../modules/watch";
+import { installNodeKernels } from "../../hosts/node/kernels";
 
 export const esp32TestCommand = defineCommand({
   name: "test:esp32",
@@ -101,6 +102,8 @@ interface Heap {
 let board: Board | null = null;
 
 async function main(): Promise<void> {
+  // Clients run the transport's C as WebAssembly (hosts/node/kernels.ts).
+  installNodeKernels();
   const v = esp32TestCommand.parse();
   const env = buildEnv();
   const { qemu, missing } = emulatorTools(env);
