@@ -42,6 +42,14 @@ export function snap(page: Page): Promise<PageSnapshot> {
   return page.evaluate("window.lwar.snapshot()") as Promise<PageSnapshot>;
 }
 
+/**
+ * Wait until the page's game runs (`window.lwar`): the page loads kernels.wasm before it
+ * starts (web/boot.ts), after the load event that `goto` waits for.
+ */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForFunction("window.lwar !== undefined", undefined, { timeout: 10000 });
+}
+
 /** Poll `probe` until `cond` holds; returns that value. */
 export async function until<T>(probe: () => Promise<T>, cond: (v: T) => boolean, ms: number, what: string): Promise<T> {
   const end = performance.now() + ms;
@@ -147,6 +155,7 @@ export async function player(browser: Browser, url: string, screen: Screen): Pro
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`${screen.name}: ${e.message}`));
   await page.goto(url);
+  await ready(page);
   // A first visit opens the menu and joins nothing until Play is pressed, as a player would.
   await page.waitForSelector("#menu", { state: "visible", timeout: 5000 });
   if (screen.touch) await page.tap("#menu button[type=submit]");

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { CHROMIUM, launchChromium } from "./chromium";
+import { ready } from "../../tools/screens";
 import { makeConfig } from "../../modules/config";
 import { Kind } from "../../modules/game/templates";
 import { serve, type Served } from "../../hosts/node/serve";
@@ -71,6 +72,7 @@ describe("browser: two pages and a UDP bot in one match", function () {
       const page = await context.newPage();
       page.on("pageerror", (e) => errors.push(`page ${k + 1}: ${e.message}`));
       await page.goto(url);
+      await ready(page);
       pages.push(page);
     }
     const [alice, other] = pages;

@@ -21,6 +21,7 @@ import { buildWeb } from "../../web/build";
 import type { PageSnapshot } from "../../web/world";
 import { sleep, waitFor } from "../integration/players";
 import { CHROMIUM, launchChromium } from "./chromium";
+import { ready } from "../../tools/screens";
 
 type Snap = PageSnapshot;
 
@@ -134,6 +135,7 @@ describe("browser: joining, kills, feedback, sound and coming back", function ()
     const p = await context.newPage();
     p.on("pageerror", (e) => errors.push(e.message));
     await p.goto(`http://127.0.0.1:${s.http!.port}/${query}`);
+    await ready(p);
     return p;
   }
 

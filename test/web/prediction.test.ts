@@ -16,6 +16,7 @@ import { buildWeb } from "../../web/build";
 import type { PageSnapshot } from "../../web/world";
 import { sleep } from "../integration/players";
 import { CHROMIUM, launchChromium } from "./chromium";
+import { ready } from "../../tools/screens";
 
 interface Turn {
   keyFrame: number;
@@ -82,6 +83,7 @@ describe("browser: own-ship prediction", function () {
     page = await context.newPage();
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${server.http!.port}/`);
+    await ready(page);
     await page.click("#menu button[type=submit]");
     await until(() => snap(page!), (s) => s.page.stage === "match" && s.phase === "playing", 10000, "the page to fly");
   });

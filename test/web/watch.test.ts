@@ -18,7 +18,7 @@ import { buildWeb } from "../../web/build";
 import { WatchSource } from "../../modules/client/watch";
 import { World } from "../../web/world";
 import { isWatchPage } from "../../web/session";
-import { crash, sleep, snap, until } from "../../tools/screens";
+import { crash, ready, sleep, snap, until } from "../../tools/screens";
 import { CHROMIUM, launchChromium } from "./chromium";
 import { LogEvent } from "../../modules/server/events";
 
@@ -122,6 +122,7 @@ describe("browser: /watch", function () {
       const page = await context.newPage();
       page.on("pageerror", (e) => errors.push(e.message));
       await page.goto(`http://127.0.0.1:${s.http!.port}${WATCH_PATH}`);
+      await ready(page);
       const view = await until(() => snap(page), (x) => x.players.length === 3 && x.drawn.ships.length === 3, 10000, "the bots' ships on the big screen");
       assert.equal(view.page.stage, "watch");
       assert.equal(view.page.panel, "none");

@@ -190,6 +190,7 @@ export async function playInChromium(o: {
       page.on("pageerror", (e) => errors.push(`page ${k + 1}: ${e.message}`));
       const t = performance.now();
       await page.goto(o.pageUrl);
+      await page.waitForFunction("window.lwar !== undefined", undefined, { timeout: 10000 });
       say(`  page ${k + 1} loaded from the board in ${(performance.now() - t).toFixed(0)} ms`);
       pages.push(page);
     }
