@@ -105,8 +105,13 @@ export type NativeFactory = (config: Config) => NativeOptions;
  * createMatch itself. Start-up only.
  */
 export function platformNative(config: Config): NativeOptions | null {
-  const g = globalThis as { lwarNative?: NativeFactory; lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
-  if (g.lwarNative !== undefined) return g.lwarNative(config);
+  const g = globalThis as { lwarNative?: NativeFactory };
+  return g.lwarNative !== undefined ? g.lwarNative(config) : xsNative();
+}
+
+/** The XS kernels the host installed (`globalThis.lwarKernels`), else lwxs's own (`xs.kernels`), else null: any buffer will do for them. */
+function xsNative(): NativeOptions | null {
+  const g = globalThis as { lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
   if (g.lwarKernels != null) return { kernels: g.lwarKernels };
   return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
 }
@@ -121,10 +126,8 @@ export type MemoryFactory = (bytes: number) => NativeOptions;
  * the XS kernels (any buffer will do there), else null. Start-up only.
  */
 export function platformMemory(bytes: number): NativeOptions | null {
-  const g = globalThis as { lwarMemory?: MemoryFactory; lwarKernels?: Kernels | null; xs?: { kernels?: Kernels } };
-  if (g.lwarMemory !== undefined) return g.lwarMemory(bytes);
-  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
-  return g.xs !== undefined && g.xs.kernels !== undefined ? { kernels: g.xs.kernels } : null;
+  const g = globalThis as { lwarMemory?: MemoryFactory };
+  return g.lwarMemory !== undefined ? g.lwarMemory(bytes) : xsNative();
 }
 
 /**
