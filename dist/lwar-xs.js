@@ -763,15 +763,16 @@ function wordCount(layout) {
 // modules/native.ts
 function platformNative(config) {
   const g = globalThis;
-  if (g.lwarNative !== void 0) return g.lwarNative(config);
+  return g.lwarNative !== void 0 ? g.lwarNative(config) : xsNative();
+}
+function xsNative() {
+  const g = globalThis;
   if (g.lwarKernels != null) return { kernels: g.lwarKernels };
   return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
 }
 function platformMemory(bytes) {
   const g = globalThis;
-  if (g.lwarMemory !== void 0) return g.lwarMemory(bytes);
-  if (g.lwarKernels != null) return { kernels: g.lwarKernels };
-  return g.xs !== void 0 && g.xs.kernels !== void 0 ? { kernels: g.xs.kernels } : null;
+  return g.lwarMemory !== void 0 ? g.lwarMemory(bytes) : xsNative();
 }
 function requireKernels(options, who) {
   if (options == null || options.kernels == null)

@@ -176,6 +176,9 @@ async function main(): Promise<void> {
       `a session broadcast: ${k(bc[1])} instructions a recipient at its receipt (a chat from each of ${bc[2]} players, each to ${bc[3]}: ` +
         `${k(bc[4])} a chat against ${k(bc[5])} a bare ack; sending it is the recipient's next packet)`,
     );
+    const rs = /rename (-?[0-9.]+) µs, selection (-?[0-9.]+) µs per recipient \(([0-9.]+) µs a rename, ([0-9.]+) µs a selection\)/.exec(seen.broadcast as string);
+    if (rs !== null) say(`a rename: ${k(rs[1])} instructions a recipient (${k(rs[3])} a rename); a selection: ${k(rs[2])} a recipient (${k(rs[4])} a selection)`);
+    else say("a rename, a selection: the app printed no figure");
   } else say("a session broadcast: the app printed no figure");
   const share = (cpi: number) => ((100 * esp(f.mean, cpi)) / 10).toFixed(0);
   say(

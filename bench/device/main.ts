@@ -138,7 +138,7 @@ interface Activity {
   receive: { usPerDatagram: number; shape: string; distinct: number };
   /** The same datagrams (and bare acks) through the board's own path: net.c's ring, the host's drain, server.received; null off ESP32. */
   board: BoardReceive | null;
-  /** A chat from each player, sent on to every player, against a bare ack from each (harness/broadcast.ts). */
+  /** A chat, a rename and a selection from each player, sent on to every player, against a bare ack from each (harness/broadcast.ts). */
   broadcast: BroadcastCost;
 }
 
@@ -324,7 +324,9 @@ function run(): void {
   const bc = act.broadcast;
   say(
     `lwar-xs device bench: broadcast ${bc.perRecipientUs.toFixed(3)} µs per recipient (a chat from each of ${bc.chats} players, ` +
-      `each to ${bc.recipients}: ${bc.chatUs.toFixed(3)} µs a chat against ${bc.ackUs.toFixed(3)} µs a bare ack, at its receipt; dry walk subtracted)`,
+      `each to ${bc.recipients}: ${bc.chatUs.toFixed(3)} µs a chat against ${bc.ackUs.toFixed(3)} µs a bare ack, at its receipt; dry walk subtracted); ` +
+      `rename ${bc.renamePerRecipientUs.toFixed(3)} µs, selection ${bc.selectPerRecipientUs.toFixed(3)} µs per recipient ` +
+      `(${bc.renameUs.toFixed(3)} µs a rename, ${bc.selectUs.toFixed(3)} µs a selection)`,
   );
   say("lwar-xs device bench: done");
 }

@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_CASE, Replay, recordTrace, timeReplay } from "../../harness/trace";
 import { timeBroadcast } from "../../harness/broadcast";
 import { Counter } from "../../modules/protocol/counters";
+import { NAME_LENGTH } from "../../modules/protocol/constants";
 import { deviceTrace, modulesFragment } from "../../bench/device/generate";
 import { isBareAck, lastBareAcks, peerIp, useBoardAddresses } from "../../bench/device/peers";
 import { StepRecorder } from "../../bench/device/steps";
@@ -48,22 +49,27 @@ describe("device bench", function () {
     assert.equal(c[Counter.Kicks] + c[Counter.Timeouts], 0);
   });
 
-  it("times a broadcast after the window: one chat from each player, taken and sent on to all eight, and a bare ack from each", function () {
+  it("times a broadcast after the window: one chat, one rename and one selection from each player, taken and sent on to all eight, and a bare ack from each", function () {
     const { header, trace } = decodeTraceFile(file);
     const r = new Replay(header.options, trace);
     r.warm();
     r.walk(r.windowStart, r.windowTicks, true, null, null);
     const c = r.server.counters;
     const chats = c[Counter.ReliableReceived];
-    const sent = c[Counter.ReliableSent];
+    const queued = r.server.endpoints.map((ep) => ep.nextSeq);
     const b = timeBroadcast(r, () => performance.now());
     assert.deepEqual([b.chats, b.recipients], [8, 8]);
-    assert.equal(c[Counter.ReliableReceived] - chats, 8, "each chat processed once");
-    assert.equal(c[Counter.Kicks] + c[Counter.Timeouts], 0);
+    assert.equal(c[Counter.ReliableReceived] - chats, 24, "each chat, rename and selection processed once");
+    assert.equal(c[Counter.Kicks] + c[Counter.Timeouts] + c[Counter.Refused], 0);
     assert.ok(b.chatUs > 0 && Number.isFinite(b.ackUs) && Number.isFinite(b.perRecipientUs), JSON.stringify(b));
-    // The 64 copies are queued, not yet sent: the next tick sends them.
-    r.server.tick(r.server.host.now() + 1010);
-    assert.ok(c[Counter.ReliableSent] - sent >= 64, `${c[Counter.ReliableSent] - sent} reliable messages sent for the first time`);
+    assert.ok(b.renameUs > 0 && b.selectUs > 0 && Number.isFinite(b.renamePerRecipientUs) && Number.isFinite(b.selectPerRecipientUs), JSON.stringify(b));
+    // Every player now has its new name and selection.
+    for (let s = 0; s < 8; s++) assert.equal(r.server.names[s * NAME_LENGTH], "p".charCodeAt(0), `slot ${s}'s name`);
+    // The 24 messages went straight into every player's queue, and nothing else did.
+    assert.deepEqual(
+      r.server.endpoints.map((ep, s) => (ep.nextSeq - queued[s]) >>> 0),
+      queued.map(() => 24),
+    );
   });
 
   it("rejects a file that is not a trace, or of another version", function () {
