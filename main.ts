@@ -47,7 +47,7 @@ import { startMdns } from "./hosts/moddable/mdns";
 import { type Network, startNetwork } from "./hosts/moddable/network";
 import { buildSetting, intSetting, textSetting } from "./hosts/moddable/settings";
 import { BoardSetup, factoryReset, SETUP_COUNTER_NAMES } from "./hosts/moddable/setup";
-import { commit, game as gameStep, mark, notify, pack, plan, ship, sync, transport } from "./hosts/moddable/kernels";
+import { commit, game as gameStep, mark, name, notify, pack, plan, ship, sync, transport } from "./hosts/moddable/kernels";
 
 /** Every `seconds`, a full collection, then the live heaps in bytes (and the system's free memory where the platform reports it). */
 function startHeapProbe(seconds: number): void {
@@ -191,7 +191,7 @@ function serve(settings: Settings, network: Network): void {
     },
   });
   // The server's and the game's inner loops in C (modules/native.ts).
-  const native = { kernels: { plan, commit, notify, pack, ship, game: gameStep, sync, mark, transport } };
+  const native = { kernels: { plan, commit, notify, pack, ship, game: gameStep, sync, mark, transport, name } };
   const server: Server = createServer(lwar, host, native);
   const game = createGame(lwar, server, seed, native);
   game.onDeath = (slot, killer, cause) => host.log(LogEvent.Death, slot, deathValue(killer, cause));

@@ -491,6 +491,9 @@ var WasmKernels = class _WasmKernels {
   transport(layout, m0, m1, _m2, _m3, run, i, a, b, c, d) {
     return this.#x.transport(this.#at(layout, m0, m1), run, i, a, b, c, d);
   }
+  name(layout, m0, m1, _m2, _m3, slot, from, length, mask) {
+    return this.#x.name(this.#at(layout, m0, m1), slot, from, length, mask);
+  }
   /**
    * The layout's address, once it is clear that the layout and every array are in this
    * instance's memory (a binding's unused views repeat its first: one buffer, then m1 is m0).
@@ -717,6 +720,15 @@ var NATIVE_LAYOUT = {
     words: "endpoints queueBytes maxPacket typeBase types resendMs appId sentIndex resentIndex textPrefix textMax sizes*0",
     runs: "reset receiveReset queue queueCopy broadcast commit acknowledge receive receiveAt acceptReliable acceptUnreliable wantsSend owed due dueMask fill repeat ping",
     codes: "tooBig badType unmeasured badSpan badSeq badCommit"
+  },
+  /**
+   * The session's names (modules/server/session.ts, modules/kernels/session.c): each player's
+   * row of NAME_LENGTH bytes in `names`, its length in `nameLength`, and the arena a new name
+   * is copied from; `players` rows.
+   */
+  name: {
+    arrays: "names nameLength arena",
+    words: "players"
   },
   /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
@@ -2740,7 +2752,7 @@ function writeHeader(b, ack, timestamp, rel, unrel) {
 function payloadSize(b, o, type, end) {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
-    if (type === Msg.Name) return nameSize(b, o, end);
+    if (type === Msg.Name) return nameSize(b, null, o, end);
     return o + fixed > end ? -1 : fixed;
   }
   if (type === Msg.Update) {
@@ -2753,8 +2765,15 @@ function payloadSize(b, o, type, end) {
 function chatSize(b, v, o, end) {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
-  const stop = end < limit ? end : limit;
-  let i = o + 4;
+  const at = nulAt(b, v, o + 4, end < limit ? end : limit);
+  return at < 0 ? -2 : at + 1 - o;
+}
+function nameSize(b, v, o, end) {
+  if (o + 4 + NAME_LENGTH > end) return -1;
+  return nulAt(b, v, o + 4, o + 4 + NAME_LENGTH) < 0 ? -3 : 4 + NAME_LENGTH;
+}
+function nulAt(b, v, from, stop) {
+  let i = from;
   if (i + 4 <= stop) {
     const view = v !== null ? v : new DataView(b.buffer, b.byteOffset, b.byteLength);
     for (; i + 4 <= stop; i += 4) {
@@ -2762,13 +2781,8 @@ function chatSize(b, v, o, end) {
       if ((w - ONES & ~w & TOP_BITS) !== 0) break;
     }
   }
-  for (; i < stop; i++) if (b[i] === 0) return i + 1 - o;
-  return -2;
-}
-function nameSize(b, o, end) {
-  if (o + 4 + NAME_LENGTH > end) return -1;
-  for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
-  return -3;
+  for (; i < stop; i++) if (b[i] === 0) return i;
+  return -1;
 }
 function countBadSize(size, counters) {
   if (size === -2) counters[Counter.UnterminatedChat]++;
@@ -2838,7 +2852,7 @@ function validatePacket(b, length, from, counters, offsets, view = null) {
     }
     let size;
     if (type === Msg.Chat) size = chatSize(b, view, p, length);
-    else if (type === Msg.Name) size = nameSize(b, p, length);
+    else if (type === Msg.Name) size = nameSize(b, view, p, length);
     else {
       size = sizes[row];
       if (size < 0) size = payloadSize(b, p, type, length);
@@ -2941,13 +2955,6 @@ function readSelection(b, o, f) {
   f.id = getU32(b, o);
   f.a = b[o + 4];
   f.b = b[o + 5];
-}
-function writeName(b, o, id, name, from, length) {
-  if (length >= NAME_LENGTH) throw new RangeError(`name of ${length} bytes exceeds ${NAME_LENGTH - 1}`);
-  setU32(b, o, id);
-  o += 4;
-  for (let i = 0; i < NAME_LENGTH; i++) b[o + i] = i < length ? name[from + i] : 0;
-  return o + NAME_LENGTH;
 }
 function readName(b, o, f) {
   const v = f.bytes === b ? f.view : f.viewOf(b);
@@ -4078,9 +4085,6 @@ var BOT_SUFFIX = " [bot]";
 function recipients(target) {
   return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 127)) : 1 << target;
 }
-function fold(c) {
-  return c >= 65 && c <= 90 ? c | 32 : c;
-}
 var Session = class {
   #state;
   /** Set once at start-up (bind): a player the ring laps leaves through it. */
@@ -4102,18 +4106,36 @@ var Session = class {
    * not loops over bytes (on XS each typed-array element access is a host call).
    */
   #whole;
+  /** The same bytes as a DataView: a name's id in one call, a name's words for its hash. */
+  #wholeView;
   #ringAt;
   #scratchAt;
   #rxAt;
   #namesAt;
   #lastChatAt;
   #queueAt;
-  constructor(state) {
+  /** The name store's native call (modules/kernels/session.c) and its binding. */
+  #kernels;
+  #nameBinding;
+  /**
+   * The state's tables a chat, a rename or a selection reads, held here: carved once, before
+   * the rooms are made, and never replaced. On XS a private name is found in a short list of
+   * its own, where these lie past most of the state's ~60 properties.
+   */
+  #announced;
+  #chatTokens;
+  #chatAt;
+  #nameTokens;
+  #nameAt;
+  #selectTokens;
+  #selectAt;
+  constructor(state, native) {
     this.#state = state;
     this.#fields.use(state.rx, state.rxView);
     const ring = state.ring;
     const n = state.config.maxPlayers;
     this.#whole = state.whole !== void 0 && state.whole.buffer === ring.buffer && state.whole.byteOffset === 0 ? state.whole : new Uint8Array(ring.buffer);
+    this.#wholeView = state.wholeView !== void 0 && state.wholeView.buffer === ring.buffer && state.wholeView.byteOffset === 0 ? state.wholeView : new DataView(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
     this.#rxAt = state.rx.byteOffset;
@@ -4121,6 +4143,16 @@ var Session = class {
     this.#lastChatAt = state.lastChat.byteOffset;
     const shared = state.scratch.buffer === ring.buffer && state.rx.buffer === ring.buffer && state.names.buffer === ring.buffer && state.nameScratch.buffer === ring.buffer && state.lastChat.buffer === ring.buffer;
     this.#queueAt = new Array(n);
+    this.#kernels = requireKernels(native, "the session's names");
+    this.#nameBinding = new Binding(NATIVE_LAYOUT.name, { names: state.names, nameLength: state.nameLength, arena: this.#whole }, 0, native);
+    this.#nameBinding.words[this.#nameBinding.scalars + 0 /* Players */] = n;
+    this.#announced = state.announced;
+    this.#chatTokens = state.chatTokens;
+    this.#chatAt = state.chatAt;
+    this.#nameTokens = state.nameTokens;
+    this.#nameAt = state.nameAt;
+    this.#selectTokens = state.selectTokens;
+    this.#selectAt = state.selectAt;
     for (let s = 0; s < n; s++) {
       const q = state.endpoints[s].buf;
       if (!shared || q.buffer !== ring.buffer) throw new RangeError("the ring, the session's buffers and the queues must share one arena");
@@ -4190,7 +4222,7 @@ var Session = class {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
-    if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
+    if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
@@ -4212,12 +4244,12 @@ var Session = class {
       t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
-    if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+    if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
-    this.#broadcastAbout(Msg.Name, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
     t.host.log(LogEvent.Rename, slot, id);
   }
   /** Selection from `slot`: checked, flood-limited, then to the player and (once announced) everyone. */
@@ -4230,14 +4262,14 @@ var Session = class {
       t.counters[Counter.BadSelection]++;
       return this.misbehave(slot);
     }
-    if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+    if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
     t.ship[slot] = f.a;
     t.weapon[slot] = f.b;
     t.selected[slot] = 1;
-    this.#broadcastAbout(Msg.Selection, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
   }
   /**
    * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
@@ -4289,8 +4321,10 @@ var Session = class {
     const id = t.playerId(who);
     b[0] = type;
     let n;
-    if (type === Msg.Name) n = writeName(b, 1, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
+    if (type === Msg.Name) {
+      this.#putName(this.#scratchAt + 1, who);
+      n = 1 + 4 + NAME_LENGTH;
+    } else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
     else n = writeId(b, 1, id);
     this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
   }
@@ -4432,9 +4466,17 @@ var Session = class {
     if (o >= 0) writeId(t.endpoints[to].buf, o, t.playerId(who));
   }
   #sendName(to, who) {
-    const t = this.#state;
-    const o = t.reserve(to, Msg.Name, 4 + NAME_LENGTH);
-    if (o >= 0) writeName(t.endpoints[to].buf, o, t.playerId(who), t.names, who * NAME_LENGTH, t.nameLength[who]);
+    const o = this.#state.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) this.#putName(this.#queueAt[to] + o, who);
+  }
+  /**
+   * A Name's payload for `who` at `at` in the arena: its id, then its stored name, which is
+   * NUL-padded to NAME_LENGTH (#setName), copied whole: what writeName writes, in two calls.
+   */
+  #putName(at, who) {
+    this.#wholeView.setUint32(at, this.#state.playerId(who));
+    const from = this.#namesAt + who * NAME_LENGTH;
+    this.#whole.copyWithin(at + 4, from, from + NAME_LENGTH);
   }
   #sendSelection(to, who) {
     const t = this.#state;
@@ -4467,39 +4509,8 @@ var Session = class {
    * the arena's buffers (`rx`, `nameScratch`): the name moves with copyWithin.
    */
   #setName(slot, src, from, length) {
-    const t = this.#state;
-    const names2 = t.names;
-    const base = slot * NAME_LENGTH;
-    const whole = this.#whole;
-    const to = this.#namesAt + base;
-    const at = src.byteOffset + from;
-    if (src !== names2) whole.copyWithin(to, at, at + length);
-    let len = length;
-    t.nameLength[slot] = len;
-    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
-      const digits = suffix < 10 ? 1 : 2;
-      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names2) whole.copyWithin(to, at, at + len);
-      names2[base + len] = 45;
-      if (digits === 2) names2[base + len + 1] = 48 + (suffix / 10 | 0);
-      names2[base + len + digits] = 48 + suffix % 10;
-      t.nameLength[slot] = len + 1 + digits;
-    }
-    names2.fill(0, base + t.nameLength[slot], base + NAME_LENGTH);
-  }
-  #nameTaken(slot) {
-    const t = this.#state;
-    const names2 = t.names;
-    const len = t.nameLength[slot];
-    const a = slot * NAME_LENGTH;
-    for (let s = 0; s < t.config.maxPlayers; s++) {
-      if (s === slot || t.active[s] === 0 || t.nameLength[s] !== len) continue;
-      const b = s * NAME_LENGTH;
-      let same = true;
-      for (let i = 0; i < len && same; i++) same = fold(names2[a + i]) === fold(names2[b + i]);
-      if (same) return true;
-    }
-    return false;
+    const b = this.#nameBinding;
+    this.#kernels.name(b.layout, b.m0, b.m1, b.m2, b.m3, slot, src.byteOffset + from, length, this.#state.activeMask);
   }
 };
 
@@ -4922,7 +4933,7 @@ var Server = class {
     this.port.fill(-1);
     typeTable();
     t.now = host.now();
-    this.#session = new Session(t);
+    this.#session = new Session(t, native);
     this.#admission = new Admission(t, this.#session);
     this.#session.bind(this.#admission);
     this.#schedule = new Schedule(t, this.#admission, this.#session);

@@ -87,6 +87,15 @@ export const NATIVE_LAYOUT = {
       "wantsSend owed due dueMask fill repeat ping",
     codes: "tooBig badType unmeasured badSpan badSeq badCommit",
   },
+  /**
+   * The session's names (modules/server/session.ts, modules/kernels/session.c): each player's
+   * row of NAME_LENGTH bytes in `names`, its length in `nameLength`, and the arena a new name
+   * is copied from; `players` rows.
+   */
+  name: {
+    arrays: "names nameLength arena",
+    words: "players",
+  },
   /** The ships' step (modules/game/ship-stepper.ts, the page's own ship); the runs of four are per ship type; `touching`, `cos`, `sin` are results. */
   ship: {
     arrays: SHIP_ARRAYS,

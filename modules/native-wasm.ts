@@ -27,6 +27,7 @@ interface KernelExports {
   game(layout: number, run: number): number;
   mark(layout: number, mask: number): void;
   transport(layout: number, run: number, i: number, a: number, b: number, c: number, d: number): number;
+  name(layout: number, slot: number, from: number, length: number, mask: number): number;
   /** Where the C's stack and data end: the memory above is ours. */
   __heap_base: { value: number };
 }
@@ -142,6 +143,10 @@ export class WasmKernels implements Kernels {
 
   transport(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, run: number, i: number, a: number, b: number, c: number, d: number): number {
     return this.#x.transport(this.#at(layout, m0, m1), run, i, a, b, c, d);
+  }
+
+  name(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, _m2: Uint8Array, _m3: Uint8Array, slot: number, from: number, length: number, mask: number): number {
+    return this.#x.name(this.#at(layout, m0, m1), slot, from, length, mask);
   }
 
   /**

@@ -126,6 +126,12 @@ export const enum TransportRun {
   Ping = 17,
 }
 
+/** name: scalar words from Binding.scalars. */
+export const enum NameWord {
+  Players = 0,
+  Count = 1,
+}
+
 /** ship: scalar words from Binding.scalars. */
 export const enum ShipWord {
   ShipBase = 0,

@@ -75,6 +75,12 @@ export interface Kernels {
    * integers. Returns what that run returns.
    */
   transport(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, run: number, i: number, a: number, b: number, c: number, d: number): number;
+  /**
+   * The session's name store (modules/server/session.ts, modules/kernels/session.c): the
+   * name of `length` bytes at `from` in the arena becomes `slot`'s, made unique among the
+   * players of `mask`. Returns its length.
+   */
+  name(layout: Uint8Array, m0: Uint8Array, m1: Uint8Array, m2: Uint8Array, m3: Uint8Array, slot: number, from: number, length: number, mask: number): number;
 }
 
 /** The kernels by name. */

@@ -22,7 +22,7 @@ import { Counter } from "../../modules/protocol/counters";
 import { TRACE_RESOURCE, decodeTraceFile, type TraceHeader } from "./tracefile";
 import { StepRecorder } from "./steps";
 import nativeMicroseconds, { windowClose, windowOpen } from "./clock";
-import { commit, game, mark, notify, pack, plan, ship, sync, transport } from "../../hosts/moddable/kernels";
+import { commit, game, mark, name, notify, pack, plan, ship, sync, transport } from "../../hosts/moddable/kernels";
 import type { Kernels } from "../../modules/native";
 import { type BoardReceive, timeBoardReceive, useBoardNames } from "./board-receive";
 
@@ -334,7 +334,7 @@ function run(): void {
 export default function main(): void {
   // The server and game run the app's native loops, as the lwar-xs app does (they have no
   // other implementation: modules/native.ts).
-  const kernels: Kernels = { plan, commit, notify, pack, ship, game, sync, mark, transport };
+  const kernels: Kernels = { plan, commit, notify, pack, ship, game, sync, mark, transport, name };
   (globalThis as { lwarKernels?: Kernels | null }).lwarKernels = kernels;
   // From the event loop, so the replay starts on a short stack.
   Timer.set(() => {

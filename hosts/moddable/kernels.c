@@ -17,6 +17,7 @@
 #include "../../modules/kernels/loops.c"
 #include "../../modules/kernels/game.c"
 #include "../../modules/kernels/transport.c"
+#include "../../modules/kernels/session.c"
 
 /* Arguments 0..4: layout, then the four views. Pointers are good until the call returns. */
 static void lw_bind(xsMachine *the, lw_mem *m)
@@ -95,4 +96,11 @@ void xs_lwar_transport(xsMachine *the)
 	lw_mem m;
 	lw_bind(the, &m);
 	xsmcSetInteger(xsResult, lw_transport(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7), LW_ARG(8), LW_ARG(9), LW_ARG(10)));
+}
+
+void xs_lwar_name(xsMachine *the)
+{
+	lw_mem m;
+	lw_bind(the, &m);
+	xsmcSetInteger(xsResult, lw_name(&m, LW_ARG(5), LW_ARG(6), LW_ARG(7), LW_ARG(8)));
 }

@@ -10,3 +10,4 @@ export declare const ship: Kernels["ship"];
 export declare const mark: Kernels["mark"];
 export declare const game: Kernels["game"];
 export declare const transport: Kernels["transport"];
+export declare const name: Kernels["name"];

@@ -13,3 +13,4 @@ export function ship() @ "xs_lwar_ship";
 export function mark() @ "xs_lwar_mark";
 export function game() @ "xs_lwar_game";
 export function transport() @ "xs_lwar_transport";
+export function name() @ "xs_lwar_name";

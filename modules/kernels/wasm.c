@@ -8,6 +8,7 @@
 #include "loops.c"
 #include "game.c"
 #include "transport.c"
+#include "session.c"
 
 #define LW_EXPORT(name) __attribute__((export_name(name)))
 
@@ -69,4 +70,10 @@ LW_EXPORT("transport") int32_t lw_wasm_transport(int32_t *layout, int32_t run, i
 {
 	lw_mem m = lw_at(layout);
 	return lw_transport(&m, run, i, a, b, c, d);
+}
+
+LW_EXPORT("name") int32_t lw_wasm_name(int32_t *layout, int32_t slot, int32_t from, int32_t length, int32_t mask)
+{
+	lw_mem m = lw_at(layout);
+	return lw_name(&m, slot, from, length, mask);
 }

@@ -41,7 +41,7 @@ export { headerAck, headerRel, headerTimestamp, headerUnrel } from "../transport
 export function payloadSize(b: Uint8Array, o: number, type: number, end: number): number {
   const fixed = typeTable().size[type - TYPE_BASE];
   if (fixed >= 0) {
-    if (type === Msg.Name) return nameSize(b, o, end);
+    if (type === Msg.Name) return nameSize(b, null, o, end);
     return o + fixed > end ? -1 : fixed;
   }
   if (type === Msg.Update) {
@@ -52,34 +52,37 @@ export function payloadSize(b: Uint8Array, o: number, type: number, end: number)
   return chatSize(b, null, o, end);
 }
 
-/**
- * A Chat's payload size at `o` (id, then at most CHAT_LENGTH bytes including the NUL): -1
- * past `end`, -2 unterminated. `v`, a DataView of `b` from its byte 0 (made here when null),
- * reads four bytes a call until a word holds the NUL: on XS a call costs about what one
- * byte's read does.
- */
+/** A Chat's payload size at `o` (id, then at most CHAT_LENGTH bytes including the NUL): -1 past `end`, -2 unterminated. */
 function chatSize(b: Uint8Array, v: DataView | null, o: number, end: number): number {
   if (o + 4 > end) return -1;
   const limit = o + 4 + CHAT_LENGTH;
-  const stop = end < limit ? end : limit;
-  let i = o + 4;
+  const at = nulAt(b, v, o + 4, end < limit ? end : limit);
+  return at < 0 ? -2 : at + 1 - o;
+}
+
+/** A Name's payload size at `o` (id, then NAME_LENGTH bytes holding a NUL): -1 past `end`, -3 unterminated. */
+function nameSize(b: Uint8Array, v: DataView | null, o: number, end: number): number {
+  if (o + 4 + NAME_LENGTH > end) return -1;
+  return nulAt(b, v, o + 4, o + 4 + NAME_LENGTH) < 0 ? -3 : 4 + NAME_LENGTH;
+}
+
+/**
+ * Where the first NUL of `b` in [from, stop) is, or -1. `v`, a DataView of `b` from its
+ * byte 0 (made here when null), reads four bytes a call until a word holds the NUL: on XS a
+ * call costs about what one byte's read does.
+ */
+function nulAt(b: Uint8Array, v: DataView | null, from: number, stop: number): number {
+  let i = from;
   if (i + 4 <= stop) {
     const view = v !== null ? v : new DataView(b.buffer, b.byteOffset, b.byteLength);
-    // A word with a zero byte has (w - 0x01010101) & ~w & 0x80808080 set (exact for the lowest zero byte).
+    // A word with a zero byte has (w - 0x01010101) & ~w & 0x80808080 set.
     for (; i + 4 <= stop; i += 4) {
       const w = view.getInt32(i, true);
       if (((w - ONES) & ~w & TOP_BITS) !== 0) break;
     }
   }
-  for (; i < stop; i++) if (b[i] === 0) return i + 1 - o;
-  return -2;
-}
-
-/** A Name's payload size at `o` (id, then NAME_LENGTH bytes holding a NUL): -1 past `end`, -3 unterminated. */
-function nameSize(b: Uint8Array, o: number, end: number): number {
-  if (o + 4 + NAME_LENGTH > end) return -1;
-  for (let i = o + 4; i < o + 4 + NAME_LENGTH; i++) if (b[i] === 0) return 4 + NAME_LENGTH;
-  return -3;
+  for (; i < stop; i++) if (b[i] === 0) return i;
+  return -1;
 }
 
 /** Bumps the counter for a bad payloadSize() result. */
@@ -195,7 +198,7 @@ export function validatePacket(b: Uint8Array, length: number, from: number, coun
     }
     let size: number;
     if (type === Msg.Chat) size = chatSize(b, view, p, length);
-    else if (type === Msg.Name) size = nameSize(b, p, length);
+    else if (type === Msg.Name) size = nameSize(b, view, p, length);
     else {
       size = sizes[row];
       if (size < 0) size = payloadSize(b, p, type, length);

@@ -205,7 +205,7 @@ export class Server implements DirectCore, EntityListener, Players {
     this.port.fill(-1);
     typeTable();
     t.now = host.now();
-    this.#session = new Session(t);
+    this.#session = new Session(t, native);
     this.#admission = new Admission(t, this.#session);
     this.#session.bind(this.#admission);
     this.#schedule = new Schedule(t, this.#admission, this.#session);

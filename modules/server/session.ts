@@ -13,9 +13,12 @@
  * arena: an entry goes into the ring, and from it into each queue, with one native
  * copyWithin (two where it crosses the ring's end), never byte by byte.
  */
+import { Binding, type Kernels, type NativeOptions, requireKernels } from "../native";
+import { NATIVE_LAYOUT } from "../native-layout";
+import { NameWord } from "../native-words";
 import { Counter } from "../protocol/counters";
 import { Msg, NAME_LENGTH } from "../protocol/constants";
-import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeName, writeSelection } from "../protocol/codec";
+import { Fields, chatPayloadSize, readChat, readName, readSelection, writeId, writeSelection } from "../protocol/codec";
 import type { Admission } from "./admission";
 import { KickReason, LogEvent } from "./events";
 import { LEAVE_SIZE, type ServerState } from "./state";
@@ -50,10 +53,6 @@ function recipients(target: number): number {
   return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 0x7f)) : 1 << target;
 }
 
-/** ASCII letters fold to lower case; everything else compares as is. */
-function fold(c: number): number {
-  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
 
 export class Session {
   readonly #state: ServerState;
@@ -76,20 +75,39 @@ export class Session {
    * not loops over bytes (on XS each typed-array element access is a host call).
    */
   readonly #whole: Uint8Array;
+  /** The same bytes as a DataView: a name's id in one call, a name's words for its hash. */
+  readonly #wholeView: DataView;
   readonly #ringAt: number;
   readonly #scratchAt: number;
   readonly #rxAt: number;
   readonly #namesAt: number;
   readonly #lastChatAt: number;
   readonly #queueAt: number[];
+  /** The name store's native call (modules/kernels/session.c) and its binding. */
+  readonly #kernels: Kernels;
+  readonly #nameBinding: Binding;
+  /**
+   * The state's tables a chat, a rename or a selection reads, held here: carved once, before
+   * the rooms are made, and never replaced. On XS a private name is found in a short list of
+   * its own, where these lie past most of the state's ~60 properties.
+   */
+  readonly #announced: Uint8Array;
+  readonly #chatTokens: Uint8Array;
+  readonly #chatAt: Int32Array;
+  readonly #nameTokens: Uint8Array;
+  readonly #nameAt: Int32Array;
+  readonly #selectTokens: Uint8Array;
+  readonly #selectAt: Int32Array;
 
-  constructor(state: ServerState) {
+  constructor(state: ServerState, native: NativeOptions | null) {
     this.#state = state;
     this.#fields.use(state.rx, state.rxView);
     const ring = state.ring;
     const n = state.config.maxPlayers;
     // The state's view of the arena where it has one (the server's), so that no second view is made.
     this.#whole = state.whole !== undefined && state.whole.buffer === ring.buffer && state.whole.byteOffset === 0 ? state.whole : new Uint8Array(ring.buffer);
+    this.#wholeView =
+      state.wholeView !== undefined && state.wholeView.buffer === ring.buffer && state.wholeView.byteOffset === 0 ? state.wholeView : new DataView(ring.buffer);
     this.#ringAt = ring.byteOffset;
     this.#scratchAt = state.scratch.byteOffset;
     this.#rxAt = state.rx.byteOffset;
@@ -98,6 +116,16 @@ export class Session {
     const shared = state.scratch.buffer === ring.buffer && state.rx.buffer === ring.buffer && state.names.buffer === ring.buffer &&
       state.nameScratch.buffer === ring.buffer && state.lastChat.buffer === ring.buffer;
     this.#queueAt = new Array<number>(n);
+    this.#kernels = requireKernels(native, "the session's names");
+    this.#nameBinding = new Binding(NATIVE_LAYOUT.name, { names: state.names, nameLength: state.nameLength, arena: this.#whole }, 0, native);
+    this.#nameBinding.words[this.#nameBinding.scalars + NameWord.Players] = n;
+    this.#announced = state.announced;
+    this.#chatTokens = state.chatTokens;
+    this.#chatAt = state.chatAt;
+    this.#nameTokens = state.nameTokens;
+    this.#nameAt = state.nameAt;
+    this.#selectTokens = state.selectTokens;
+    this.#selectAt = state.selectAt;
     for (let s = 0; s < n; s++) {
       const q = state.endpoints[s].buf;
       if (!shared || q.buffer !== ring.buffer) throw new RangeError("the ring, the session's buffers and the queues must share one arena");
@@ -174,7 +202,7 @@ export class Session {
       t.counters[Counter.BadChat]++;
       return this.misbehave(slot);
     }
-    if (t.announced[slot] === 0 || !this.#take(t.chatTokens, t.chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
+    if (this.#announced[slot] === 0 || !this.#take(this.#chatTokens, this.#chatAt, slot, CHAT_BURST, CHAT_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
@@ -199,12 +227,12 @@ export class Session {
       t.counters[Counter.BadName]++;
       return this.misbehave(slot);
     }
-    if (!this.#take(t.nameTokens, t.nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+    if (!this.#take(this.#nameTokens, this.#nameAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
-    this.#broadcastAbout(Msg.Name, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
     t.host.log(LogEvent.Rename, slot, id);
   }
 
@@ -218,14 +246,14 @@ export class Session {
       t.counters[Counter.BadSelection]++;
       return this.misbehave(slot);
     }
-    if (!this.#take(t.selectTokens, t.selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
+    if (!this.#take(this.#selectTokens, this.#selectAt, slot, CHANGE_BURST, CHANGE_REFILL_MS)) {
       t.counters[Counter.Refused]++;
       return;
     }
     t.ship[slot] = f.a;
     t.weapon[slot] = f.b;
     t.selected[slot] = 1;
-    this.#broadcastAbout(Msg.Selection, t.announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
   }
 
   /**
@@ -284,8 +312,10 @@ export class Session {
     // The type byte, then the payload: the message as #broadcast takes it.
     b[0] = type;
     let n: number;
-    if (type === Msg.Name) n = writeName(b, 1, id, t.names, who * NAME_LENGTH, t.nameLength[who]);
-    else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
+    if (type === Msg.Name) {
+      this.#putName(this.#scratchAt + 1, who);
+      n = 1 + 4 + NAME_LENGTH;
+    } else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
     else n = writeId(b, 1, id);
     this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
   }
@@ -450,9 +480,18 @@ export class Session {
   }
 
   #sendName(to: number, who: number): void {
-    const t = this.#state;
-    const o = t.reserve(to, Msg.Name, 4 + NAME_LENGTH);
-    if (o >= 0) writeName(t.endpoints[to].buf, o, t.playerId(who), t.names, who * NAME_LENGTH, t.nameLength[who]);
+    const o = this.#state.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    if (o >= 0) this.#putName(this.#queueAt[to] + o, who);
+  }
+
+  /**
+   * A Name's payload for `who` at `at` in the arena: its id, then its stored name, which is
+   * NUL-padded to NAME_LENGTH (#setName), copied whole: what writeName writes, in two calls.
+   */
+  #putName(at: number, who: number): void {
+    this.#wholeView.setUint32(at, this.#state.playerId(who));
+    const from = this.#namesAt + who * NAME_LENGTH;
+    this.#whole.copyWithin(at + 4, from, from + NAME_LENGTH);
   }
 
   #sendSelection(to: number, who: number): void {
@@ -485,39 +524,10 @@ export class Session {
    * the arena's buffers (`rx`, `nameScratch`): the name moves with copyWithin.
    */
   #setName(slot: number, src: Uint8Array, from: number, length: number): void {
-    const t = this.#state;
-    const names = t.names;
-    const base = slot * NAME_LENGTH;
-    const whole = this.#whole;
-    const to = this.#namesAt + base;
-    const at = src.byteOffset + from;
-    if (src !== names) whole.copyWithin(to, at, at + length);
-    let len = length;
-    t.nameLength[slot] = len;
-    for (let suffix = 2; this.#nameTaken(slot); suffix++) {
-      const digits = suffix < 10 ? 1 : 2;
-      len = length + 1 + digits <= NAME_LENGTH - 1 ? length : NAME_LENGTH - 2 - digits;
-      if (src !== names) whole.copyWithin(to, at, at + len);
-      names[base + len] = 0x2d; // '-'
-      if (digits === 2) names[base + len + 1] = 0x30 + ((suffix / 10) | 0);
-      names[base + len + digits] = 0x30 + (suffix % 10);
-      t.nameLength[slot] = len + 1 + digits;
-    }
-    names.fill(0, base + t.nameLength[slot], base + NAME_LENGTH);
+    // Copied, made unique among the active players ("-2", "-3", ...: letters compared
+    // without their case) and NUL-padded in C (modules/kernels/session.c): one call.
+    const b = this.#nameBinding;
+    this.#kernels.name(b.layout, b.m0, b.m1, b.m2, b.m3, slot, src.byteOffset + from, length, this.#state.activeMask);
   }
 
-  #nameTaken(slot: number): boolean {
-    const t = this.#state;
-    const names = t.names;
-    const len = t.nameLength[slot];
-    const a = slot * NAME_LENGTH;
-    for (let s = 0; s < t.config.maxPlayers; s++) {
-      if (s === slot || t.active[s] === 0 || t.nameLength[s] !== len) continue;
-      const b = s * NAME_LENGTH;
-      let same = true;
-      for (let i = 0; i < len && same; i++) same = fold(names[a + i]) === fold(names[b + i]);
-      if (same) return true;
-    }
-    return false;
-  }
 }

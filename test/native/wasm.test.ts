@@ -39,10 +39,10 @@ describe("kernels.wasm", function () {
     assert.ok(Buffer.from(buildWasm()).equals(readFileSync(WASM_PATH)), "dist/web/kernels.wasm is stale: npm run build:wasm, and commit it");
   });
 
-  it("exports the eight loops and imports only its memory", function () {
+  it("exports the nine loops and imports only its memory", function () {
     const m = new Wasm.Module(readFileSync(WASM_PATH));
     const exported = Wasm.Module.exports(m).map((e) => e.name).sort();
-    assert.deepEqual(exported, ["__heap_base", "commit", "game", "mark", "notify", "pack", "plan", "ship", "sync", "transport"]);
+    assert.deepEqual(exported, ["__heap_base", "commit", "game", "mark", "name", "notify", "pack", "plan", "ship", "sync", "transport"]);
     assert.deepEqual(Wasm.Module.imports(m).map((i) => `${i.module}.${i.name}:${i.kind}`), ["env.memory:memory"]);
   });
 
@@ -53,9 +53,9 @@ describe("kernels.wasm", function () {
     const { server, game } = createMatch(config, new QuietHost(), 1, native);
     assert.ok(game !== null);
     const buffer = native.memory!.buffer;
-    // The transport, the planner, the entries, the sync (again when the game's planner comes
+    // The transport, the names, the planner, the entries, the sync (again when the game's planner comes
     // in) and its marking, the game's step (the ship loop's own binding is the page's).
-    assert.equal(bindings.length, 7);
+    assert.equal(bindings.length, 8);
     for (const b of bindings) {
       assert.equal(b.words.buffer, buffer);
       for (const [name, a] of Object.entries(b.arrays)) assert.equal(a.buffer, buffer, `${b.declared.arrays}: ${name}`);

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { type BindingLayout, ENDPOINT_WORDS, NATIVE_LAYOUT, names, wordCount } from "../../modules/native-layout";
 
 export { wordCount };
-import { AddAt, MAX_PLAYERS, Msg, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
+import { AddAt, MAX_PLAYERS, Msg, NAME_LENGTH, REMOVE_SIZE, RELIABLE_HEADER, UPDATE_ENTRY, UPDATE_HEALTH_MAX, UPDATE_MAX_ENTRIES, UpdateEntryAt } from "../../modules/protocol/constants";
 import { HEADER_ACK, HEADER_APP_ID, HEADER_REL, HEADER_SIZE, HEADER_TIMESTAMP, HEADER_UNREL } from "../../modules/transport/frame";
 import { CURRENT, DUPLICATE, FUTURE, FUTURE_SLACK_MS, OUT_OF_ORDER, PROCESS, STALE } from "../../modules/transport/verdicts";
 import { RECEIVE_BAD_ACK, RECEIVE_CURRENT, RECEIVE_NEW_ACK, SHAPE_ANY, SHAPE_NONE, SHAPE_ONE_UNRELIABLE } from "../../modules/transport/verdicts";
@@ -77,6 +77,7 @@ export function renderHeader(): string {
   out.push(`#define LW_MSG_STATS ${Msg.Stats}`);
   out.push(`#define LW_MSG_UPDATE ${Msg.Update}`);
   out.push(`#define LW_MAX_PLAYERS ${MAX_PLAYERS}`);
+  out.push(`#define LW_NAME_LENGTH ${NAME_LENGTH}`);
   out.push(`#define LW_HEADER_UNREL ${HEADER_UNREL}`);
   out.push(`#define LW_UPDATE_ENTRY ${UPDATE_ENTRY}`);
   out.push(`#define LW_UPDATE_MAX_ENTRIES ${UPDATE_MAX_ENTRIES}`);

@@ -511,6 +511,7 @@ extern void xs_lwar_mark(txMachine* the);
 extern void xs_lwar_ship(txMachine* the);
 extern void xs_lwar_game(txMachine* the);
 extern void xs_lwar_transport(txMachine* the);
+extern void xs_lwar_name(txMachine* the);
 
 static void lwBuildGlobals(txMachine* machine)
 {
@@ -544,6 +545,7 @@ static void lwBuildGlobals(txMachine* machine)
 	lwDefine(the, &xsVar(2), "ship", xs_lwar_ship, 6);
 	lwDefine(the, &xsVar(2), "game", xs_lwar_game, 6);
 	lwDefine(the, &xsVar(2), "transport", xs_lwar_transport, 11);
+	lwDefine(the, &xsVar(2), "name", xs_lwar_name, 9);
 	xsDefine(xsVar(0), xsID("kernels"), xsVar(2), xsDontEnum);
 	xsVar(2) = xsNewArray(0);
 	for (index = 0; index < gHost.argCount; index++) {
