@@ -2715,7 +2715,7 @@ var ReceiveStep = class {
     }
     if (unrel === 0 && processed === 0) return result;
     const timestamp = v.getInt32(HEADER_TIMESTAMP);
-    const verdict = ep.acceptUnreliable(timestamp, now);
+    const verdict = ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, 10 /* AcceptUnreliable */, ep.i, timestamp, now | 0, 0, 0);
     if (unrel === 0) return result;
     if (verdict !== CURRENT) {
       ep.dropUnreliable(verdict, unrel, counters);
@@ -3820,7 +3820,6 @@ var CHAT = Msg.Chat;
 var NAME = Msg.Name;
 var SELECTION = Msg.Selection;
 var DISCONNECT = Msg.Disconnect;
-var CONNECT = Msg.Connect;
 var INPUT = Msg.Input;
 var Receiver = class {
   #state;
@@ -3872,7 +3871,21 @@ var Receiver = class {
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
   reliable(slot, type, p) {
     const t = this.#state;
-    this.#reliable(slot, t.playerId(slot), type, p);
+    switch (type) {
+      case CHAT:
+        this.#announceAcknowledged(slot, this.#endpoints[slot]);
+        this.#session.chat(slot, t.playerId(slot), p);
+        break;
+      case NAME:
+        this.#session.rename(slot, t.playerId(slot), p);
+        break;
+      case SELECTION:
+        this.#session.select(slot, t.playerId(slot), p);
+        break;
+      case DISCONNECT:
+        this.#admission.disconnect(slot);
+        break;
+    }
     return (t.activeMask >> slot & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
   /** Receiving: a current unreliable message from `slot`: an Input steers its ship from now. */
@@ -3885,22 +3898,6 @@ var Receiver = class {
   /** Announce the newcomer in `slot` if its Join (seqno 0) is acknowledged and it is not announced yet. */
   #announceAcknowledged(slot, ep) {
     if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
-  }
-  /** One reliable message from `slot` (player `id`), its payload at `p` in `state.rx`, in order. */
-  #reliable(slot, id, type, p) {
-    switch (type) {
-      case CHAT:
-        this.#announceAcknowledged(slot, this.#endpoints[slot]);
-        return this.#session.chat(slot, id, p);
-      case NAME:
-        return this.#session.rename(slot, id, p);
-      case SELECTION:
-        return this.#session.select(slot, id, p);
-      case DISCONNECT:
-        return this.#admission.disconnect(slot);
-      case CONNECT:
-        return;
-    }
   }
 };
 
@@ -4085,6 +4082,11 @@ var BOT_SUFFIX = " [bot]";
 function recipients(target) {
   return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 127)) : 1 << target;
 }
+var MSG_LEAVE = Msg.Leave;
+var MSG_JOIN = Msg.Join;
+var MSG_NAME = Msg.Name;
+var MSG_SELECTION = Msg.Selection;
+var MSG_CHAT = Msg.Chat;
 var Session = class {
   #state;
   /** Set once at start-up (bind): a player the ring laps leaves through it. */
@@ -4194,8 +4196,8 @@ var Session = class {
   leave(slot, id) {
     if (this.#state.announced[slot] === 0) return;
     const b = this.#state.scratch;
-    b[0] = Msg.Leave;
-    this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
+    b[0] = MSG_LEAVE;
+    this.#broadcast(MSG_LEAVE, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
   }
   /**
    * The player acknowledged its Join: tell everyone else of it at once (nobody's queue
@@ -4206,9 +4208,9 @@ var Session = class {
     if (t.announced[slot] === 0) t.unannounced--;
     t.announced[slot] = 1;
     const target = EXCEPT | slot;
-    this.#broadcastAbout(Msg.Join, target, slot);
-    this.#broadcastAbout(Msg.Name, target, slot);
-    this.#broadcastAbout(Msg.Selection, target, slot);
+    this.#broadcastAbout(MSG_JOIN, target, slot);
+    this.#broadcastAbout(MSG_NAME, target, slot);
+    this.#broadcastAbout(MSG_SELECTION, target, slot);
   }
   /** Chat from `slot` (player `id`) at `p` in `state.rx`: checked, flood-limited, then to everyone. */
   chat(slot, id, p) {
@@ -4230,7 +4232,7 @@ var Session = class {
     const text = rxAt + f.textOffset;
     this.#whole.copyWithin(this.#lastChatAt, text, text + n);
     t.lastChatLength = n;
-    this.#broadcast(Msg.Chat, EVERYONE, rxAt + p, chatPayloadSize(n));
+    this.#broadcast(MSG_CHAT, EVERYONE, rxAt + p, chatPayloadSize(n));
     t.host.log(LogEvent.Chat, slot, id);
   }
   /** Name from `slot`: checked, flood-limited, made unique, then to the player and (once announced) everyone. */
@@ -4249,7 +4251,7 @@ var Session = class {
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
-    this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(MSG_NAME, this.#announced[slot] !== 0 ? EVERYONE : slot, slot, id);
     t.host.log(LogEvent.Rename, slot, id);
   }
   /** Selection from `slot`: checked, flood-limited, then to the player and (once announced) everyone. */
@@ -4269,7 +4271,7 @@ var Session = class {
     t.ship[slot] = f.a;
     t.weapon[slot] = f.b;
     t.selected[slot] = 1;
-    this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(MSG_SELECTION, this.#announced[slot] !== 0 ? EVERYONE : slot, slot, id);
   }
   /**
    * A strike. At most one counts per STRIKE_WINDOW_MS and one decays every STRIKE_DECAY_MS,
@@ -4315,18 +4317,22 @@ var Session = class {
    * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
    * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
    */
-  #broadcastAbout(type, target, who) {
+  #broadcastAbout(type, target, who, id = this.#state.playerId(who)) {
     const t = this.#state;
-    const b = t.scratch;
-    const id = t.playerId(who);
-    b[0] = type;
-    let n;
-    if (type === Msg.Name) {
-      this.#putName(this.#scratchAt + 1, who);
-      n = 1 + 4 + NAME_LENGTH;
-    } else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
-    else n = writeId(b, 1, id);
-    this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
+    const at = this.#scratchAt;
+    const v = this.#wholeView;
+    v.setUint8(at, type);
+    v.setUint32(at + 1, id);
+    let n = 4;
+    if (type === MSG_NAME) {
+      const from = this.#namesAt + who * NAME_LENGTH;
+      this.#whole.copyWithin(at + 5, from, from + NAME_LENGTH);
+      n = 4 + NAME_LENGTH;
+    } else if (type === MSG_SELECTION) {
+      v.setUint16(at + 5, t.ship[who] << 8 | t.weapon[who]);
+      n = 6;
+    }
+    this.#broadcast(type, target, at + 1, n);
   }
   /**
    * Puts the message of `type` whose `length`-byte payload is at `from` (an offset in the
@@ -4376,7 +4382,7 @@ var Session = class {
     }
     direct &= ~t.botMask & recipients(target);
     if (direct !== 0) {
-      const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+      const reserve = type === MSG_LEAVE ? LEAVE_SIZE : t.leaveReserve;
       const full = direct & ~t.endpointTable.broadcast(direct, source, bytes, reserve, t.now);
       if (full !== 0) {
         this.#ringWaiting = true;
@@ -4440,7 +4446,7 @@ var Session = class {
       const target = b[c + 1 & m];
       if ((recipients(target) >> slot & 1) !== 0) {
         const type = b[c + 2 & m];
-        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
+        if (!ep.canQueue(n + (type === MSG_LEAVE ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
           break;
         }
@@ -4462,11 +4468,11 @@ var Session = class {
   // ---------------------------------------------------------------- queued to one player
   #sendJoin(to, who) {
     const t = this.#state;
-    const o = t.reserve(to, Msg.Join, 4);
+    const o = t.reserve(to, MSG_JOIN, 4);
     if (o >= 0) writeId(t.endpoints[to].buf, o, t.playerId(who));
   }
   #sendName(to, who) {
-    const o = this.#state.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    const o = this.#state.reserve(to, MSG_NAME, 4 + NAME_LENGTH);
     if (o >= 0) this.#putName(this.#queueAt[to] + o, who);
   }
   /**
@@ -4480,7 +4486,7 @@ var Session = class {
   }
   #sendSelection(to, who) {
     const t = this.#state;
-    const o = t.reserve(to, Msg.Selection, 6);
+    const o = t.reserve(to, MSG_SELECTION, 6);
     if (o >= 0) writeSelection(t.endpoints[to].buf, o, t.playerId(who), t.ship[who], t.weapon[who]);
   }
   // ---------------------------------------------------------------- names

@@ -23,7 +23,6 @@ const CHAT = Msg.Chat;
 const NAME = Msg.Name;
 const SELECTION = Msg.Selection;
 const DISCONNECT = Msg.Disconnect;
-const CONNECT = Msg.Connect;
 const INPUT = Msg.Input;
 
 export class Receiver implements Receiving {
@@ -83,7 +82,24 @@ export class Receiver implements Receiving {
   /** Receiving: one reliable message from `slot`, its payload at `p` in `state.rx`, in order. False: the player is leaving. */
   reliable(slot: number, type: number, p: number): boolean {
     const t = this.#state;
-    this.#reliable(slot, t.playerId(slot), type, p);
+    // The types as module constants: on XS `Msg.Chat` walks the frozen table's properties.
+    switch (type) {
+      case CHAT:
+        // The others hear of the sender before its line.
+        this.#announceAcknowledged(slot, this.#endpoints[slot]);
+        this.#session.chat(slot, t.playerId(slot), p);
+        break;
+      case NAME:
+        this.#session.rename(slot, t.playerId(slot), p);
+        break;
+      case SELECTION:
+        this.#session.select(slot, t.playerId(slot), p);
+        break;
+      case DISCONNECT:
+        this.#admission.disconnect(slot);
+        break;
+      // CONNECT: already admitted; a later Connect changes nothing.
+    }
     return ((t.activeMask >> slot) & 1) !== 0 && (!t.kickPending || t.pendingKick[slot] === 0);
   }
 
@@ -100,22 +116,4 @@ export class Receiver implements Receiving {
     if (this.#announced[slot] === 0 && ep.firstSeq !== 0) this.#session.announce(slot);
   }
 
-  /** One reliable message from `slot` (player `id`), its payload at `p` in `state.rx`, in order. */
-  #reliable(slot: number, id: number, type: number, p: number): void {
-    // The types as module constants: on XS `Msg.Chat` walks the frozen table's properties.
-    switch (type) {
-      case CHAT:
-        // The others hear of the sender before its line.
-        this.#announceAcknowledged(slot, this.#endpoints[slot]);
-        return this.#session.chat(slot, id, p);
-      case NAME:
-        return this.#session.rename(slot, id, p);
-      case SELECTION:
-        return this.#session.select(slot, id, p);
-      case DISCONNECT:
-        return this.#admission.disconnect(slot);
-      case CONNECT:
-        return; // already admitted; a later Connect changes nothing
-    }
-  }
 }

@@ -53,6 +53,12 @@ function recipients(target: number): number {
   return target === EVERYONE ? -1 : target >= EXCEPT ? ~(1 << (target & 0x7f)) : 1 << target;
 }
 
+// The message types as module constants: on XS `Msg.Name` walks the frozen table's properties.
+const MSG_LEAVE = Msg.Leave;
+const MSG_JOIN = Msg.Join;
+const MSG_NAME = Msg.Name;
+const MSG_SELECTION = Msg.Selection;
+const MSG_CHAT = Msg.Chat;
 
 export class Session {
   readonly #state: ServerState;
@@ -172,8 +178,8 @@ export class Session {
   leave(slot: number, id: number): void {
     if (this.#state.announced[slot] === 0) return;
     const b = this.#state.scratch;
-    b[0] = Msg.Leave;
-    this.#broadcast(Msg.Leave, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
+    b[0] = MSG_LEAVE;
+    this.#broadcast(MSG_LEAVE, EVERYONE, this.#scratchAt + 1, writeId(b, 1, id) - 1);
   }
 
   /**
@@ -185,9 +191,9 @@ export class Session {
     if (t.announced[slot] === 0) t.unannounced--;
     t.announced[slot] = 1;
     const target = EXCEPT | slot;
-    this.#broadcastAbout(Msg.Join, target, slot);
-    this.#broadcastAbout(Msg.Name, target, slot);
-    this.#broadcastAbout(Msg.Selection, target, slot);
+    this.#broadcastAbout(MSG_JOIN, target, slot);
+    this.#broadcastAbout(MSG_NAME, target, slot);
+    this.#broadcastAbout(MSG_SELECTION, target, slot);
   }
 
   /** Chat from `slot` (player `id`) at `p` in `state.rx`: checked, flood-limited, then to everyone. */
@@ -212,7 +218,7 @@ export class Session {
     t.lastChatLength = n;
     // What the player sent is what everyone gets: its type byte (before the payload, as
     // #broadcast wants it), its id (checked), the line and its NUL.
-    this.#broadcast(Msg.Chat, EVERYONE, rxAt + p, chatPayloadSize(n));
+    this.#broadcast(MSG_CHAT, EVERYONE, rxAt + p, chatPayloadSize(n));
     t.host.log(LogEvent.Chat, slot, id);
   }
 
@@ -232,7 +238,7 @@ export class Session {
       return;
     }
     this.#setName(slot, rx, f.textOffset, f.textLength);
-    this.#broadcastAbout(Msg.Name, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(MSG_NAME, this.#announced[slot] !== 0 ? EVERYONE : slot, slot, id);
     t.host.log(LogEvent.Rename, slot, id);
   }
 
@@ -253,7 +259,7 @@ export class Session {
     t.ship[slot] = f.a;
     t.weapon[slot] = f.b;
     t.selected[slot] = 1;
-    this.#broadcastAbout(Msg.Selection, this.#announced[slot] !== 0 ? EVERYONE : slot, slot);
+    this.#broadcastAbout(MSG_SELECTION, this.#announced[slot] !== 0 ? EVERYONE : slot, slot, id);
   }
 
   /**
@@ -305,20 +311,27 @@ export class Session {
    * Name, Selection or Join of player `who`, to `target` (EVERYONE, EXCEPT | slot or a slot):
    * a new Name or Selection goes to the player itself and, once it is announced, to everyone.
    */
-  #broadcastAbout(type: number, target: number, who: number): void {
+  #broadcastAbout(type: number, target: number, who: number, id: number = this.#state.playerId(who)): void {
     const t = this.#state;
-    const b = t.scratch;
-    const id = t.playerId(who);
-    // The type byte, then the payload: the message as #broadcast takes it.
-    b[0] = type;
-    let n: number;
-    if (type === Msg.Name) {
-      this.#putName(this.#scratchAt + 1, who);
-      n = 1 + 4 + NAME_LENGTH;
-    } else if (type === Msg.Selection) n = writeSelection(b, 1, id, t.ship[who], t.weapon[who]);
-    else n = writeId(b, 1, id);
-    this.#broadcast(type, target, this.#scratchAt + 1, n - 1);
+    const at = this.#scratchAt;
+    const v = this.#wholeView;
+    // The type byte, then the payload, as #broadcast takes it, a call a field: the id, then
+    // for a Name its stored name (NUL-padded to NAME_LENGTH), for a Selection the ship and
+    // the weapon (codec.ts has the layouts).
+    v.setUint8(at, type);
+    v.setUint32(at + 1, id);
+    let n = 4;
+    if (type === MSG_NAME) {
+      const from = this.#namesAt + who * NAME_LENGTH;
+      this.#whole.copyWithin(at + 5, from, from + NAME_LENGTH);
+      n = 4 + NAME_LENGTH;
+    } else if (type === MSG_SELECTION) {
+      v.setUint16(at + 5, (t.ship[who] << 8) | t.weapon[who]);
+      n = 6;
+    }
+    this.#broadcast(type, target, at + 1, n);
   }
+
 
   /**
    * Puts the message of `type` whose `length`-byte payload is at `from` (an offset in the
@@ -379,7 +392,7 @@ export class Session {
     direct &= ~t.botMask & recipients(target);
     if (direct !== 0) {
       // What the message must leave free in a queue after it (a Leave may use the reserve).
-      const reserve = type === Msg.Leave ? LEAVE_SIZE : t.leaveReserve;
+      const reserve = type === MSG_LEAVE ? LEAVE_SIZE : t.leaveReserve;
       // One native call copies it into every queue (modules/kernels/transport.c) and starts
       // the wait of a front it put into an empty queue (frontSince): back come those that took it.
       const full = direct & ~t.endpointTable.broadcast(direct, source, bytes, reserve, t.now);
@@ -450,7 +463,7 @@ export class Session {
       const target = b[(c + 1) & m];
       if (((recipients(target) >> slot) & 1) !== 0) {
         const type = b[(c + 2) & m];
-        if (!ep.canQueue(n + (type === Msg.Leave ? LEAVE_SIZE : reserve))) {
+        if (!ep.canQueue(n + (type === MSG_LEAVE ? LEAVE_SIZE : reserve))) {
           this.#ringWaiting = true;
           break;
         }
@@ -475,12 +488,12 @@ export class Session {
 
   #sendJoin(to: number, who: number): void {
     const t = this.#state;
-    const o = t.reserve(to, Msg.Join, 4);
+    const o = t.reserve(to, MSG_JOIN, 4);
     if (o >= 0) writeId(t.endpoints[to].buf, o, t.playerId(who));
   }
 
   #sendName(to: number, who: number): void {
-    const o = this.#state.reserve(to, Msg.Name, 4 + NAME_LENGTH);
+    const o = this.#state.reserve(to, MSG_NAME, 4 + NAME_LENGTH);
     if (o >= 0) this.#putName(this.#queueAt[to] + o, who);
   }
 
@@ -496,7 +509,7 @@ export class Session {
 
   #sendSelection(to: number, who: number): void {
     const t = this.#state;
-    const o = t.reserve(to, Msg.Selection, 6);
+    const o = t.reserve(to, MSG_SELECTION, 6);
     if (o >= 0) writeSelection(t.endpoints[to].buf, o, t.playerId(who), t.ship[who], t.weapon[who]);
   }
 

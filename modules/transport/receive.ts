@@ -137,7 +137,8 @@ export class ReceiveStep {
     }
     if (unrel === 0 && processed === 0) return result;
     const timestamp = v.getInt32(HEADER_TIMESTAMP);
-    const verdict = ep.acceptUnreliable(timestamp, now);
+    // Endpoint.acceptUnreliable, its call inlined.
+    const verdict = ep.k.transport(ep.layout, ep.m0, ep.m1, ep.m2, ep.m3, TransportRun.AcceptUnreliable, ep.i, timestamp, now | 0, 0, 0);
     if (unrel === 0) return result;
     if (verdict !== CURRENT) {
       ep.dropUnreliable(verdict, unrel, counters);
