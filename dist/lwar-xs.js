@@ -2364,11 +2364,7 @@ var Endpoint = class {
    */
   constructor(channel, table2 = null, i = 0) {
     const t = table2 ?? new EndpointTable(channel, 1);
-    if (table2 === null) {
-      const made = t.endpoints[0];
-      t.endpoints[0] = this;
-      void made;
-    }
+    if (table2 === null) t.endpoints[0] = this;
     const ch = t.channel;
     const b = t.binding;
     this.k = t.kernels;

@@ -219,12 +219,8 @@ export class Endpoint {
    */
   constructor(channel: Channel | EndpointConfig, table: EndpointTable | null = null, i = 0) {
     const t = table ?? new EndpointTable(channel, 1);
-    if (table === null) {
-      // The table of one made its endpoint: take it over.
-      const made = t.endpoints[0];
-      t.endpoints[0] = this;
-      void made;
-    }
+    // A table of one of its own made an endpoint for its peer: this one takes its place.
+    if (table === null) t.endpoints[0] = this;
     const ch = t.channel;
     const b = t.binding;
     this.k = t.kernels;
