@@ -2231,6 +2231,8 @@ var EndpointTable = class {
   packet;
   /** Whether the owner placed the table (its packets and broadcasts come from `out`). */
   placed;
+  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
+  maxMessage;
   endpoints = [];
   /**
    * `n` peers on `channel`: in `place` when given (`native` must then be the loops that
@@ -2290,6 +2292,7 @@ var EndpointTable = class {
     this.packet = packet;
     this.front = front;
     this.placed = place !== null;
+    this.maxMessage = maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
     const sizes = ch.sizes;
     const b = new Binding(NATIVE_LAYOUT.transport, { state: this.words, queues, out, counters, front }, sizes.length, opts);
     const w = b.words;
@@ -2322,14 +2325,19 @@ var EndpointTable = class {
    * table, only against a packet's room.
    */
   broadcast(mask, from, bytes, reserve, now) {
-    if (!this.placed || bytes > this.channel.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1)
+    if (!this.placed || bytes > this.maxMessage)
       throw new RangeError(`copy of ${bytes} bytes: the queues are not in their owner's memory, or it cannot fit a packet`);
     const b = this.binding;
     return this.kernels.transport(b.layout, b.m0, b.m1, b.m2, b.m3, 4 /* Broadcast */, mask, from, bytes, reserve, now | 0);
   }
-  /** Bytes of the preallocated buffers (for the memory budget). */
-  poolBytes() {
-    return this.words.byteLength + this.queues.byteLength + this.packet.byteLength;
+  /**
+   * Where `bytes` starts in `out`, when at least its first `need` bytes lie in it, else -1: a
+   * packet the C may read or write in place. Once per owner buffer, not per packet.
+   */
+  offsetOf(bytes, need) {
+    const out = this.out;
+    const at = bytes.byteOffset - out.byteOffset;
+    return bytes.buffer === out.buffer && at >= 0 && bytes.length >= need && at + need <= out.length ? at : -1;
   }
 };
 var Endpoint = class {
@@ -2356,8 +2364,6 @@ var Endpoint = class {
   /** The packet buffer fill() last wrote, and its offset in the table's `out`, -1 when it is outside it. */
   lastOut = null;
   lastBase = -1;
-  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
-  maxMessage;
   /**
    * A peer of `table` at index `i`; with a channel or config alone, a table of one of its own
    * on the platform's native loops.
@@ -2381,7 +2387,6 @@ var Endpoint = class {
     this.buf = t.queues.subarray(i * ch.queueBytes, (i + 1) * ch.queueBytes);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.table = t;
-    this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
   /** One native call on this peer. */
   run(what, a, b, c, d) {
@@ -2492,7 +2497,7 @@ var Endpoint = class {
    * messages only (see `EndpointTable.broadcast`). Throws when the table is not the owner's.
    */
   queueCopy(from, bytes, reserve) {
-    if (!this.table.placed || bytes > this.maxMessage)
+    if (!this.table.placed || bytes > this.table.maxMessage)
       throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's memory, or it cannot fit a packet`);
     return this.run(3 /* QueueCopy */, from, bytes, reserve, 0) !== 0;
   }
@@ -2588,18 +2593,19 @@ var Endpoint = class {
    */
   fill(out, now, timestamp, first = 0) {
     if (out !== this.lastOut) this.look(out);
-    const base = this.lastBase;
-    if (base >= 0) {
-      const end2 = this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 15 /* Fill */, this.i, base, now | 0, timestamp | 0, first);
-      if (end2 < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
-      return end2;
+    const t = this.table;
+    let base = this.lastBase;
+    if (base < 0) {
+      if (t.packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
+      base = t.packet.byteOffset - t.out.byteOffset;
     }
-    const packet = this.table.packet;
-    if (packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
-    const end = this.run(15 /* Fill */, packet.byteOffset - this.table.out.byteOffset, now | 0, timestamp | 0, first);
+    const end = this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, 15 /* Fill */, this.i, base, now | 0, timestamp | 0, first);
     if (end < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
-    if (out.length >= packet.length) out.set(packet);
-    else for (let i = 0; i < end; i++) out[i] = packet[i];
+    if (this.lastBase < 0) {
+      const packet = t.packet;
+      if (out.length >= packet.length) out.set(packet);
+      else for (let i = 0; i < end; i++) out[i] = packet[i];
+    }
     return end;
   }
   /**
@@ -2614,10 +2620,8 @@ var Endpoint = class {
   }
   /** Remember `out` for fill(): whether it lies in the table's `out` (and where), else -1. Once per owner buffer. */
   look(out) {
-    const t = this.table;
     this.lastOut = out;
-    const inside = out.buffer === t.out.buffer && out.byteOffset >= t.out.byteOffset && out.byteOffset + out.length <= t.out.byteOffset + t.out.length;
-    this.lastBase = inside && out.length >= t.channel.maxPacket ? out.byteOffset - t.out.byteOffset : -1;
+    this.lastBase = this.table.offsetOf(out, this.channel.maxPacket);
   }
 };
 
@@ -2652,10 +2656,8 @@ var ReceiveStep = class {
   }
   /** Where `packet` lies in the `out` of `ep`'s table, or -1: looked up when the table or the packet changes. */
   #place(ep) {
-    const out = ep.table.out;
-    const p = this.packet;
-    this.#out = out;
-    this.#base = p.buffer === out.buffer && p.byteOffset >= out.byteOffset && p.byteOffset + HEADER_SIZE <= out.byteOffset + out.length ? p.byteOffset - out.byteOffset : -1;
+    this.#out = ep.table.out;
+    this.#base = ep.table.offsetOf(this.packet, HEADER_SIZE);
   }
   /**
    * The step on the datagram in `packet`, validated by the owner as of `shape` (for
@@ -4321,8 +4323,7 @@ var Session = class {
     v.setUint32(at + 1, id);
     let n = 4;
     if (type === MSG_NAME) {
-      const from = this.#namesAt + who * NAME_LENGTH;
-      this.#whole.copyWithin(at + 5, from, from + NAME_LENGTH);
+      this.#copyName(at + 5, who);
       n = 4 + NAME_LENGTH;
     } else if (type === MSG_SELECTION) {
       v.setUint16(at + 5, t.ship[who] << 8 | t.weapon[who]);
@@ -4477,8 +4478,12 @@ var Session = class {
    */
   #putName(at, who) {
     this.#wholeView.setUint32(at, this.#state.playerId(who));
+    this.#copyName(at + 4, who);
+  }
+  /** The stored name of `who`, NUL-padded to NAME_LENGTH, copied whole to `at` in the arena. */
+  #copyName(at, who) {
     const from = this.#namesAt + who * NAME_LENGTH;
-    this.#whole.copyWithin(at + 4, from, from + NAME_LENGTH);
+    this.#whole.copyWithin(at, from, from + NAME_LENGTH);
   }
   #sendSelection(to, who) {
     const t = this.#state;

@@ -322,8 +322,7 @@ export class Session {
     v.setUint32(at + 1, id);
     let n = 4;
     if (type === MSG_NAME) {
-      const from = this.#namesAt + who * NAME_LENGTH;
-      this.#whole.copyWithin(at + 5, from, from + NAME_LENGTH);
+      this.#copyName(at + 5, who);
       n = 4 + NAME_LENGTH;
     } else if (type === MSG_SELECTION) {
       v.setUint16(at + 5, (t.ship[who] << 8) | t.weapon[who]);
@@ -503,8 +502,13 @@ export class Session {
    */
   #putName(at: number, who: number): void {
     this.#wholeView.setUint32(at, this.#state.playerId(who));
+    this.#copyName(at + 4, who);
+  }
+
+  /** The stored name of `who`, NUL-padded to NAME_LENGTH, copied whole to `at` in the arena. */
+  #copyName(at: number, who: number): void {
     const from = this.#namesAt + who * NAME_LENGTH;
-    this.#whole.copyWithin(at + 4, from, from + NAME_LENGTH);
+    this.#whole.copyWithin(at, from, from + NAME_LENGTH);
   }
 
   #sendSelection(to: number, who: number): void {

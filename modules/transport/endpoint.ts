@@ -79,6 +79,8 @@ export class EndpointTable {
   readonly packet: Uint8Array;
   /** Whether the owner placed the table (its packets and broadcasts come from `out`). */
   readonly placed: boolean;
+  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
+  readonly maxMessage: number;
   readonly endpoints: Endpoint[] = [];
 
   /**
@@ -140,6 +142,7 @@ export class EndpointTable {
     this.packet = packet;
     this.front = front;
     this.placed = place !== null;
+    this.maxMessage = maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
     const sizes = ch.sizes;
     const b = new Binding(NATIVE_LAYOUT.transport, { state: this.words, queues, out, counters, front }, sizes.length, opts);
     const w = b.words;
@@ -174,15 +177,20 @@ export class EndpointTable {
    * table, only against a packet's room.
    */
   broadcast(mask: number, from: number, bytes: number, reserve: number, now: number): number {
-    if (!this.placed || bytes > this.channel.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1)
+    if (!this.placed || bytes > this.maxMessage)
       throw new RangeError(`copy of ${bytes} bytes: the queues are not in their owner's memory, or it cannot fit a packet`);
     const b = this.binding;
     return this.kernels.transport(b.layout, b.m0, b.m1, b.m2, b.m3, TransportRun.Broadcast, mask, from, bytes, reserve, now | 0);
   }
 
-  /** Bytes of the preallocated buffers (for the memory budget). */
-  poolBytes(): number {
-    return this.words.byteLength + this.queues.byteLength + this.packet.byteLength;
+  /**
+   * Where `bytes` starts in `out`, when at least its first `need` bytes lie in it, else -1: a
+   * packet the C may read or write in place. Once per owner buffer, not per packet.
+   */
+  offsetOf(bytes: Uint8Array, need: number): number {
+    const out = this.out;
+    const at = bytes.byteOffset - out.byteOffset;
+    return bytes.buffer === out.buffer && at >= 0 && bytes.length >= need && at + need <= out.length ? at : -1;
   }
 }
 
@@ -210,8 +218,6 @@ export class Endpoint {
   /** The packet buffer fill() last wrote, and its offset in the table's `out`, -1 when it is outside it. */
   private lastOut: Uint8Array | null = null;
   private lastBase = -1;
-  /** Largest type byte and payload one message may have: what fits a packet after the headers. */
-  private readonly maxMessage: number;
 
   /**
    * A peer of `table` at index `i`; with a channel or config alone, a table of one of its own
@@ -237,7 +243,6 @@ export class Endpoint {
     this.buf = t.queues.subarray(i * ch.queueBytes, (i + 1) * ch.queueBytes);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.table = t;
-    this.maxMessage = ch.maxPacket - HEADER_SIZE - RELIABLE_HEADER + 1;
   }
 
   /** One native call on this peer. */
@@ -362,7 +367,7 @@ export class Endpoint {
    * messages only (see `EndpointTable.broadcast`). Throws when the table is not the owner's.
    */
   queueCopy(from: number, bytes: number, reserve: number): boolean {
-    if (!this.table.placed || bytes > this.maxMessage)
+    if (!this.table.placed || bytes > this.table.maxMessage)
       throw new RangeError(`copy of ${bytes} bytes: the queue is not in its owner's memory, or it cannot fit a packet`);
     return this.run(TransportRun.QueueCopy, from, bytes, reserve, 0) !== 0;
   }
@@ -471,22 +476,24 @@ export class Endpoint {
    */
   fill(out: Uint8Array, now: number, timestamp: number, first = 0): number {
     if (out !== this.lastOut) this.look(out);
-    const base = this.lastBase;
-    if (base >= 0) {
-      const end = this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, TransportRun.Fill, this.i, base, now | 0, timestamp | 0, first);
-      if (end < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
-      return end;
+    const t = this.table;
+    let base = this.lastBase;
+    if (base < 0) {
+      if (t.packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
+      base = t.packet.byteOffset - t.out.byteOffset;
     }
-    const packet = this.table.packet;
-    if (packet.length === 0) throw new RangeError("fill: a placed table writes packets in its own memory only (the owner's `out`)");
-    const end = this.run(TransportRun.Fill, packet.byteOffset - this.table.out.byteOffset, now | 0, timestamp | 0, first);
+    const end = this.k.transport(this.layout, this.m0, this.m1, this.m2, this.m3, TransportRun.Fill, this.i, base, now | 0, timestamp | 0, first);
     if (end < 0) throw new RangeError(`queued messages do not end where the queue does (${this.usedBytes}): a text without its NUL?`);
-    // Copied without a new view: the whole packet buffer when `out` can take it (the bytes
-    // past `end` are the caller's to overwrite), else byte by byte.
-    if (out.length >= packet.length) out.set(packet);
-    else for (let i = 0; i < end; i++) out[i] = packet[i];
+    if (this.lastBase < 0) {
+      // Copied without a new view: the whole packet buffer when `out` can take it (the bytes
+      // past `end` are the caller's to overwrite), else byte by byte.
+      const packet = t.packet;
+      if (out.length >= packet.length) out.set(packet);
+      else for (let i = 0; i < end; i++) out[i] = packet[i];
+    }
     return end;
   }
+
 
   /**
    * The messages the last fill() put in its packet went out once more, in another packet of
@@ -501,10 +508,8 @@ export class Endpoint {
 
   /** Remember `out` for fill(): whether it lies in the table's `out` (and where), else -1. Once per owner buffer. */
   private look(out: Uint8Array): void {
-    const t = this.table;
     this.lastOut = out;
-    const inside = out.buffer === t.out.buffer && out.byteOffset >= t.out.byteOffset && out.byteOffset + out.length <= t.out.byteOffset + t.out.length;
-    this.lastBase = inside && out.length >= t.channel.maxPacket ? out.byteOffset - t.out.byteOffset : -1;
+    this.lastBase = this.table.offsetOf(out, this.channel.maxPacket);
   }
 }
 

@@ -80,11 +80,10 @@ export class ReceiveStep {
 
   /** Where `packet` lies in the `out` of `ep`'s table, or -1: looked up when the table or the packet changes. */
   #place(ep: Endpoint): void {
-    const out = ep.table.out;
-    const p = this.packet;
-    this.#out = out;
-    this.#base = p.buffer === out.buffer && p.byteOffset >= out.byteOffset && p.byteOffset + HEADER_SIZE <= out.byteOffset + out.length ? p.byteOffset - out.byteOffset : -1;
+    this.#out = ep.table.out;
+    this.#base = ep.table.offsetOf(this.packet, HEADER_SIZE);
   }
+
 
   /**
    * The step on the datagram in `packet`, validated by the owner as of `shape` (for
